@@ -1,0 +1,170 @@
+// The tcpsim command line as users and the rest of the product drive it: bad input exits with code
+// 2 and one line naming the JSON path and the problem; good input runs and writes its outputs.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <functional>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string ReadFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("tcpsim-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs tcpsim with `args` (shell-quoted by the caller), feeding `stdin_text` on stdin.
+  Result Tcpsim(const std::string& args, const std::string& stdin_text = "") {
+    const fs::path in = dir_ / "stdin", out = dir_ / "stdout", err = dir_ / "stderr";
+    std::ofstream(in, std::ios::binary) << stdin_text;
+    const std::string cmd = std::string(TCPSIM_BINARY) + " " + args + " <" + in.string() + " >" +
+                            out.string() + " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    return {WEXITSTATUS(status), ReadFile(out), ReadFile(err)};
+  }
+
+  fs::path dir_;
+};
+
+const char* kGood = R"({"schemaVersion": 1, "durationS": 5,
+  "topology": {"kind": "single-link", "link": {"bandwidthMbps": 1, "delayMs": 10}},
+  "traffic": [{"type": "bulk", "from": "server", "to": "client", "bytes": 20000}]})";
+
+// Runs `doc` from stdin and expects exit code 2 with exactly one line starting with `prefix`.
+void ExpectBadInput(const Result& r, const std::string& expected_line_prefix) {
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line: " << r.err;
+  EXPECT_EQ(r.err.rfind(expected_line_prefix, 0), 0u) << r.err;
+}
+
+TEST_F(CliTest, BadScenariosNameThePathAndTheProblem) {
+  ExpectBadInput(Tcpsim("run -", "{\"schemaVersion\": 1,\n \"topology\": }"),
+                 "error: $: invalid JSON at line 2, column 14");
+  ExpectBadInput(Tcpsim("run -", R"({"schemaVersion": 1, "traffic": []})"),
+                 "error: $: missing required field \"topology\"");
+  nlohmann::json doc = nlohmann::json::parse(kGood);
+
+  auto with = [&](const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json d = doc;
+    edit(d);
+    return Tcpsim("run -", d.dump());
+  };
+  ExpectBadInput(with([](auto& d) { d["colour"] = "red"; }), "error: $.colour: unknown field \"colour\"");
+  ExpectBadInput(with([](auto& d) { d["topology"]["link"]["bandwidthMbps"] = -5; }),
+                 "error: $.topology.link.bandwidthMbps: must be > 0");
+  ExpectBadInput(with([](auto& d) { d["tcp"] = {{"mssBytes", 0}}; }), "error: $.tcp.mssBytes: must be >= 16");
+  ExpectBadInput(with([](auto& d) { d["traffic"][0]["to"] = "nowhere"; }),
+                 "error: $.traffic[0].to: unknown node \"nowhere\"");
+  ExpectBadInput(with([](auto& d) { d["durationS"] = 0; }), "error: $.durationS: must be > 0");
+  ExpectBadInput(with([](auto& d) { d["tcp"] = {{"flavor", "vegas"}}; }),
+                 "error: $.tcp.flavor: must be one of \"tahoe\", \"reno\", \"newreno\"");
+  ExpectBadInput(with([](auto& d) { d["topology"]["kind"] = "ring"; }), "error: $.topology.kind: must be one of");
+  ExpectBadInput(with([](auto& d) { d["traffic"][0]["bytes"] = "lots"; }), "error: $.traffic[0].bytes:");
+  ExpectBadInput(with([](auto& d) {
+                   d["topology"] = {{"kind", "custom"},
+                                    {"nodes", {{{"name", "a"}}, {{"name", "b"}}, {{"name", "c"}}}},
+                                    {"links", {{{"a", "a"}, {"b", "b"}, {"bandwidthMbps", 1}, {"delayMs", 1}}}}};
+                   d["traffic"][0]["from"] = "a";
+                   d["traffic"][0]["to"] = "c";
+                 }),
+                 "error: $.traffic[0].to: \"c\" is unreachable from \"a\"");
+  ExpectBadInput(with([](auto& d) {
+                   d["topology"] = {{"kind", "custom"},
+                                    {"nodes", {{{"name", "a"}}, {{"name", "b"}}}},
+                                    {"links", {{{"a", "a"}, {"b", "x"}, {"bandwidthMbps", 1}, {"delayMs", 1}}}}};
+                 }),
+                 "error: $.topology.links[0].b: unknown node \"x\"");
+}
+
+TEST_F(CliTest, BadArgumentsAndFiles) {
+  ExpectBadInput(Tcpsim("run --preset no-such-preset"), "error: unknown preset \"no-such-preset\"");
+  ExpectBadInput(Tcpsim("run - --seed -3", kGood), "error: --seed must be a non-negative integer");
+  ExpectBadInput(Tcpsim("run - --trace loud", kGood), "error: --trace must be none, summary, series or full");
+  ExpectBadInput(Tcpsim("run - --frobnicate", kGood), "error: unknown option --frobnicate");
+  ExpectBadInput(Tcpsim("run " + (dir_ / "missing.json").string()), "error: $: cannot read file");
+  ExpectBadInput(Tcpsim("validate"), "error: validate takes one scenario file");
+  EXPECT_EQ(Tcpsim("").code, 2);
+  EXPECT_EQ(Tcpsim("--help").code, 0);
+}
+
+TEST_F(CliTest, RunsFromStdinAndHonoursSeedAndTrace) {
+  const Result a = Tcpsim("run - --seed 7 --trace none", kGood);
+  ASSERT_EQ(a.code, 0) << a.err;
+  const auto summary = nlohmann::json::parse(a.out);
+  EXPECT_EQ(summary["scenario"]["seed"], 7);
+  EXPECT_FALSE(summary.contains("flows"));
+  EXPECT_EQ(summary["resultHash"].get<std::string>().size(), 64u);
+  const auto full = nlohmann::json::parse(Tcpsim("run - --seed 7", kGood).out);
+  EXPECT_EQ(full["resultHash"], summary["resultHash"]);
+  EXPECT_EQ(full["flows"][0]["bytes"], 20000);
+}
+
+TEST_F(CliTest, PresetsValidateAndSchema) {
+  const Result presets = Tcpsim("presets");
+  ASSERT_EQ(presets.code, 0);
+  for (const char* name : {"dumbbell-bulk", "spand-single-30k", "single-reno-trace"}) {
+    EXPECT_NE(presets.out.find(std::string(name) + "\n"), std::string::npos) << name;
+  }
+  const Result validated = Tcpsim("validate -", kGood);
+  ASSERT_EQ(validated.code, 0) << validated.err;
+  const auto normal = nlohmann::json::parse(validated.out);
+  EXPECT_EQ(normal["tcp"]["flavor"], "newreno");                   // A default filled in.
+  EXPECT_EQ(normal["traffic"][0]["tcp"]["mssBytes"], 1460);         // Merged into each item.
+  const Result schema = Tcpsim("schema");
+  ASSERT_EQ(schema.code, 0);
+  EXPECT_EQ(nlohmann::json::parse(schema.out)["title"], "Scenario");
+  EXPECT_EQ(nlohmann::json::parse(Tcpsim("schema --result").out)["title"], "Result");
+}
+
+TEST_F(CliTest, WritesSeriesTraceAndPcap) {
+  const fs::path out = dir_ / "out";
+  const Result r = Tcpsim("run --preset single-reno-trace -o " + out.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out / "summary.json"));
+  const auto series = nlohmann::json::parse(ReadFile(out / "series.json"));
+  EXPECT_GT(series["tcp"]["cwndBytes"].size(), 10u);
+  const std::string trace = ReadFile(out / "trace.csv");
+  EXPECT_EQ(trace.rfind("time_ns,event,flow", 0), 0u);
+  EXPECT_NE(trace.find(",retransmit,"), std::string::npos);
+  EXPECT_NE(trace.find(",drop,"), std::string::npos);
+  const std::string pcap = ReadFile(out / "path.pcap");
+  ASSERT_GE(pcap.size(), 24u);
+  EXPECT_EQ(static_cast<unsigned char>(pcap[0]), 0x4d);  // Nanosecond pcap magic, little-endian.
+
+  const Result extra = Tcpsim("run - --pcap path -o " + (dir_ / "x").string(), kGood);
+  ASSERT_EQ(extra.code, 0) << extra.err;
+  EXPECT_TRUE(fs::exists(dir_ / "x" / "path.pcap"));
+  ExpectBadInput(Tcpsim("run - --pcap nope -o " + (dir_ / "y").string(), kGood),
+                 "error: --pcap: no link named \"nope\"");
+}
+
+}  // namespace

@@ -1,0 +1,200 @@
+// tcpsim: the command-line interface to sim-core. Bad input exits with code 2 and one line
+// "error: <JSON path>: <problem>"; internal failures exit with code 1.
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "metrics/export.h"
+#include "scenario/presets.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
+
+namespace {
+
+using tcb::ScenarioError;
+
+constexpr int kBadInput = 2;
+
+constexpr const char* kUsage = R"(usage: tcpsim <command> [options]
+
+commands:
+  run <file|->          run a scenario; prints the summary JSON on stdout
+  run --preset NAME     run a built-in scenario
+      -o, --out DIR     also write summary.json, series.json (trace >= series),
+                        trace.csv (trace = full) and <link>.pcap files to DIR
+      --seed N          override the scenario's seed
+      --trace LEVEL     none | summary | series | full
+      --pcap LINK       capture LINK (both directions) to DIR/LINK.pcap; repeatable
+  validate <file|->     check a scenario; prints the normalised scenario (defaults filled in)
+  presets               list the built-in scenarios, one name per line
+  preset NAME           print a built-in scenario
+  schema [--result]     print the JSON Schema of scenarios (or of results)
+)";
+
+// A usage error: exit code 2 like bad scenarios, the path is the offending argument.
+struct UsageError {
+  std::string message;
+};
+
+std::string ReadInput(const std::string& source) {
+  if (source == "-") {
+    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  }
+  std::ifstream in(source, std::ios::binary);
+  if (!in) throw ScenarioError("$", "cannot read file \"" + source + "\"");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string LoadScenarioText(const std::optional<std::string>& file,
+                             const std::optional<std::string>& preset) {
+  if (preset) {
+    auto text = tcb::PresetText(*preset);
+    if (!text) throw UsageError{"unknown preset \"" + *preset + "\" (see `tcpsim presets`)"};
+    return std::string(*text);
+  }
+  if (!file) throw UsageError{"missing scenario file (or - for stdin, or --preset NAME)"};
+  return ReadInput(*file);
+}
+
+void WriteFile(const std::filesystem::path& path, const std::string& what,
+               const std::function<void(std::ostream&)>& write) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw std::runtime_error("cannot write " + what + " to " + path.string());
+  write(out);
+}
+
+int Run(const std::vector<std::string>& args) {
+  std::optional<std::string> file, preset, out_dir;
+  tcb::RunOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--preset") {
+      preset = value();
+    } else if (a == "-o" || a == "--out") {
+      out_dir = value();
+    } else if (a == "--seed") {
+      const std::string& v = value();
+      size_t used = 0;
+      unsigned long long seed = 0;
+      try {
+        seed = std::stoull(v, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != v.size() || v.empty() || v[0] == '-') {
+        throw UsageError{"--seed must be a non-negative integer (got \"" + v + "\")"};
+      }
+      options.seed = seed;
+    } else if (a == "--trace") {
+      tcb::TraceLevel level;
+      const std::string& v = value();
+      if (!tcb::ParseTraceLevel(v, &level)) {
+        throw UsageError{"--trace must be none, summary, series or full (got \"" + v + "\")"};
+      }
+      options.trace = level;
+    } else if (a == "--pcap") {
+      options.extra_pcap_links.push_back(value());
+    } else if (a.size() > 1 && a[0] == '-') {
+      throw UsageError{"unknown option " + a};
+    } else if (!file) {
+      file = a;
+    } else {
+      throw UsageError{"unexpected argument \"" + a + "\""};
+    }
+  }
+  if (file && preset) throw UsageError{"give a scenario file or --preset, not both"};
+  if (!options.extra_pcap_links.empty() && !out_dir) throw UsageError{"--pcap needs -o DIR"};
+
+  const tcb::Scenario scenario = tcb::ParseScenarioText(LoadScenarioText(file, preset));
+  const tcb::RunOutput run = tcb::RunScenario(scenario, options);
+  const std::string summary = run.PrintedSummary().dump(2);
+  std::cout << summary << '\n';
+
+  if (out_dir) {
+    const std::filesystem::path dir(*out_dir);
+    std::filesystem::create_directories(dir);
+    WriteFile(dir / "summary.json", "the summary", [&](std::ostream& o) { o << summary << '\n'; });
+    if (run.trace >= tcb::TraceLevel::kSeries) {
+      WriteFile(dir / "series.json", "the series", [&](std::ostream& o) { tcb::WriteSeriesJson(run, o); });
+    }
+    if (run.trace >= tcb::TraceLevel::kFull) {
+      WriteFile(dir / "trace.csv", "the trace", [&](std::ostream& o) { tcb::WriteTraceCsv(run, o); });
+    }
+    for (const auto& [name, capture] : run.captures) {
+      WriteFile(dir / (name + ".pcap"), "a capture",
+                [&](std::ostream& o) { tcb::WritePcap(run, capture, o); });
+    }
+  } else if (!run.captures.empty()) {
+    std::cerr << "tcpsim: note: the scenario asks for pcap captures; give -o DIR to write them\n";
+  }
+  return 0;
+}
+
+int Validate(const std::vector<std::string>& args) {
+  if (args.size() != 1) throw UsageError{"validate takes one scenario file (or -)"};
+  const tcb::Scenario scenario = tcb::ParseScenarioText(ReadInput(args[0]));
+  std::cout << scenario.document.dump(2) << '\n';
+  return 0;
+}
+
+int Main(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? kBadInput : 0;
+  }
+  const std::string& command = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "run") return Run(rest);
+  if (command == "validate") return Validate(rest);
+  if (command == "presets") {
+    for (const std::string& name : tcb::PresetNames()) std::cout << name << '\n';
+    return 0;
+  }
+  if (command == "preset") {
+    if (rest.size() != 1) throw UsageError{"preset takes one name"};
+    auto text = tcb::PresetText(rest[0]);
+    if (!text) throw UsageError{"unknown preset \"" + rest[0] + "\" (see `tcpsim presets`)"};
+    std::cout << *text;
+    return 0;
+  }
+  if (command == "schema") {
+    if (rest.size() > 1 || (rest.size() == 1 && rest[0] != "--result")) {
+      throw UsageError{"schema takes no argument but --result"};
+    }
+    const auto& schema = rest.empty() ? tcb::ScenarioSchemaDocument() : tcb::ResultSchemaDocument();
+    std::cout << schema.dump(2) << '\n';
+    return 0;
+  }
+  throw UsageError{"unknown command \"" + command + "\"\n" + kUsage};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    return Main(args);
+  } catch (const ScenarioError& e) {
+    std::cerr << "error: " << e.path() << ": " << e.problem() << '\n';
+    return kBadInput;
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.message << '\n';
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,94 @@
+// The event list and timers.
+#include "core/event_list.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace tcb {
+
+void EventList::Push(const Entry& e) {
+  heap_.push_back(e);
+  size_t i = heap_.size() - 1;
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (!Later(heap_[parent], e)) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = e;
+}
+
+void EventList::PopTop() {
+  Entry last = heap_.back();
+  heap_.pop_back();
+  const size_t n = heap_.size();
+  if (n == 0) return;
+  size_t i = 0;
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && Later(heap_[child], heap_[child + 1])) ++child;
+    if (!Later(last, heap_[child])) break;
+    heap_[i] = heap_[child];
+    i = child;
+  }
+  heap_[i] = last;
+}
+
+void EventList::Schedule(EventSource& source, SimTime at) {
+  if (at < now_) {
+    throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ns()) +
+                           " ns, now " + std::to_string(now_.ns()) + " ns");
+  }
+  const uint64_t seq = next_seq_++;
+  source.pending_seq_ = seq;
+  source.pending_at_ = at;
+  Push(Entry{at, seq, &source});
+}
+
+void EventList::Cancel(EventSource& source) { source.pending_seq_ = 0; }
+
+void EventList::DropStaleTop() {
+  while (!heap_.empty() && heap_.front().source->pending_seq_ != heap_.front().seq) PopTop();
+}
+
+SimTime EventList::NextTime() {
+  DropStaleTop();
+  return heap_.empty() ? SimTime::Infinite() : heap_.front().at;
+}
+
+bool EventList::RunNext(SimTime until) {
+  DropStaleTop();
+  if (heap_.empty() || heap_.front().at > until) return false;
+  const Entry e = heap_.front();
+  PopTop();
+  now_ = e.at;
+  e.source->pending_seq_ = 0;
+  ++events_executed_;
+  e.source->OnEvent();
+  return true;
+}
+
+void Timer::Set(SimTime deadline) {
+  deadline_ = deadline;
+  armed_ = true;
+  // A later deadline is picked up when the pending event fires; an earlier one needs a new event.
+  if (!IsScheduled() || deadline < ScheduledAt()) events_.Schedule(*this, deadline);
+}
+
+void Timer::Stop() {
+  armed_ = false;
+  events_.Cancel(*this);
+}
+
+void Timer::OnEvent() {
+  if (!armed_) return;
+  if (events_.Now() < deadline_) {
+    events_.Schedule(*this, deadline_);
+    return;
+  }
+  armed_ = false;
+  callback_(owner_);
+}
+
+}  // namespace tcb

@@ -1,0 +1,106 @@
+// The event list: components are event sources with at most one pending event each, keyed by
+// (time, sequence) so that equal-time events run in the order they were scheduled.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/time.h"
+
+namespace tcb {
+
+class EventList;
+
+// A component that wants to be called back at a simulated time. It has at most one pending event:
+// scheduling again replaces the previous one, so the event list grows with components, not packets.
+class EventSource {
+ public:
+  EventSource() = default;
+  EventSource(const EventSource&) = delete;
+  EventSource& operator=(const EventSource&) = delete;
+  virtual ~EventSource() = default;
+
+  // Called by the event list when the pending event comes due.
+  virtual void OnEvent() = 0;
+
+  bool IsScheduled() const { return pending_seq_ != 0; }
+  SimTime ScheduledAt() const { return pending_at_; }
+
+ private:
+  friend class EventList;
+  uint64_t pending_seq_ = 0;  // 0: nothing pending.
+  SimTime pending_at_;
+};
+
+// A binary heap of (time, seq, source). Rescheduling or cancelling leaves the old entry in the heap;
+// it is recognised as stale by its sequence number and skipped when it reaches the top.
+class EventList {
+ public:
+  SimTime Now() const { return now_; }
+
+  // Schedules `source` at `at` (>= Now()), replacing any pending event of that source.
+  void Schedule(EventSource& source, SimTime at);
+  void ScheduleIn(EventSource& source, SimTime delay) { Schedule(source, now_ + delay); }
+  void Cancel(EventSource& source);
+
+  // Runs the next live event if it is due at or before `until`; returns false when none is.
+  bool RunNext(SimTime until);
+  // Time of the next live event, or SimTime::Infinite() when the list is empty.
+  SimTime NextTime();
+
+  uint64_t events_executed() const { return events_executed_; }
+  size_t heap_size() const { return heap_.size(); }
+
+ private:
+  struct Entry {
+    SimTime at;
+    uint64_t seq;
+    EventSource* source;  // Not owned.
+  };
+  static bool Later(const Entry& a, const Entry& b) {
+    return a.at != b.at ? a.at > b.at : a.seq > b.seq;
+  }
+  void Push(const Entry& e);
+  void PopTop();
+  void DropStaleTop();
+
+  std::vector<Entry> heap_;
+  SimTime now_;
+  uint64_t next_seq_ = 1;
+  uint64_t events_executed_ = 0;
+};
+
+// A timer owned by a component: a callback at a deadline. Moving the deadline later costs nothing until
+// the old deadline arrives (the timer then re-arms itself), which keeps per-ACK restarts of an RTO
+// timer off the heap.
+class Timer final : public EventSource {
+ public:
+  using Callback = void (*)(void* owner);
+
+  Timer(EventList& events, void* owner, Callback callback)
+      : events_(events), owner_(owner), callback_(callback) {}
+
+  // Builds a timer that calls `owner->*Method()`.
+  template <auto Method, class T>
+  static Timer For(EventList& events, T* owner) {
+    return Timer(events, owner, [](void* o) { (static_cast<T*>(o)->*Method)(); });
+  }
+
+  // Arms (or re-arms) the timer to fire at `deadline`.
+  void Set(SimTime deadline);
+  void Stop();
+  bool IsArmed() const { return armed_; }
+  SimTime Deadline() const { return deadline_; }
+
+  void OnEvent() override;
+
+ private:
+  EventList& events_;
+  void* owner_;  // Not owned.
+  Callback callback_;
+  SimTime deadline_;
+  bool armed_ = false;
+};
+
+}  // namespace tcb

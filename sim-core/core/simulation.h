@@ -1,0 +1,43 @@
+// The simulation context shared by every component of one run: clock, event list and random streams.
+// There are no globals, so several simulations can run side by side in one process.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/event_list.h"
+#include "core/rng.h"
+#include "core/time.h"
+
+namespace tcb {
+
+class Simulation {
+ public:
+  explicit Simulation(uint64_t seed) : seed_(seed) {}
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  SimTime Now() const { return events_.Now(); }
+  EventList& events() { return events_; }
+  const EventList& events() const { return events_; }
+  uint64_t seed() const { return seed_; }
+
+  // An independent random stream for the source called `name` (stable across scenario edits that
+  // do not touch that source).
+  Rng MakeRng(std::string_view name) const { return Rng::ForStream(seed_, name); }
+
+  // Runs events up to and including `until`, or until the list is empty or Stop() is called.
+  void RunUntil(SimTime until) {
+    stop_ = false;
+    while (!stop_ && events_.RunNext(until)) {
+    }
+  }
+  void Stop() { stop_ = true; }
+
+ private:
+  EventList events_;
+  uint64_t seed_;
+  bool stop_ = false;
+};
+
+}  // namespace tcb

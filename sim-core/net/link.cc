@@ -1,0 +1,111 @@
+// One direction of a link: drop-tail FIFO, transmitter and pipe.
+#include "net/link.h"
+
+#include "net/network.h"
+
+namespace tcb {
+
+Link::Link(Network& network, LinkId id, std::string name, Node& from, Node& to, BitsPerSec rate,
+           SimTime delay, QueueLimit limit)
+    : network_(network),
+      sim_(network.sim()),
+      id_(id),
+      name_(std::move(name)),
+      from_(from),
+      to_(to),
+      rate_(rate),
+      delay_(delay),
+      limit_(limit),
+      recorder_(network.recorder()) {}
+
+void Link::QueueChanged(SimTime at) {
+  queue_area_packet_ns_ += static_cast<double>(waiting_packets_) *
+                           static_cast<double>((at - last_change_).ns());
+  last_change_ = at;
+}
+
+void Link::AdvanceTo(SimTime now) {
+  const uint64_t end = front_index_ + fifo_.size();
+  while (next_start_ < end) {
+    const InFlight& f = fifo_[next_start_ - front_index_];
+    if (f.tx_start > now) break;
+    // Packets that found the transmitter idle never waited.
+    if (f.tx_start > f.enqueued_at) {
+      QueueChanged(f.tx_start);
+      --waiting_packets_;
+      waiting_bytes_ -= f.packet->size;
+      if (recorder_ != nullptr && recorder_->series()) {
+        recorder_->RecordQueue(f.tx_start, id_, waiting_packets_, waiting_bytes_);
+      }
+    }
+    ++next_start_;
+  }
+}
+
+void Link::Receive(Packet& packet) {
+  const SimTime now = sim_.Now();
+  AdvanceTo(now);
+  ++stats_.packets_offered;
+
+  const SimTime tx_start = Max(now, busy_until_);
+  const bool must_wait = tx_start > now;
+  if (must_wait && ((limit_.packets >= 0 && waiting_packets_ >= limit_.packets) ||
+                    (limit_.bytes >= 0 && waiting_bytes_ + packet.size > limit_.bytes))) {
+    ++stats_.queue_drops;
+    network_.Drop(packet, id_, PacketEvent::kDrop);
+    return;
+  }
+
+  const SimTime tx_time = TransmissionTime(packet.size, rate_);
+  busy_until_ = tx_start + tx_time;
+  busy_total_ += tx_time;
+  const bool lost = loss_ != nullptr && loss_->Lose(packet);
+  fifo_.push_back(InFlight{tx_start, busy_until_, busy_until_ + delay_, &packet, lost, now});
+  ++stats_.packets_accepted;
+  stats_.bytes_accepted += packet.size;
+
+  if (must_wait) {
+    QueueChanged(now);
+    ++waiting_packets_;
+    waiting_bytes_ += packet.size;
+    if (waiting_packets_ > stats_.max_queue_packets) stats_.max_queue_packets = waiting_packets_;
+    if (waiting_bytes_ > stats_.max_queue_bytes) stats_.max_queue_bytes = waiting_bytes_;
+    if (recorder_ != nullptr && recorder_->series()) {
+      recorder_->RecordQueue(now, id_, waiting_packets_, waiting_bytes_);
+    }
+  } else {
+    ++next_start_;
+  }
+  if (capture_ != nullptr) capture_->Add(tx_start, packet);
+  if (fifo_.size() == 1) sim_.events().Schedule(*this, fifo_.front().arrival);
+}
+
+void Link::OnEvent() {
+  const InFlight head = fifo_.front();
+  fifo_.pop_front();
+  ++front_index_;
+  // A packet arrives only after its transmission ended, so it has left the queue by now.
+  if (!fifo_.empty()) sim_.events().Schedule(*this, fifo_.front().arrival);
+  if (head.lost) {
+    ++stats_.loss_drops;
+    network_.Drop(*head.packet, id_, PacketEvent::kLoss);
+    return;
+  }
+  ++stats_.packets_delivered;
+  stats_.bytes_delivered += head.packet->size;
+  to_.Receive(*head.packet);
+}
+
+void Link::Finish(SimTime end) {
+  AdvanceTo(end);
+  QueueChanged(end);
+  mean_queue_packets_ = end.ns() > 0 ? queue_area_packet_ns_ / static_cast<double>(end.ns()) : 0;
+  SimTime overshoot;
+  for (size_t i = 0; i < fifo_.size(); ++i) {
+    const InFlight& f = fifo_[i];
+    if (f.tx_end > end) overshoot += f.tx_end - Max(f.tx_start, end);
+  }
+  busy_within_end_ = busy_total_ - overshoot;
+}
+
+}  // namespace tcb

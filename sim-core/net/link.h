@@ -1,0 +1,120 @@
+// One direction of a point-to-point link: a drop-tail FIFO queue, a transmitter of fixed rate and a
+// propagation delay. Because the queue is FIFO and the rate fixed, a packet's transmission start and
+// arrival time are known when it is enqueued, so the link needs one event per packet (its arrival at
+// the far end) and keeps one pending event in all (the arrival at the head of its pipe).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/ring_buffer.h"
+#include "core/simulation.h"
+#include "core/units.h"
+#include "metrics/capture.h"
+#include "metrics/trace.h"
+#include "net/loss_model.h"
+#include "net/packet.h"
+
+namespace tcb {
+
+class Network;
+class Node;
+
+// Drop-tail limit on the packets waiting for the transmitter (the packet being transmitted does
+// not count, as in ns-2). A negative value means no limit of that kind.
+struct QueueLimit {
+  int64_t packets = -1;
+  Bytes bytes = -1;
+  static QueueLimit Unlimited() { return {}; }
+  static QueueLimit Packets(int64_t n) { return {n, -1}; }
+  static QueueLimit InBytes(Bytes n) { return {-1, n}; }
+};
+
+struct LinkStats {
+  int64_t packets_offered = 0;  // Accepted + dropped by the queue.
+  int64_t packets_accepted = 0;
+  int64_t packets_delivered = 0;
+  int64_t queue_drops = 0;
+  int64_t loss_drops = 0;  // Discarded by the loss model.
+  Bytes bytes_accepted = 0;
+  Bytes bytes_delivered = 0;
+  int32_t max_queue_packets = 0;
+  Bytes max_queue_bytes = 0;
+};
+
+class Link final : public EventSource, public PacketSink {
+ public:
+  Link(Network& network, LinkId id, std::string name, Node& from, Node& to, BitsPerSec rate,
+       SimTime delay, QueueLimit limit);
+
+  void SetLossModel(std::unique_ptr<LossModel> loss) { loss_ = std::move(loss); }
+  void SetCapture(LinkCapture* capture) { capture_ = capture; }
+
+  // Enqueues `packet` now, or drops it when the queue is full.
+  void Receive(Packet& packet) override;
+  // Delivers the packet at the head of the pipe to the far node.
+  void OnEvent() override;
+
+  // Brings the queue accounting up to `end` (packets that started transmission by then leave the
+  // queue) and closes the time integrals. Call once when the run stops.
+  void Finish(SimTime end);
+
+  LinkId id() const { return id_; }
+  const std::string& name() const { return name_; }
+  Node& from() const { return from_; }
+  Node& to() const { return to_; }
+  BitsPerSec rate() const { return rate_; }
+  SimTime delay() const { return delay_; }
+  const QueueLimit& limit() const { return limit_; }
+  const LinkStats& stats() const { return stats_; }
+  // Packets accepted and not yet delivered (queued, in transmission or propagating).
+  size_t in_flight() const { return fifo_.size(); }
+  // Time the transmitter was busy within [0, end], and the time-average queue length; valid after Finish().
+  SimTime busy_time() const { return busy_within_end_; }
+  double mean_queue_packets() const { return mean_queue_packets_; }
+
+ private:
+  struct InFlight {
+    SimTime tx_start;
+    SimTime tx_end;
+    SimTime arrival;
+    Packet* packet;  // Not owned (the pool owns packets).
+    bool lost;
+    SimTime enqueued_at;
+  };
+
+  // Removes from the waiting count every packet whose transmission started at or before `now`.
+  void AdvanceTo(SimTime now);
+  void QueueChanged(SimTime at);
+
+  Network& network_;
+  Simulation& sim_;
+  LinkId id_;
+  std::string name_;
+  Node& from_;
+  Node& to_;
+  BitsPerSec rate_;
+  SimTime delay_;
+  QueueLimit limit_;
+  std::unique_ptr<LossModel> loss_;
+  LinkCapture* capture_ = nullptr;  // Not owned; null when not captured.
+  Recorder* recorder_;              // Not owned; may be null.
+
+  RingBuffer<InFlight> fifo_;
+  SimTime busy_until_;
+  uint64_t front_index_ = 0;   // Absolute index of fifo_.front().
+  uint64_t next_start_ = 0;    // Absolute index of the first packet not yet being transmitted.
+  int32_t waiting_packets_ = 0;
+  Bytes waiting_bytes_ = 0;
+
+  // Time integral of the waiting count, for the mean queue length.
+  SimTime last_change_;
+  double queue_area_packet_ns_ = 0;
+
+  SimTime busy_total_;  // Sum of transmission times of accepted packets.
+  SimTime busy_within_end_;
+  double mean_queue_packets_ = 0;
+  LinkStats stats_;
+};
+
+}  // namespace tcb

@@ -1,0 +1,108 @@
+// Nodes, routing and packet lifecycle.
+#include "net/network.h"
+
+#include <deque>
+#include <limits>
+#include <stdexcept>
+
+namespace tcb {
+
+void Node::Receive(Packet& packet) {
+  if (packet.dst == id_) {
+    network_.Deliver(packet);
+    return;
+  }
+  Link* next = network_.NextHop(id_, packet.dst);
+  if (next == nullptr) {
+    // The scenario parser rejects unreachable destinations, so this is a bug, not bad input.
+    throw std::logic_error("no route from " + name_ + " to node " + std::to_string(packet.dst));
+  }
+  next->Receive(packet);
+}
+
+NodeId Network::AddNode(std::string name, uint32_t address) {
+  const NodeId id = static_cast<NodeId>(nodes_.size());
+  by_name_.emplace(name, id);
+  nodes_.push_back(std::make_unique<Node>(*this, id, std::move(name), address));
+  links_into_.emplace_back();
+  routes_.emplace_back();
+  return id;
+}
+
+LinkId Network::AddDuplexLink(NodeId a, NodeId b, std::string name, BitsPerSec rate, SimTime delay,
+                              QueueLimit limit) {
+  const LinkId ab = static_cast<LinkId>(links_.size());
+  Node& na = *nodes_[a];
+  Node& nb = *nodes_[b];
+  links_.push_back(std::make_unique<Link>(*this, ab, name + ":" + na.name() + ">" + nb.name(), na,
+                                          nb, rate, delay, limit));
+  links_.push_back(std::make_unique<Link>(*this, ab + 1, name + ":" + nb.name() + ">" + na.name(),
+                                          nb, na, rate, delay, limit));
+  links_into_[b].push_back(links_[ab].get());
+  links_into_[a].push_back(links_[ab + 1].get());
+  return ab;
+}
+
+void Network::EnsureRoutesTo(NodeId dst) {
+  std::vector<LinkId>& next = routes_[dst];
+  if (!next.empty()) return;
+  const size_t n = nodes_.size();
+  next.assign(n, -1);
+  // BFS from `dst` over reversed links. Visiting each node's incoming links in id order and keeping
+  // the first link found makes ties go to the lowest link id.
+  std::vector<int> dist(n, std::numeric_limits<int>::max());
+  dist[dst] = 0;
+  std::deque<NodeId> frontier{dst};
+  while (!frontier.empty()) {
+    const NodeId v = frontier.front();
+    frontier.pop_front();
+    for (Link* l : links_into_[v]) {
+      const NodeId u = l->from().id();
+      if (dist[u] == std::numeric_limits<int>::max()) {
+        dist[u] = dist[v] + 1;
+        next[u] = l->id();
+        frontier.push_back(u);
+      } else if (dist[u] == dist[v] + 1 && l->id() < next[u]) {
+        next[u] = l->id();
+      }
+    }
+  }
+}
+
+bool Network::Reachable(NodeId from, NodeId to) {
+  if (from == to) return true;
+  EnsureRoutesTo(to);
+  return routes_[to][from] >= 0;
+}
+
+NodeId Network::FindNode(std::string_view name) const {
+  auto it = by_name_.find(std::string(name));
+  return it == by_name_.end() ? kNoNode : it->second;
+}
+
+Packet& Network::NewPacket() {
+  Packet* p = pool_.Acquire();
+  p->uid = next_uid_++;
+  return *p;
+}
+
+void Network::Inject(Packet& packet) {
+  ++counters_.injected;
+  packet.sent_at = sim_.Now();
+  nodes_[packet.src]->Receive(packet);
+}
+
+void Network::Deliver(Packet& packet) {
+  ++counters_.delivered;
+  packet.endpoint->Receive(packet);
+}
+
+void Network::Drop(Packet& packet, LinkId link, PacketEvent why) {
+  ++counters_.dropped;
+  if (recorder_ != nullptr && recorder_->packets()) {
+    recorder_->RecordPacket(sim_.Now(), why, packet, link);
+  }
+  pool_.Release(&packet);
+}
+
+}  // namespace tcb

@@ -1,0 +1,108 @@
+// Nodes, links and static shortest-path routing, plus the packet pool and the counters behind the
+// packet-conservation invariant (injected = delivered + dropped + in flight).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/object_pool.h"
+#include "core/simulation.h"
+#include "metrics/trace.h"
+#include "net/link.h"
+#include "net/packet.h"
+
+namespace tcb {
+
+// A host or router. Packets addressed to the node go to their transport endpoint; others are
+// forwarded on the next-hop link towards their destination.
+class Node final : public PacketSink {
+ public:
+  Node(Network& network, NodeId id, std::string name, uint32_t address)
+      : network_(network), id_(id), name_(std::move(name)), address_(address) {}
+
+  void Receive(Packet& packet) override;
+
+  NodeId id() const { return id_; }
+  const std::string& name() const { return name_; }
+  uint32_t address() const { return address_; }  // IPv4, host byte order.
+
+ private:
+  Network& network_;
+  NodeId id_;
+  std::string name_;
+  uint32_t address_;
+};
+
+struct NetworkCounters {
+  int64_t injected = 0;   // Handed to the network by transports.
+  int64_t delivered = 0;  // Reached their destination node.
+  int64_t dropped = 0;    // Dropped by a queue or lost on a link.
+};
+
+class Network {
+ public:
+  Network(Simulation& sim, Recorder* recorder) : sim_(sim), recorder_(recorder) {}
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  // Building. Names must be unique; the scenario parser checks that before calling.
+  NodeId AddNode(std::string name, uint32_t address);
+  // Adds a duplex link as two directions with the same rate, delay and queue limit; returns the
+  // a->b direction (the b->a direction has the next id).
+  LinkId AddDuplexLink(NodeId a, NodeId b, std::string name, BitsPerSec rate, SimTime delay,
+                       QueueLimit limit);
+  // Computes every node's next hop towards `dst` (shortest path by hop count, ties broken by the
+  // lowest link id), once per destination. Transports call it for the destinations they use, so
+  // tables grow with the destinations in use, not with the square of the nodes.
+  void EnsureRoutesTo(NodeId dst);
+  // Next-hop link from `at` towards `dst`; null when `at` is `dst` or `dst` is unreachable.
+  // EnsureRoutesTo(dst) must have been called.
+  Link* NextHop(NodeId at, NodeId dst) const {
+    const LinkId l = routes_[dst][at];
+    return l < 0 ? nullptr : links_[l].get();
+  }
+  bool Reachable(NodeId from, NodeId to);
+
+  // Packet lifecycle.
+  Packet& NewPacket();
+  // Hands a packet from a transport at its source node to the network.
+  void Inject(Packet& packet);
+  // Called by a node when a packet reached its destination; passes it to its endpoint.
+  void Deliver(Packet& packet);
+  // Called by a link that drops a packet; releases it.
+  void Drop(Packet& packet, LinkId link, PacketEvent why);
+  // Called by an endpoint that has consumed a packet.
+  void Release(Packet& packet) { pool_.Release(&packet); }
+
+  Simulation& sim() { return sim_; }
+  Recorder* recorder() { return recorder_; }
+
+  Node& node(NodeId id) { return *nodes_[id]; }
+  const Node& node(NodeId id) const { return *nodes_[id]; }
+  Link& link(LinkId id) { return *links_[id]; }
+  const Link& link(LinkId id) const { return *links_[id]; }
+  size_t node_count() const { return nodes_.size(); }
+  size_t link_count() const { return links_.size(); }
+  // Finds a node by name; kNoNode if there is none.
+  NodeId FindNode(std::string_view name) const;
+
+  const NetworkCounters& counters() const { return counters_; }
+  size_t packets_live() const { return pool_.live(); }
+
+ private:
+  Simulation& sim_;
+  Recorder* recorder_;  // Not owned; may be null.
+  ObjectPool<Packet> pool_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<std::unique_ptr<Link>> links_;
+  std::vector<std::vector<Link*>> links_into_;  // Per node, in link-id order.
+  std::vector<std::vector<LinkId>> routes_;     // [dst][node]: next-hop link id, -1 if none; empty until needed.
+  std::unordered_map<std::string, NodeId> by_name_;
+  NetworkCounters counters_;
+  uint64_t next_uid_ = 1;
+};
+
+}  // namespace tcb

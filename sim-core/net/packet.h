@@ -1,0 +1,68 @@
+// A simulated packet: the fields of the IPv4/TCP or UDP headers that the model uses, plus bookkeeping.
+// Packets come from the Network's pool and go back to it when delivered or dropped.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/time.h"
+#include "core/units.h"
+
+namespace tcb {
+
+class PacketSink;
+
+enum class Protocol : uint8_t { kTcp, kUdp };
+
+// TCP header flags, with the values of the real header so exporters can copy them.
+namespace tcp_flags {
+inline constexpr uint8_t kFin = 0x01;
+inline constexpr uint8_t kSyn = 0x02;
+inline constexpr uint8_t kRst = 0x04;
+inline constexpr uint8_t kPsh = 0x08;
+inline constexpr uint8_t kAck = 0x10;
+}  // namespace tcp_flags
+
+inline constexpr Bytes kIpHeaderBytes = 20;
+inline constexpr Bytes kTcpHeaderBytes = 20;
+inline constexpr Bytes kUdpHeaderBytes = 8;
+
+struct SackBlock {
+  SeqNo start = 0;  // First byte covered.
+  SeqNo end = 0;    // One past the last byte covered.
+};
+inline constexpr int kMaxSackBlocks = 4;
+
+struct Packet {
+  uint64_t uid = 0;  // Unique within a run, in order of creation.
+  FlowId flow = -1;  // The connection or UDP flow this packet belongs to.
+  NodeId src = kNoNode;
+  NodeId dst = kNoNode;
+  PacketSink* endpoint = nullptr;  // The transport endpoint at `dst` that receives it. Not owned.
+  Bytes size = 0;                  // On the wire, headers included.
+  Protocol protocol = Protocol::kTcp;
+  bool from_initiator = true;  // Direction within the flow: sent by the side that opened it.
+
+  // TCP header (sequence numbers are unwrapped 64-bit).
+  uint8_t flags = 0;
+  uint8_t sack_count = 0;
+  SeqNo seq = 0;
+  SeqNo ack = 0;
+  Bytes payload = 0;  // TCP or UDP payload bytes.
+  Bytes window = 0;   // Advertised receive window.
+  std::array<SackBlock, kMaxSackBlocks> sack{};
+
+  SimTime sent_at;  // When the transport handed it to the network.
+
+  bool Has(uint8_t flag) const { return (flags & flag) != 0; }
+};
+
+// Anything that packets can be handed to: a link, a node, a transport endpoint. Receive() takes
+// ownership: the sink forwards the packet or releases it to the pool.
+class PacketSink {
+ public:
+  virtual ~PacketSink() = default;
+  virtual void Receive(Packet& packet) = 0;
+};
+
+}  // namespace tcb

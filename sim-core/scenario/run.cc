@@ -1,0 +1,166 @@
+// Running a scenario.
+#include "scenario/run.h"
+
+#include <map>
+
+#include "core/distributions.h"
+#include "metrics/invariants.h"
+#include "metrics/summary.h"
+#include "net/network.h"
+#include "workload/bulk.h"
+#include "workload/flow_registry.h"
+#include "workload/onoff_udp.h"
+#include "workload/telnet.h"
+#include "workload/transfers.h"
+
+namespace tcb {
+
+namespace {
+
+std::string FlowBaseName(const TrafficItem& item, int copy) {
+  return item.count > 1 ? item.name + "#" + std::to_string(copy) : item.name;
+}
+
+std::vector<std::unique_ptr<Application>> MakeApplications(const Scenario& scenario,
+                                                           WorkloadContext& context) {
+  std::vector<std::unique_ptr<Application>> apps;
+  Network& net = context.network;
+  for (const TrafficItem& item : scenario.traffic) {
+    for (int copy = 0; copy < item.count; ++copy) {
+      const std::string stream = item.name + "/" + std::to_string(copy);
+      Rng start_rng = context.sim.MakeRng("start/" + stream);
+      auto jitter = [&] {
+        return item.start_jitter.ns() > 0
+                   ? SimTime::FromSeconds(Uniform(start_rng, 0.0, item.start_jitter.seconds()))
+                   : SimTime::Zero();
+      };
+      AppPlacement at;
+      at.item = item.name;
+      at.flow_name = FlowBaseName(item, copy);
+      at.from = net.FindNode(item.from[copy]);
+      at.to = net.FindNode(item.to[copy]);
+      at.stop = item.stop;
+      switch (item.type) {
+        case TrafficType::kBulk:
+          at.start = item.start + jitter();
+          apps.push_back(std::make_unique<BulkApp>(context, at, item.tcp,
+                                                   item.bytes < 0 ? BulkApp::kUnlimited : item.bytes,
+                                                   item.repeat < 0 ? BulkApp::kForever : item.repeat));
+          break;
+        case TrafficType::kTransfers: {
+          std::vector<SimTime> starts;
+          for (SimTime t : item.at) starts.push_back(t + jitter());
+          apps.push_back(std::make_unique<TransfersApp>(context, at, item.tcp, item.bytes,
+                                                        std::move(starts), item.reuse_connection));
+          break;
+        }
+        case TrafficType::kTelnet:
+          at.start = item.start + jitter();
+          apps.push_back(std::make_unique<TelnetApp>(context, at, item.tcp, item.mean_interval,
+                                                     item.write_bytes,
+                                                     context.sim.MakeRng("telnet/" + stream)));
+          break;
+        case TrafficType::kOnOffUdp:
+          at.start = item.start + jitter();
+          apps.push_back(std::make_unique<OnOffUdpApp>(context, at, item.rate, item.packet_bytes,
+                                                       item.mean_on, item.mean_off, item.shape,
+                                                       context.sim.MakeRng("onoff/" + stream)));
+          break;
+      }
+    }
+  }
+  return apps;
+}
+
+}  // namespace
+
+nlohmann::json RunOutput::PrintedSummary() const {
+  if (trace != TraceLevel::kNone) return summary;
+  nlohmann::json trimmed = summary;
+  trimmed.erase("flows");
+  trimmed.erase("transfers");
+  trimmed.erase("links");
+  return trimmed;
+}
+
+RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
+  const uint64_t seed = options.seed.value_or(scenario.seed);
+  RunOutput out;
+  out.trace = options.trace.value_or(scenario.record.trace);
+  out.recorder = std::make_unique<Recorder>(out.trace);
+
+  Simulation sim(seed);
+  Network net(sim, out.recorder.get());
+  Instantiate(scenario.topology, net);
+
+  std::vector<std::string> pcap_links = scenario.record.pcap_links;
+  pcap_links.insert(pcap_links.end(), options.extra_pcap_links.begin(), options.extra_pcap_links.end());
+  for (const std::string& name : pcap_links) {
+    bool seen = false;
+    for (const auto& c : out.captures) seen = seen || c.first == name;
+    if (!seen) out.captures.emplace_back(name, LinkCapture{});
+  }
+  for (auto& [name, capture] : out.captures) {
+    bool found = false;
+    for (size_t i = 0; i < net.link_count(); ++i) {
+      Link& l = net.link(static_cast<LinkId>(i));
+      // Directions are named "<link>:<from>><to>".
+      if (l.name().compare(0, name.size() + 1, name + ":") == 0) {
+        l.SetCapture(&capture);
+        found = true;
+      }
+    }
+    if (!found) throw ScenarioError("--pcap", "no link named \"" + name + "\"");
+  }
+
+  FlowRegistry flows(net);
+  WorkloadContext context{sim, net, flows, MakeIndependentController};
+  std::vector<std::unique_ptr<Application>> apps = MakeApplications(scenario, context);
+  for (auto& app : apps) app->Start();
+
+  // The event loop, in slices so that progress can be reported and the run cancelled.
+  EventList& events = sim.events();
+  const SimTime end = scenario.duration;
+  bool idle = false;
+  for (;;) {
+    uint64_t ran = 0;
+    while (ran < options.progress_every_events && events.RunNext(end)) ++ran;
+    if (ran < options.progress_every_events) {
+      idle = events.NextTime().IsInfinite();
+      break;
+    }
+    if (options.on_progress && !options.on_progress(sim.Now(), end)) throw RunCancelled();
+  }
+  const SimTime stop = idle && scenario.stop_when_idle ? sim.Now() : end;
+  for (size_t i = 0; i < net.link_count(); ++i) net.link(static_cast<LinkId>(i)).Finish(stop);
+  if (options.on_progress) options.on_progress(end, end);
+  CheckRunInvariants(net, flows);
+
+  SummaryInputs in;
+  in.scenario_name = scenario.name;
+  in.seed = seed;
+  in.sim = &sim;
+  in.network = &net;
+  in.flows = &flows;
+  in.stop = stop;
+  in.stopped_idle = idle && scenario.stop_when_idle;
+  in.fairness_items = scenario.record.fairness;
+  out.summary = BuildSummary(in);
+  out.result_hash = AddResultHash(out.summary);
+
+  for (const FlowInfo& f : flows.flows()) {
+    FlowLabel label;
+    label.name = f.name;
+    label.protocol = f.protocol;
+    label.from_address = net.node(f.from).address();
+    label.to_address = net.node(f.to).address();
+    // Ephemeral ports for initiators, a well-known port per application kind for responders.
+    label.from_port = static_cast<uint16_t>(10000 + f.id % 50000);
+    label.to_port = f.protocol == Protocol::kTcp ? 5001 : 9;
+    out.flows.push_back(std::move(label));
+  }
+  for (size_t i = 0; i < net.link_count(); ++i) out.links.push_back(net.link(static_cast<LinkId>(i)).name());
+  return out;
+}
+
+}  // namespace tcb

@@ -1,0 +1,374 @@
+// Scenario parsing: schema validation, defaults, override merging and reference checks.
+#include "scenario/scenario.h"
+
+#include <map>
+#include <set>
+
+#include "scenario/embedded_files.h"
+#include "scenario/json_schema.h"
+
+namespace tcb {
+
+namespace {
+
+using nlohmann::json;
+
+json ParseEmbedded(std::string_view path) {
+  for (const EmbeddedFile& f : EmbeddedFiles()) {
+    if (f.path == path) return json::parse(f.content);
+  }
+  throw std::logic_error("missing embedded file " + std::string(path));
+}
+
+const JsonSchema& CompiledScenarioSchema() {
+  static const JsonSchema schema = JsonSchema::Compile(ScenarioSchemaDocument());
+  return schema;
+}
+
+std::string Child(const std::string& path, std::string_view key) { return JsonPathChild(path, key); }
+std::string Index(const std::string& path, size_t i) { return JsonPathIndex(path, i); }
+
+SimTime Ms(const json& v) { return SimTime::FromMilliseconds(v.get<double>()); }
+SimTime Sec(const json& v) { return SimTime::FromSeconds(v.get<double>()); }
+
+BitsPerSec Mbps(const json& v, const std::string& path) {
+  const double bps = v.get<double>() * 1e6;
+  if (bps < 1) throw ScenarioError(path, "must be at least 1 b/s (0.000001 Mb/s)");
+  return static_cast<BitsPerSec>(bps + 0.5);
+}
+
+QueueLimit ParseQueue(const json& q) {
+  if (q.is_string()) return QueueLimit::Unlimited();
+  if (q.contains("packets")) return QueueLimit::Packets(q["packets"].get<int64_t>());
+  return QueueLimit::InBytes(q["bytes"].get<int64_t>());
+}
+
+LossSpec ParseLoss(const json& parent, const char* key) {
+  LossSpec loss;
+  if (!parent.contains(key)) return loss;
+  const json& l = parent[key];
+  if (l.contains("rate")) loss.rate = l["rate"].get<double>();
+  if (l.contains("packets")) loss.packets = l["packets"].get<std::vector<int64_t>>();
+  return loss;
+}
+
+LinkParams ParseLinkParams(const json& j, const std::string& path) {
+  LinkParams p;
+  p.rate = Mbps(j["bandwidthMbps"], Child(path, "bandwidthMbps"));
+  p.delay = Ms(j["delayMs"]);
+  p.queue = ParseQueue(j["queue"]);
+  p.loss_forward = ParseLoss(j, "lossForward");
+  p.loss_reverse = ParseLoss(j, "lossReverse");
+  return p;
+}
+
+TopologySpec ParseCustomTopology(const json& t, const std::string& path) {
+  TopologySpec spec;
+  std::set<std::string> names;
+  std::set<uint32_t> addresses;
+  const json& nodes = t["nodes"];
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const std::string npath = Index(Child(path, "nodes"), i);
+    NodeSpec n;
+    n.name = nodes[i]["name"].get<std::string>();
+    if (n.name.find_first_of("{}") != std::string::npos) {
+      throw ScenarioError(Child(npath, "name"), "braces are reserved for traffic templates ({i})");
+    }
+    if (!names.insert(n.name).second) {
+      throw ScenarioError(Child(npath, "name"), "duplicate node name \"" + n.name + "\"");
+    }
+    if (nodes[i].contains("address")) {
+      auto a = ParseIpv4(nodes[i]["address"].get<std::string>());
+      if (!a) throw ScenarioError(Child(npath, "address"), "not an IPv4 address (each part 0-255)");
+      n.address = *a;
+    } else {
+      n.address = Ipv4(10, 0, static_cast<int>((i + 1) / 256), static_cast<int>((i + 1) % 256));
+    }
+    if (!addresses.insert(n.address).second) {
+      throw ScenarioError(Child(npath, "address"), "address " + FormatIpv4(n.address) +
+                                                        " is used by another node");
+    }
+    spec.nodes.push_back(n);
+  }
+  std::set<std::string> link_names;
+  const json& links = t["links"];
+  for (size_t i = 0; i < links.size(); ++i) {
+    const json& l = links[i];
+    const std::string lpath = Index(Child(path, "links"), i);
+    LinkSpec s;
+    s.a = l["a"].get<std::string>();
+    s.b = l["b"].get<std::string>();
+    for (const auto& [key, value] : {std::pair{"a", s.a}, std::pair{"b", s.b}}) {
+      if (!names.count(value)) {
+        throw ScenarioError(Child(lpath, key), "unknown node \"" + value + "\"");
+      }
+    }
+    if (s.a == s.b) throw ScenarioError(Child(lpath, "b"), "a link must join two different nodes");
+    s.name = l.contains("name") ? l["name"].get<std::string>() : s.a + "-" + s.b;
+    if (!link_names.insert(s.name).second) {
+      throw ScenarioError(l.contains("name") ? Child(lpath, "name") : lpath,
+                          "duplicate link name \"" + s.name + "\"");
+    }
+    s.params = ParseLinkParams(l, lpath);
+    spec.links.push_back(std::move(s));
+  }
+  return spec;
+}
+
+TopologySpec ParseTopology(const json& t, const std::string& path) {
+  const std::string kind = t["kind"].get<std::string>();
+  if (kind == "single-link") return SingleLink(ParseLinkParams(t["link"], Child(path, "link")));
+  if (kind == "dumbbell") {
+    return Dumbbell(t["pairs"].get<int>(), ParseLinkParams(t["bottleneck"], Child(path, "bottleneck")),
+                    ParseLinkParams(t["access"], Child(path, "access")));
+  }
+  if (kind == "parking-lot") {
+    return ParkingLot(t["hops"].get<int>(), t["users"].get<int>(), t["crossPerRouter"].get<int>(),
+                      ParseLinkParams(t["hop"], Child(path, "hop")),
+                      ParseLinkParams(t["access"], Child(path, "access")));
+  }
+  if (kind == "two-lans") {
+    return TwoLans(ParseLinkParams(t["backbone"], Child(path, "backbone")),
+                   ParseLinkParams(t["access"], Child(path, "access")),
+                   ParseLinkParams(t["lan"], Child(path, "lan")),
+                   t["receiverLanLoss"].get<double>());
+  }
+  if (kind == "client-gateway") {
+    std::vector<SimTime> clients, servers;
+    for (const json& d : t["clientDelaysMs"]) clients.push_back(Ms(d));
+    for (const json& d : t["serverDelaysMs"]) servers.push_back(Ms(d));
+    return ClientGateway(clients, servers, ParseLinkParams(t["wan"], Child(path, "wan")),
+                         Mbps(t["lanBandwidthMbps"], Child(path, "lanBandwidthMbps")),
+                         ParseQueue(t["lanQueue"]));
+  }
+  return ParseCustomTopology(t, path);
+}
+
+TcpConfig ParseTcp(const json& t, const std::string& path) {
+  TcpConfig c;
+  ParseTcpFlavor(t["flavor"].get<std::string>(), &c.flavor);
+  c.model = t["connection"].get<std::string>() == "one-way" ? ConnectionModel::kOneWay
+                                                           : ConnectionModel::kFull;
+  c.mss = t["mssBytes"].get<Bytes>();
+  if (t["initialWindow"].is_string()) {
+    c.initial_window_rfc3390 = true;
+  } else {
+    c.initial_window_segments = t["initialWindow"].get<int>();
+  }
+  if (t["initialSsthreshBytes"].is_number()) c.initial_ssthresh = t["initialSsthreshBytes"].get<Bytes>();
+  c.receive_window = t["receiveWindowBytes"].get<Bytes>();
+  c.delayed_ack = t["delayedAck"].get<bool>();
+  c.delayed_ack_timeout = Ms(t["delayedAckTimeoutMs"]);
+  c.rto_granularity = Ms(t["rtoGranularityMs"]);
+  c.min_rto = Ms(t["minRtoMs"]);
+  c.max_rto = Ms(t["maxRtoMs"]);
+  c.initial_rto = Ms(t["initialRtoMs"]);
+  c.dupack_threshold = t["dupackThreshold"].get<int>();
+  c.slow_start_restart = t["slowStartRestart"].get<bool>();
+  c.nagle = t["nagle"].get<bool>();
+  if (c.min_rto > c.max_rto) {
+    throw ScenarioError(Child(path, "minRtoMs"), "must not exceed maxRtoMs");
+  }
+  return c;
+}
+
+// Replaces "{i}" with the copy index; any other brace is an error.
+std::string Instantiate(const std::string& pattern, int copy, const std::string& path) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern.compare(i, 3, "{i}") == 0) {
+      out += std::to_string(copy);
+      i += 2;
+    } else if (pattern[i] == '{' || pattern[i] == '}') {
+      throw ScenarioError(path, "unknown placeholder in \"" + pattern + "\" (only {i} is allowed)");
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+TrafficItem ParseTrafficItem(const json& t, size_t index, const std::string& path) {
+  TrafficItem item;
+  item.path = path;
+  const std::string type = t["type"].get<std::string>();
+  if (type == "bulk") item.type = TrafficType::kBulk;
+  if (type == "transfers") item.type = TrafficType::kTransfers;
+  if (type == "telnet") item.type = TrafficType::kTelnet;
+  if (type == "onoff-udp") item.type = TrafficType::kOnOffUdp;
+  item.name = t.contains("name") ? t["name"].get<std::string>() : type + std::to_string(index);
+  item.count = t["count"].get<int>();
+  for (int copy = 0; copy < item.count; ++copy) {
+    item.from.push_back(Instantiate(t["from"].get<std::string>(), copy, Child(path, "from")));
+    item.to.push_back(Instantiate(t["to"].get<std::string>(), copy, Child(path, "to")));
+  }
+  if (t.contains("startS")) item.start = Sec(t["startS"]);
+  item.start_jitter = Sec(t["startJitterS"]);
+  if (t.contains("stopS")) item.stop = Sec(t["stopS"]);
+  if (t.contains("tcp")) item.tcp = ParseTcp(t["tcp"], Child(path, "tcp"));
+
+  switch (item.type) {
+    case TrafficType::kBulk:
+      item.bytes = t["bytes"].is_string() ? -1 : t["bytes"].get<Bytes>();
+      item.repeat = t["repeat"].is_string() ? -1 : t["repeat"].get<int64_t>();
+      if (item.bytes < 0 && item.repeat != 1) {
+        throw ScenarioError(Child(path, "repeat"), "an unlimited transfer cannot repeat");
+      }
+      break;
+    case TrafficType::kTransfers:
+      item.bytes = t["bytes"].get<Bytes>();
+      for (const json& a : t["atS"]) item.at.push_back(Sec(a));
+      item.reuse_connection = t["reuseConnection"].get<bool>();
+      break;
+    case TrafficType::kTelnet:
+      item.mean_interval = Sec(t["meanIntervalS"]);
+      item.write_bytes = t["writeBytes"].get<Bytes>();
+      break;
+    case TrafficType::kOnOffUdp:
+      item.rate = static_cast<BitsPerSec>(t["rateKbps"].get<double>() * 1e3 + 0.5);
+      if (item.rate < 1) throw ScenarioError(Child(path, "rateKbps"), "must be at least 1 b/s");
+      item.packet_bytes = t["packetBytes"].get<Bytes>();
+      item.mean_on = Sec(t["meanOnS"]);
+      item.mean_off = Sec(t["meanOffS"]);
+      item.shape = t["shape"].get<double>();
+      break;
+  }
+  return item;
+}
+
+// Copies the scenario-wide TCP options under every traffic item, overlaid with the item's own, so
+// that schema defaults fill only what neither level set.
+void MergeTcpOverrides(json& doc) {
+  const json global = doc.contains("tcp") ? doc["tcp"] : json::object();
+  for (json& item : doc["traffic"]) {
+    if (item["type"] == "onoff-udp") continue;
+    json merged = global;
+    if (item.contains("tcp")) merged.update(item["tcp"]);
+    item["tcp"] = std::move(merged);
+  }
+}
+
+// Every traffic endpoint must exist and be reachable over the topology's links.
+void CheckTrafficEndpoints(const Scenario& s) {
+  std::map<std::string, size_t> node_index;
+  for (size_t i = 0; i < s.topology.nodes.size(); ++i) node_index[s.topology.nodes[i].name] = i;
+  // Connected components (links are duplex), for reachability.
+  std::vector<size_t> parent(s.topology.nodes.size());
+  for (size_t i = 0; i < parent.size(); ++i) parent[i] = i;
+  auto find = [&](size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (const LinkSpec& l : s.topology.links) parent[find(node_index[l.a])] = find(node_index[l.b]);
+
+  for (const TrafficItem& item : s.traffic) {
+    for (int copy = 0; copy < item.count; ++copy) {
+      auto from = node_index.find(item.from[copy]);
+      auto to = node_index.find(item.to[copy]);
+      if (from == node_index.end()) {
+        throw ScenarioError(Child(item.path, "from"), "unknown node \"" + item.from[copy] + "\"");
+      }
+      if (to == node_index.end()) {
+        throw ScenarioError(Child(item.path, "to"), "unknown node \"" + item.to[copy] + "\"");
+      }
+      if (from->second == to->second) {
+        throw ScenarioError(Child(item.path, "to"), "same node as \"from\" (" + item.to[copy] + ")");
+      }
+      if (find(from->second) != find(to->second)) {
+        throw ScenarioError(Child(item.path, "to"), "\"" + item.to[copy] +
+                                                        "\" is unreachable from \"" +
+                                                        item.from[copy] + "\"");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+// Function-local statics: initialised once, thread-safely, on first use.
+const nlohmann::json& ScenarioSchemaDocument() {
+  static const json schema = ParseEmbedded("scenario/schema/scenario.schema.json");
+  return schema;
+}
+
+const nlohmann::json& ResultSchemaDocument() {
+  static const json schema = ParseEmbedded("scenario/schema/result.schema.json");
+  return schema;
+}
+
+nlohmann::json ParseJsonText(std::string_view text) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    // nlohmann reports a byte offset; users want line and column.
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string what = e.what();
+    const size_t colon = what.rfind(": ");
+    const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+    throw ScenarioError("$", "invalid JSON at line " + std::to_string(line) + ", column " +
+                                 std::to_string(column) + ": " + detail);
+  }
+}
+
+Scenario ParseScenario(const nlohmann::json& document) {
+  const JsonSchema& schema = CompiledScenarioSchema();
+  if (auto error = schema.Validate(document)) throw ScenarioError(error->path, error->message);
+
+  Scenario s;
+  s.document = document;
+  MergeTcpOverrides(s.document);
+  schema.ApplyDefaults(s.document);
+  const json& d = s.document;
+
+  s.name = d["name"].get<std::string>();
+  s.description = d["description"].get<std::string>();
+  s.reference = d["reference"].get<std::string>();
+  s.seed = d["seed"].get<uint64_t>();
+  s.duration = Sec(d["durationS"]);
+  s.stop_when_idle = d["stopWhenIdle"].get<bool>();
+  s.topology = ParseTopology(d["topology"], "$.topology");
+  ParseTcp(d["tcp"], "$.tcp");  // Reports inconsistent scenario-wide options where they were written.
+
+  std::set<std::string> item_names;
+  for (size_t i = 0; i < d["traffic"].size(); ++i) {
+    const std::string path = Index("$.traffic", i);
+    TrafficItem item = ParseTrafficItem(d["traffic"][i], i, path);
+    if (!item_names.insert(item.name).second) {
+      throw ScenarioError(Child(path, "name"), "duplicate traffic item name \"" + item.name + "\"");
+    }
+    s.traffic.push_back(std::move(item));
+  }
+  CheckTrafficEndpoints(s);
+
+  const json& r = d["record"];
+  ParseTraceLevel(r["trace"].get<std::string>(), &s.record.trace);
+  s.record.fairness = r["fairness"].get<std::vector<std::string>>();
+  for (size_t i = 0; i < s.record.fairness.size(); ++i) {
+    if (!item_names.count(s.record.fairness[i])) {
+      throw ScenarioError(Index("$.record.fairness", i),
+                          "no traffic item named \"" + s.record.fairness[i] + "\"");
+    }
+  }
+  s.record.pcap_links = r["pcapLinks"].get<std::vector<std::string>>();
+  for (size_t i = 0; i < s.record.pcap_links.size(); ++i) {
+    bool found = false;
+    for (const LinkSpec& l : s.topology.links) found = found || l.name == s.record.pcap_links[i];
+    if (!found) {
+      throw ScenarioError(Index("$.record.pcapLinks", i),
+                          "no link named \"" + s.record.pcap_links[i] + "\"");
+    }
+  }
+  return s;
+}
+
+Scenario ParseScenarioText(std::string_view text) { return ParseScenario(ParseJsonText(text)); }
+
+}  // namespace tcb

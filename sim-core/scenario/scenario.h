@@ -1,0 +1,92 @@
+// The typed scenario: what scenario.schema.json describes, after validation, defaults and the checks
+// a schema cannot express (names that must exist, routes that must exist).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "metrics/trace.h"
+#include "net/topology.h"
+#include "tcp/tcp_config.h"
+
+namespace tcb {
+
+// Bad input: where in the document (JSONPath, e.g. "$.traffic[2].to") and what is wrong.
+class ScenarioError : public std::runtime_error {
+ public:
+  ScenarioError(std::string path, std::string problem)
+      : std::runtime_error(path + ": " + problem), path_(std::move(path)), problem_(std::move(problem)) {}
+  const std::string& path() const { return path_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  std::string path_;
+  std::string problem_;
+};
+
+enum class TrafficType : uint8_t { kBulk, kTransfers, kTelnet, kOnOffUdp };
+
+struct TrafficItem {
+  TrafficType type = TrafficType::kBulk;
+  std::string name;
+  std::string path;  // JSONPath of the item, for messages.
+  int count = 1;
+  // Node names, one per copy (after {i} substitution).
+  std::vector<std::string> from;
+  std::vector<std::string> to;
+  SimTime start;
+  SimTime start_jitter;
+  SimTime stop = SimTime::Infinite();
+  TcpConfig tcp;
+
+  // bulk
+  Bytes bytes = -1;     // -1: unlimited. Also the size of each transfer of kTransfers.
+  int64_t repeat = 1;   // -1: forever.
+  // transfers
+  std::vector<SimTime> at;
+  bool reuse_connection = false;
+  // telnet
+  SimTime mean_interval;
+  Bytes write_bytes = 1;
+  // onoff-udp
+  BitsPerSec rate = 0;
+  Bytes packet_bytes = 0;
+  SimTime mean_on;
+  SimTime mean_off;
+  double shape = 0;
+};
+
+struct RecordOptions {
+  TraceLevel trace = TraceLevel::kSummary;
+  std::vector<std::string> fairness;  // Traffic item names; empty: all TCP flows.
+  std::vector<std::string> pcap_links;
+};
+
+struct Scenario {
+  nlohmann::json document;  // The normalised document: defaults filled in, overrides merged.
+  std::string name;
+  std::string description;
+  std::string reference;
+  uint64_t seed = 1;
+  SimTime duration;
+  bool stop_when_idle = true;
+  TopologySpec topology;
+  std::vector<TrafficItem> traffic;
+  RecordOptions record;
+};
+
+// Parses JSON text; syntax errors become a ScenarioError at "$" with line and column.
+nlohmann::json ParseJsonText(std::string_view text);
+// Validates, fills in defaults and builds the typed scenario. Throws ScenarioError.
+Scenario ParseScenario(const nlohmann::json& document);
+Scenario ParseScenarioText(std::string_view text);
+
+// The scenario schema, as compiled into the library.
+const nlohmann::json& ScenarioSchemaDocument();
+const nlohmann::json& ResultSchemaDocument();
+
+}  // namespace tcb

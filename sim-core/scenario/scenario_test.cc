@@ -1,0 +1,158 @@
+// Scenario parsing beyond the schema: defaults, overrides, templates, references, and the result
+// schema as the contract of what a run prints.
+#include "scenario/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include "scenario/json_schema.h"
+#include "scenario/presets.h"
+#include "scenario/run.h"
+
+namespace tcb {
+namespace {
+
+using nlohmann::json;
+
+json Minimal() {
+  return json::parse(R"({"schemaVersion": 1,
+    "topology": {"kind": "dumbbell", "pairs": 3, "bottleneck": {"bandwidthMbps": 1.6, "delayMs": 50},
+                 "access": {"bandwidthMbps": 10, "delayMs": 1}},
+    "traffic": [{"type": "bulk", "from": "left{i}", "to": "right{i}", "count": 3}]})");
+}
+
+void ExpectError(const json& doc, const std::string& path, const std::string& problem_start) {
+  try {
+    ParseScenario(doc);
+    ADD_FAILURE() << "no error for " << doc.dump();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), path) << e.what();
+    EXPECT_EQ(e.problem().rfind(problem_start, 0), 0u) << e.what();
+  }
+}
+
+TEST(ScenarioTest, EveryPresetParses) {
+  const auto names = PresetNames();
+  EXPECT_GE(names.size(), 3u);
+  for (const std::string& name : names) {
+    EXPECT_NO_THROW(ParseScenarioText(*PresetText(name))) << name;
+  }
+}
+
+TEST(ScenarioTest, DefaultsComeFromTheSchema) {
+  const Scenario s = ParseScenario(Minimal());
+  EXPECT_EQ(s.seed, 1u);
+  EXPECT_EQ(s.duration, SimTime::Seconds(60));
+  EXPECT_EQ(s.record.trace, TraceLevel::kSummary);
+  const TcpConfig& tcp = s.traffic[0].tcp;
+  EXPECT_EQ(tcp.flavor, TcpFlavor::kNewReno);
+  EXPECT_EQ(tcp.mss, 1460);
+  EXPECT_EQ(tcp.min_rto, SimTime::Seconds(1));
+  EXPECT_EQ(tcp.initial_ssthresh, TcpConfig::kInfiniteSsthresh);
+  EXPECT_EQ(s.topology.links[0].params.queue.packets, -1);  // Unlimited.
+  EXPECT_EQ(s.topology.links[0].params.rate, 1600000);
+}
+
+TEST(ScenarioTest, ItemTcpOverridesOnlyWhatItSets) {
+  json doc = Minimal();
+  doc["tcp"] = {{"flavor", "reno"}, {"mssBytes", 1000}};
+  doc["traffic"].push_back({{"type", "bulk"}, {"from", "left0"}, {"to", "right1"}, {"tcp", {{"mssBytes", 512}}}});
+  const Scenario s = ParseScenario(doc);
+  EXPECT_EQ(s.traffic[0].tcp.mss, 1000);
+  EXPECT_EQ(s.traffic[1].tcp.mss, 512);
+  EXPECT_EQ(s.traffic[1].tcp.flavor, TcpFlavor::kReno);  // Inherited, not reset to the default.
+  EXPECT_EQ(s.document["traffic"][1]["tcp"]["flavor"], "reno");
+}
+
+TEST(ScenarioTest, CountExpandsTemplatesAndNamesDefaultToTheType) {
+  json doc = Minimal();
+  doc["traffic"].push_back({{"type", "telnet"}, {"from", "left2"}, {"to", "right0"}});
+  const Scenario s = ParseScenario(doc);
+  EXPECT_EQ(s.traffic[0].from, (std::vector<std::string>{"left0", "left1", "left2"}));
+  EXPECT_EQ(s.traffic[0].to[2], "right2");
+  EXPECT_EQ(s.traffic[0].name, "bulk0");
+  EXPECT_EQ(s.traffic[1].name, "telnet1");
+}
+
+TEST(ScenarioTest, ReferenceErrors) {
+  json doc = Minimal();
+  doc["traffic"][0]["count"] = 4;  // left3 does not exist.
+  ExpectError(doc, "$.traffic[0].from", "unknown node \"left3\"");
+  doc = Minimal();
+  doc["traffic"][0]["from"] = "left{j}";
+  ExpectError(doc, "$.traffic[0].from", "unknown placeholder");
+  doc = Minimal();
+  doc["traffic"][0]["to"] = "left{i}";
+  ExpectError(doc, "$.traffic[0].to", "same node as \"from\"");
+  doc = Minimal();
+  doc["traffic"].push_back(doc["traffic"][0]);
+  doc["traffic"][0]["name"] = doc["traffic"][1]["name"] = "web";
+  ExpectError(doc, "$.traffic[1].name", "duplicate traffic item name \"web\"");
+  doc = Minimal();
+  doc["record"] = {{"fairness", {"nope"}}};
+  ExpectError(doc, "$.record.fairness[0]", "no traffic item named \"nope\"");
+  doc = Minimal();
+  doc["record"] = {{"pcapLinks", {"bottleneck", "nope"}}};
+  ExpectError(doc, "$.record.pcapLinks[1]", "no link named \"nope\"");
+  doc = Minimal();
+  doc["tcp"] = {{"minRtoMs", 5000}, {"maxRtoMs", 1000}};
+  ExpectError(doc, "$.tcp.minRtoMs", "must not exceed maxRtoMs");
+  doc = Minimal();
+  doc["traffic"][0]["repeat"] = 2;
+  ExpectError(doc, "$.traffic[0].repeat", "an unlimited transfer cannot repeat");
+}
+
+TEST(ScenarioTest, CustomTopologyChecks) {
+  json doc = json::parse(R"({"schemaVersion": 1,
+    "topology": {"kind": "custom", "nodes": [{"name": "a", "address": "10.0.0.1"}, {"name": "b"}],
+                 "links": [{"a": "a", "b": "b", "bandwidthMbps": 1, "delayMs": 1}]},
+    "traffic": [{"type": "bulk", "from": "a", "to": "b"}]})");
+  const Scenario s = ParseScenario(doc);
+  EXPECT_EQ(s.topology.links[0].name, "a-b");
+  EXPECT_EQ(FormatIpv4(s.topology.nodes[0].address), "10.0.0.1");
+
+  json dup = doc;
+  dup["topology"]["nodes"][1]["name"] = "a";
+  ExpectError(dup, "$.topology.nodes[1].name", "duplicate node name \"a\"");
+  json addr = doc;
+  addr["topology"]["nodes"][1]["address"] = "10.0.0.1";
+  ExpectError(addr, "$.topology.nodes[1].address", "address 10.0.0.1 is used by another node");
+  json bad_addr = doc;
+  bad_addr["topology"]["nodes"][1]["address"] = "10.0.0.300";
+  ExpectError(bad_addr, "$.topology.nodes[1].address", "not an IPv4 address");
+  json self = doc;
+  self["topology"]["links"][0]["b"] = "a";
+  ExpectError(self, "$.topology.links[0].b", "a link must join two different nodes");
+  json braces = doc;
+  braces["topology"]["nodes"][1]["name"] = "b{i}";
+  ExpectError(braces, "$.topology.nodes[1].name", "braces are reserved");
+}
+
+TEST(ScenarioTest, JsonSyntaxErrorsGiveLineAndColumn) {
+  try {
+    ParseScenarioText("{\n  \"schemaVersion\": 1,\n  oops\n}");
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$");
+    EXPECT_EQ(e.problem().rfind("invalid JSON at line 3, column 3", 0), 0u) << e.problem();
+  }
+}
+
+TEST(ResultSchemaTest, EveryPresetsSummaryConformsToTheResultSchema) {
+  const JsonSchema schema = JsonSchema::Compile(ResultSchemaDocument());
+  for (const std::string& name : PresetNames()) {
+    json doc = json::parse(*PresetText(name));
+    doc["durationS"] = std::min(doc["durationS"].get<double>(), 5.0);
+    const RunOutput run = RunScenario(ParseScenario(doc));
+    const auto error = schema.Validate(run.summary);
+    EXPECT_FALSE(error.has_value()) << name << ": " << error->path << ": " << error->message;
+    EXPECT_FALSE(schema.Validate(run.PrintedSummary()).has_value());
+  }
+}
+
+TEST(ResultSchemaTest, SchemasCompile) {
+  EXPECT_NO_THROW(JsonSchema::Compile(ScenarioSchemaDocument()));
+  EXPECT_NO_THROW(JsonSchema::Compile(ResultSchemaDocument()));
+}
+
+}  // namespace
+}  // namespace tcb

@@ -1,0 +1,177 @@
+// Tahoe, Reno and NewReno rules, one at a time, against a scripted sender (RFC 5681, RFC 6582).
+#include "tcp/reno.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace tcb {
+namespace {
+
+constexpr Bytes kMss = 1000;
+
+class FakeSender final : public SenderHandle {
+ public:
+  SeqNo snd_una() const override { return una; }
+  SeqNo snd_nxt() const override { return nxt; }
+  SeqNo snd_max() const override { return max; }
+  Bytes mss() const override { return kMss; }
+  void RetransmitNow(SeqNo seq) override { retransmitted.push_back(seq); }
+  void GoBackN() override {
+    nxt = una;
+    ++go_back_n;
+  }
+  SeqNo una = 1, nxt = 1, max = 1;
+  std::vector<SeqNo> retransmitted;
+  int go_back_n = 0;
+};
+
+struct Fixture {
+  explicit Fixture(TcpFlavor flavor, int iw = 1) {
+    config.flavor = flavor;
+    config.mss = kMss;
+    config.initial_window_segments = iw;
+    config.receive_window = 1 << 30;
+    cc = std::make_unique<RenoControl>(config, sender);
+    cc->OnEstablished(SimTime::Zero(), false);
+  }
+  // The sender has sent up to `max` and an ACK for `ack` arrives.
+  bool Ack(SeqNo ack) {
+    const Bytes acked = ack - sender.una;
+    sender.una = ack;
+    if (sender.nxt < ack) sender.nxt = ack;
+    return cc->OnNewAck(SimTime::Zero(), ack, acked);
+  }
+  void Dup(int n) {
+    for (int i = 0; i < n; ++i) cc->OnDuplicateAck(SimTime::Zero(), sender.una);
+  }
+  TcpConfig config;
+  FakeSender sender;
+  std::unique_ptr<RenoControl> cc;
+};
+
+TEST(RenoControlTest, SlowStartAddsOneSegmentPerAck) {
+  Fixture f(TcpFlavor::kReno);
+  EXPECT_EQ(f.cc->cwnd(), kMss);
+  f.sender.max = f.sender.nxt = 1 + 4 * kMss;
+  for (int i = 1; i <= 4; ++i) f.Ack(1 + i * kMss);
+  EXPECT_EQ(f.cc->cwnd(), 5 * kMss);  // RFC 5681 eq. (2).
+}
+
+TEST(RenoControlTest, CongestionAvoidanceAddsAboutOneSegmentPerWindow) {
+  Fixture g(TcpFlavor::kReno, 10);
+  g.sender.max = g.sender.nxt = 1 + 100 * kMss;
+  // Reach congestion avoidance through a fast retransmit.
+  g.Dup(3);  // Fast retransmit halves: ssthresh = max(flight/2, 2 MSS) = 50 MSS, cwnd = 53 MSS.
+  g.Ack(1 + 100 * kMss);  // Reno leaves recovery: cwnd = ssthresh.
+  ASSERT_EQ(g.cc->cwnd(), 50 * kMss);
+  g.sender.max = g.sender.nxt = g.sender.una + 50 * kMss;
+  for (int i = 1; i <= 50; ++i) g.Ack(g.sender.una + kMss);
+  // RFC 5681 eq. (3): +MSS*MSS/cwnd per ACK, so one window of ACKs adds just under one segment.
+  EXPECT_GT(g.cc->cwnd(), 50 * kMss + 950);
+  EXPECT_LE(g.cc->cwnd(), 51 * kMss);
+}
+
+TEST(RenoControlTest, RenoFastRetransmitAndRecovery) {
+  Fixture f(TcpFlavor::kReno, 10);
+  f.sender.max = f.sender.nxt = 1 + 10 * kMss;
+  f.Dup(2);
+  EXPECT_TRUE(f.sender.retransmitted.empty());
+  f.Dup(1);
+  // RFC 5681 §3.2: retransmit, ssthresh = FlightSize/2, cwnd = ssthresh + 3 SMSS.
+  EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{1}));
+  EXPECT_EQ(f.cc->ssthresh(), 5 * kMss);
+  EXPECT_EQ(f.cc->cwnd(), 8 * kMss);
+  EXPECT_TRUE(f.cc->in_recovery());
+  f.Dup(2);
+  EXPECT_EQ(f.cc->cwnd(), 10 * kMss);  // Inflated per further duplicate.
+  f.Ack(1 + 3 * kMss);                 // Even a partial ACK ends Reno's recovery.
+  EXPECT_FALSE(f.cc->in_recovery());
+  EXPECT_EQ(f.cc->cwnd(), 5 * kMss);
+}
+
+TEST(RenoControlTest, NewRenoPartialAcksRetransmitAndStayInRecovery) {
+  Fixture f(TcpFlavor::kNewReno, 10);
+  f.sender.max = f.sender.nxt = 1 + 10 * kMss;
+  f.Dup(3);
+  EXPECT_EQ(f.cc->cwnd(), 8 * kMss);
+  // RFC 6582 §3.2 step 3: partial ACK of 2 segments: retransmit the next hole, deflate by the
+  // amount acknowledged, add back one SMSS; only the first partial ACK restarts the timer.
+  EXPECT_TRUE(f.Ack(1 + 2 * kMss));
+  EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{1, 1 + 2 * kMss}));
+  EXPECT_EQ(f.cc->cwnd(), 8 * kMss - 2 * kMss + kMss);
+  EXPECT_TRUE(f.cc->in_recovery());
+  EXPECT_FALSE(f.Ack(1 + 4 * kMss));
+  EXPECT_EQ(f.sender.retransmitted.back(), 1 + 4 * kMss);
+  // Full ACK (covers recover = highest sequence sent): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
+  EXPECT_TRUE(f.Ack(1 + 10 * kMss));
+  EXPECT_FALSE(f.cc->in_recovery());
+  EXPECT_EQ(f.cc->cwnd(), 2 * kMss);  // Nothing in flight: SMSS + SMSS.
+}
+
+TEST(RenoControlTest, NewRenoAvoidsASecondReductionForTheSameWindow) {
+  Fixture f(TcpFlavor::kNewReno, 10);
+  f.sender.max = f.sender.nxt = 1 + 10 * kMss;
+  f.cc->OnRetransmissionTimeout(SimTime::Zero());  // recover = 10 * MSS.
+  EXPECT_EQ(f.cc->cwnd(), kMss);
+  f.Ack(1 + kMss);
+  f.Dup(3);  // ACK 1001 does not cover recover: RFC 6582 §3.2 step 2 says no fast retransmit.
+  EXPECT_TRUE(f.sender.retransmitted.empty());
+  EXPECT_FALSE(f.cc->in_recovery());
+}
+
+TEST(RenoControlTest, TahoeGoesBackNAndSlowStarts) {
+  Fixture f(TcpFlavor::kTahoe, 8);
+  f.sender.max = f.sender.nxt = 1 + 8 * kMss;
+  f.Dup(3);
+  EXPECT_EQ(f.sender.go_back_n, 1);
+  EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{1}));
+  EXPECT_EQ(f.cc->cwnd(), kMss);
+  EXPECT_EQ(f.cc->ssthresh(), 4 * kMss);
+  EXPECT_FALSE(f.cc->in_recovery());
+}
+
+TEST(RenoControlTest, TimeoutAndIdleRestart) {
+  Fixture f(TcpFlavor::kReno, 4);
+  f.sender.max = f.sender.nxt = 1 + 20 * kMss;
+  f.cc->OnRetransmissionTimeout(SimTime::Zero());
+  EXPECT_EQ(f.cc->cwnd(), kMss);  // RFC 5681 §3.1: loss window.
+  EXPECT_EQ(f.cc->ssthresh(), 10 * kMss);
+
+  Fixture ssr(TcpFlavor::kReno, 2);
+  ssr.sender.max = ssr.sender.nxt = 1 + 20 * kMss;
+  for (int i = 1; i <= 10; ++i) ssr.Ack(1 + i * kMss);
+  ASSERT_EQ(ssr.cc->cwnd(), 12 * kMss);
+  ssr.cc->OnIdleRestart(SimTime::Zero());
+  EXPECT_EQ(ssr.cc->cwnd(), 2 * kMss);  // RFC 5681 §4.1: restart window = min(IW, cwnd).
+
+  Fixture nssr(TcpFlavor::kReno, 2);
+  nssr.config.slow_start_restart = false;
+  nssr.cc = std::make_unique<RenoControl>(nssr.config, nssr.sender);
+  nssr.cc->OnEstablished(SimTime::Zero(), false);
+  nssr.sender.max = nssr.sender.nxt = 1 + 20 * kMss;
+  for (int i = 1; i <= 10; ++i) nssr.Ack(1 + i * kMss);
+  nssr.cc->OnIdleRestart(SimTime::Zero());
+  EXPECT_EQ(nssr.cc->cwnd(), 12 * kMss);  // "nssr" keeps the window (TCP/SPAND §6.2).
+}
+
+TEST(RenoControlTest, LostSynMeansOneSegmentInitialWindow) {
+  Fixture f(TcpFlavor::kNewReno, 4);
+  EXPECT_EQ(f.cc->cwnd(), 4 * kMss);
+  f.cc->OnEstablished(SimTime::Zero(), true);
+  EXPECT_EQ(f.cc->cwnd(), kMss);  // RFC 5681 §3.1.
+}
+
+TEST(TcpConfigTest, Rfc3390InitialWindow) {
+  TcpConfig c;
+  c.initial_window_rfc3390 = true;
+  c.mss = 1460;
+  EXPECT_EQ(c.InitialWindowBytes(), 4380);  // min(5840, max(2920, 4380)).
+  c.mss = 512;
+  EXPECT_EQ(c.InitialWindowBytes(), 2048);  // min(2048, 4380).
+  c.mss = 3000;
+  EXPECT_EQ(c.InitialWindowBytes(), 6000);  // min(12000, 6000).
+}
+
+}  // namespace
+}  // namespace tcb

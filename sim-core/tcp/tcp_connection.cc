@@ -1,0 +1,13 @@
+// A TCP connection.
+#include "tcp/tcp_connection.h"
+
+#include "tcp/reno.h"
+
+namespace tcb {
+
+std::unique_ptr<CongestionControl> MakeIndependentController(const TcpConfig& config,
+                                                             SenderHandle& sender) {
+  return std::make_unique<RenoControl>(config, sender);
+}
+
+}  // namespace tcb

@@ -1,0 +1,377 @@
+// One end of a TCP connection.
+#include "tcp/tcp_endpoint.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace tcb {
+
+TcpEndpoint::TcpEndpoint(Network& network, FlowId flow, bool initiator, NodeId local, NodeId remote,
+                         const TcpConfig& config, const ControllerFactory& make_controller)
+    : network_(network),
+      sim_(network.sim()),
+      recorder_(network.recorder()),
+      flow_(flow),
+      initiator_(initiator),
+      local_(local),
+      remote_(remote),
+      config_(config),
+      cc_(make_controller(config_, *this)),
+      receiver_(config.delayed_ack),
+      peer_window_(config.receive_window),
+      rto_timer_(Timer::For<&TcpEndpoint::OnRtoTimer>(sim_.events(), this)),
+      delayed_ack_timer_(Timer::For<&TcpEndpoint::OnDelayedAckTimer>(sim_.events(), this)),
+      pacing_timer_(Timer::For<&TcpEndpoint::OnPacingTimer>(sim_.events(), this)) {}
+
+Bytes TcpEndpoint::bytes_acked() const {
+  return std::clamp<Bytes>(snd_una_ - kDataStart, 0, written_);
+}
+
+SimTime TcpEndpoint::current_rto() const {
+  // RFC 6298 §5.5: back off by doubling, up to the maximum.
+  SimTime rto = cc_->rtt().rto();
+  const SimTime max_rto = Max(cc_->rtt().max_rto(), rto);
+  for (int i = 0; i < backoff_ && rto < max_rto; ++i) rto = rto * 2;
+  return Min(rto, max_rto);
+}
+
+void TcpEndpoint::Open() {
+  last_activity_ = sim_.Now();
+  if (config_.model == ConnectionModel::kOneWay) {
+    snd_una_ = snd_nxt_ = snd_max_ = kDataStart;
+    Establish();
+    if (app_ != nullptr) app_->OnConnected(*this);
+    TrySend();
+    return;
+  }
+  state_ = State::kSynSent;
+  SendSegment(kIss);
+}
+
+void TcpEndpoint::Listen() {
+  if (config_.model == ConnectionModel::kOneWay) {
+    // The sink of a one-way transfer needs no handshake (and sends nothing but ACKs).
+    snd_una_ = snd_nxt_ = snd_max_ = kDataStart;
+    receiver_.Start(kDataStart);
+    state_ = State::kEstablished;
+    return;
+  }
+  state_ = State::kListen;
+}
+
+void TcpEndpoint::Send(Bytes bytes) {
+  if (fin_requested_) throw std::logic_error("Send after Close");
+  written_ = std::min(written_ + bytes, kUnlimited);
+  TrySend();
+  RecordState();
+}
+
+void TcpEndpoint::SendUnlimited() { Send(kUnlimited); }
+
+void TcpEndpoint::Close() {
+  if (config_.model == ConnectionModel::kOneWay || fin_requested_) return;
+  fin_requested_ = true;
+  TrySend();
+}
+
+void TcpEndpoint::Establish() {
+  state_ = State::kEstablished;
+  cc_->OnEstablished(sim_.Now(), syn_retransmitted_);
+  initial_state_ = {true, cc_->cwnd(), cc_->ssthresh(), cc_->rtt().has_sample(), cc_->rtt().srtt(),
+                    cc_->rtt().rttvar()};
+  RecordState();
+}
+
+void TcpEndpoint::TrySend() {
+  if (state_ != State::kEstablished) return;
+  const SimTime now = sim_.Now();
+  const SeqNo end = StreamEnd();
+  // RFC 5681 §4.1: restart from the restart window after an idle period longer than the RTO.
+  if (snd_una_ == snd_max_ && snd_max_ > kDataStart && snd_nxt_ < end &&
+      now - last_activity_ > current_rto()) {
+    cc_->OnIdleRestart(now);
+    RecordState();
+  }
+  for (;;) {
+    const SimTime earliest = cc_->NextSendTime(now);
+    if (snd_nxt_ < end) {
+      const Bytes len = std::min(config_.mss, end - snd_nxt_);
+      const Bytes window = std::min(cc_->cwnd(), peer_window_);
+      if (snd_nxt_ + len > snd_una_ + window) break;
+      // RFC 896 (Nagle): hold a small new segment while data is unacknowledged.
+      if (config_.nagle && len < config_.mss && snd_nxt_ >= snd_max_ && snd_max_ > snd_una_) break;
+      if (earliest > now) {
+        pacing_timer_.Set(earliest);
+        break;
+      }
+      SendSegment(snd_nxt_);
+    } else if (fin_requested_ && snd_nxt_ == end) {
+      SendSegment(snd_nxt_);  // A FIN on its own.
+    } else {
+      break;
+    }
+  }
+}
+
+void TcpEndpoint::OnPacingTimer() { TrySend(); }
+
+void TcpEndpoint::RetransmitNow(SeqNo seq) { SendSegment(seq); }
+
+void TcpEndpoint::FillAckFields(Packet& p) {
+  if (!receiver_.started()) return;
+  p.flags |= tcp_flags::kAck;
+  p.ack = receiver_.rcv_nxt();
+  receiver_.OnAckSent();
+  delayed_ack_timer_.Stop();
+  ack_now_ = false;
+}
+
+void TcpEndpoint::SendSegment(SeqNo seq) {
+  const SimTime now = sim_.Now();
+  Packet& p = network_.NewPacket();
+  p.flow = flow_;
+  p.src = local_;
+  p.dst = remote_;
+  p.endpoint = peer_;
+  p.from_initiator = initiator_;
+  p.protocol = Protocol::kTcp;
+  p.seq = seq;
+  p.window = config_.receive_window;
+
+  SeqNo consumed;
+  if (seq == kIss && config_.model == ConnectionModel::kFull) {
+    p.flags = tcp_flags::kSyn;
+    consumed = 1;
+  } else {
+    const SeqNo end = StreamEnd();
+    p.payload = std::clamp<Bytes>(end - seq, 0, config_.mss);
+    consumed = p.payload;
+    if (fin_requested_ && seq + p.payload == end) {
+      p.flags |= tcp_flags::kFin;
+      consumed += 1;
+    }
+  }
+  FillAckFields(p);
+  p.size = kIpHeaderBytes + kTcpHeaderBytes + p.payload;
+
+  const bool retransmission = seq < snd_max_;
+  if (seq == snd_nxt_) snd_nxt_ = seq + consumed;
+  snd_max_ = std::max(snd_max_, seq + consumed);
+
+  ++stats_.segments_sent;
+  if (p.payload > 0) ++stats_.data_segments_sent;
+  stats_.payload_bytes_sent += p.payload;
+  if (retransmission) {
+    ++stats_.retransmissions;
+    timing_ = false;  // Karn's rule.
+  } else if (!timing_) {
+    timing_ = true;
+    timed_seq_ = seq;
+    timed_at_ = now;
+  }
+  if (!rto_timer_.IsArmed()) RestartRto();
+  if (p.payload > 0 || p.Has(tcp_flags::kFin)) {
+    cc_->OnSegmentSent(now, seq, p.payload, retransmission);
+  }
+  if (recorder_ != nullptr && recorder_->packets()) {
+    recorder_->RecordPacket(now, retransmission ? PacketEvent::kRetransmit : PacketEvent::kSend, p);
+  }
+  last_activity_ = now;
+  network_.Inject(p);
+}
+
+void TcpEndpoint::SendPureAck() {
+  Packet& p = network_.NewPacket();
+  p.flow = flow_;
+  p.src = local_;
+  p.dst = remote_;
+  p.endpoint = peer_;
+  p.from_initiator = initiator_;
+  p.protocol = Protocol::kTcp;
+  p.seq = snd_nxt_;
+  p.window = config_.receive_window;
+  FillAckFields(p);
+  p.size = kIpHeaderBytes + kTcpHeaderBytes;
+  ++stats_.segments_sent;
+  ++stats_.pure_acks_sent;
+  network_.Inject(p);
+}
+
+void TcpEndpoint::RestartRto() {
+  // With a coarse clock the timer can only expire on a tick (RFC 6298's G; BSD's 500 ms slow timer).
+  rto_timer_.Set(CeilToTick(sim_.Now() + current_rto(), config_.rto_granularity));
+}
+
+void TcpEndpoint::OnRtoTimer() {
+  if (snd_una_ >= snd_max_) return;
+  const SimTime now = sim_.Now();
+  ++stats_.timeouts;
+  ++backoff_;
+  timing_ = false;
+  if (state_ == State::kSynSent || state_ == State::kSynReceived) {
+    syn_retransmitted_ = true;
+    snd_nxt_ = kIss;
+    SendSegment(kIss);
+  } else {
+    cc_->OnRetransmissionTimeout(now);
+    GoBackN();
+    TrySend();
+    RecordState();
+  }
+  RestartRto();
+}
+
+void TcpEndpoint::OnDelayedAckTimer() {
+  if (receiver_.started()) SendPureAck();
+}
+
+void TcpEndpoint::ProcessAck(const Packet& p) {
+  const SimTime now = sim_.Now();
+  peer_window_ = p.window;
+  const SeqNo ack = p.ack;
+  if (ack > snd_max_) return;  // Acknowledges data never sent: ignore.
+  if (ack > snd_una_) {
+    const Bytes acked = ack - snd_una_;
+    const bool syn_acked = snd_una_ == kIss && config_.model == ConnectionModel::kFull;
+    if (timing_ && ack > timed_seq_) {
+      timing_ = false;
+      backoff_ = 0;  // A valid sample ends the backoff (Karn).
+      cc_->OnRttSample(now, now - timed_at_);
+    }
+    snd_una_ = ack;
+    if (snd_nxt_ < snd_una_) snd_nxt_ = snd_una_;
+    bool restart = true;
+    if (!syn_acked && state_ == State::kEstablished) restart = cc_->OnNewAck(now, ack, acked);
+    if (snd_una_ == snd_max_) {
+      rto_timer_.Stop();
+    } else if (restart) {
+      RestartRto();  // RFC 6298 §5.3.
+    }
+    return;
+  }
+  // RFC 5681 §2: a duplicate ACK carries no data, no SYN/FIN, the same ACK number and window, and
+  // arrives while data is outstanding.
+  if (ack == snd_una_ && p.payload == 0 && !p.Has(tcp_flags::kSyn) && !p.Has(tcp_flags::kFin) &&
+      snd_max_ > snd_una_ && state_ == State::kEstablished) {
+    ++stats_.duplicate_acks_received;
+    cc_->OnDuplicateAck(now, ack);
+  }
+}
+
+void TcpEndpoint::Receive(Packet& p) {
+  const SimTime now = sim_.Now();
+  if (recorder_ != nullptr && recorder_->packets() && p.Has(tcp_flags::kAck)) {
+    recorder_->RecordPacket(now, PacketEvent::kAck, p);
+  }
+  last_activity_ = now;
+
+  if (state_ == State::kIdle) {
+    network_.Release(p);
+    return;
+  }
+  if (state_ == State::kListen) {
+    if (p.Has(tcp_flags::kSyn)) {
+      receiver_.Start(p.seq + 1);
+      state_ = State::kSynReceived;
+      SendSegment(kIss);  // SYN-ACK.
+    }
+    network_.Release(p);
+    return;
+  }
+  if (state_ == State::kSynReceived && p.Has(tcp_flags::kSyn) && !p.Has(tcp_flags::kAck)) {
+    // The initiator resent its SYN, so our SYN-ACK was probably lost: resend it.
+    snd_nxt_ = kIss;
+    SendSegment(kIss);
+    network_.Release(p);
+    return;
+  }
+  if (state_ == State::kSynSent && p.Has(tcp_flags::kSyn)) receiver_.Start(p.seq + 1);
+
+  const bool was_established = established() || closed();
+  if (p.Has(tcp_flags::kAck)) ProcessAck(p);
+  bool connected_now = false;
+  if (!was_established && snd_una_ > kIss && receiver_.started()) {
+    Establish();
+    connected_now = true;
+  }
+
+  TcpReceiver::Outcome in;
+  if (receiver_.started()) {
+    const SeqNo data_seq = p.seq + (p.Has(tcp_flags::kSyn) ? 1 : 0);
+    const bool fin = p.Has(tcp_flags::kFin);
+    if (p.payload > 0 || fin) {
+      const Bytes before = receiver_.bytes_delivered();
+      in = receiver_.OnSegment(data_seq, p.payload, fin);
+      // Invariant: in-order delivery never runs past what the peer wrote and actually transmitted.
+      const Bytes transmitted = std::min(peer_->bytes_written(), peer_->snd_max() - kDataStart);
+      if (before + in.delivered > transmitted) {
+        throw std::logic_error("flow " + std::to_string(flow_) + ": delivered " +
+                               std::to_string(before + in.delivered) + " bytes but only " +
+                               std::to_string(transmitted) + " were sent");
+      }
+    } else if (p.Has(tcp_flags::kSyn) && was_established) {
+      in.ack = AckUrgency::kNow;  // A repeated SYN-ACK: our ACK was lost.
+    }
+  }
+  network_.Release(p);
+
+  if (in.ack == AckUrgency::kNow) ack_now_ = true;
+  if (state_ == State::kClosed) {
+    // As in TIME-WAIT: keep acknowledging a peer that resends its FIN.
+    if (ack_now_) SendPureAck();
+    return;
+  }
+
+  if (connected_now && app_ != nullptr) app_->OnConnected(*this);
+  if (in.delivered > 0 && app_ != nullptr) app_->OnDataReceived(*this, receiver_.bytes_delivered());
+  if (in.fin_now && app_ != nullptr) app_->OnPeerClosed(*this);
+  if (p.Has(tcp_flags::kAck) && written_ > 0 && all_data_acked() && app_ != nullptr &&
+      stats_.payload_bytes_sent > 0) {
+    // Reported once per write that completes, when the ACK for its last byte arrives.
+    if (acked_reported_ < written_) {
+      acked_reported_ = written_;
+      app_->OnSendComplete(*this);
+    }
+  }
+  TrySend();
+  RecordState();
+
+  if (ack_now_) {
+    SendPureAck();
+  } else if (in.ack == AckUrgency::kDelayed && !delayed_ack_timer_.IsArmed()) {
+    delayed_ack_timer_.Set(now + config_.delayed_ack_timeout);
+  }
+  CheckClosed();
+}
+
+void TcpEndpoint::CheckClosed() {
+  if (state_ != State::kEstablished || config_.model == ConnectionModel::kOneWay) return;
+  const bool fin_acked = fin_requested_ && snd_una_ == StreamEnd() + 1;
+  if (!fin_acked || !receiver_.fin_received()) return;
+  state_ = State::kClosed;
+  rto_timer_.Stop();
+  pacing_timer_.Stop();
+  cc_->OnClosed(sim_.Now());
+  if (app_ != nullptr) app_->OnClosed(*this);
+}
+
+void TcpEndpoint::RecordState() {
+  // Endpoints that never send data (e.g. the sink of a bulk transfer) have no window worth plotting.
+  if (recorder_ == nullptr || !recorder_->series() || written_ == 0) return;
+  const Bytes cwnd = cc_->cwnd();
+  const Bytes ssthresh = cc_->ssthresh();
+  const SimTime srtt = cc_->rtt().srtt();
+  const SimTime rttvar = cc_->rtt().rttvar();
+  if (cwnd == recorded_cwnd_ && ssthresh == recorded_ssthresh_ && srtt == recorded_srtt_ &&
+      rttvar == recorded_rttvar_) {
+    return;
+  }
+  recorded_cwnd_ = cwnd;
+  recorded_ssthresh_ = ssthresh;
+  recorded_srtt_ = srtt;
+  recorded_rttvar_ = rttvar;
+  recorder_->RecordTcp(sim_.Now(), flow_, cwnd, ssthresh, srtt, rttvar, snd_max_ - snd_una_);
+}
+
+}  // namespace tcb

@@ -1,0 +1,172 @@
+// One end of a TCP connection: the handshake, the sending half (segmentation, windows, the
+// retransmission timer, Karn's rule, slow-start restart, Nagle) and the receiving half (via
+// TcpReceiver, with delayed ACKs and piggybacking). Congestion control and loss recovery are behind
+// the CongestionControl interface.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "core/event_list.h"
+#include "net/network.h"
+#include "tcp/congestion_control.h"
+#include "tcp/tcp_config.h"
+#include "tcp/tcp_receiver.h"
+
+namespace tcb {
+
+class TcpEndpoint;
+
+// Callbacks from an endpoint to the application using it. An application may call the endpoint's
+// Send/Close from inside any callback.
+class TcpApplication {
+ public:
+  virtual ~TcpApplication() = default;
+  // The handshake completed (at once for a one-way transfer).
+  virtual void OnConnected(TcpEndpoint&) {}
+  // In-order data arrived; `total` counts all payload bytes received so far.
+  virtual void OnDataReceived(TcpEndpoint&, Bytes total) {}
+  // Every byte written so far has been acknowledged.
+  virtual void OnSendComplete(TcpEndpoint&) {}
+  // The peer's FIN arrived in sequence: it will send no more.
+  virtual void OnPeerClosed(TcpEndpoint&) {}
+  // Both directions are closed.
+  virtual void OnClosed(TcpEndpoint&) {}
+};
+
+struct TcpStats {
+  int64_t segments_sent = 0;       // Everything this endpoint put on the wire.
+  int64_t data_segments_sent = 0;  // Segments with payload, retransmissions included.
+  int64_t retransmissions = 0;     // Segments (data, SYN or FIN) sent again.
+  int64_t timeouts = 0;            // Retransmission timer expiries.
+  int64_t pure_acks_sent = 0;
+  int64_t duplicate_acks_received = 0;
+  Bytes payload_bytes_sent = 0;  // Retransmissions included.
+};
+
+// Values a connection started with, once it could send (the output for sharing schemes).
+struct TcpInitialState {
+  bool valid = false;
+  Bytes cwnd = 0;
+  Bytes ssthresh = 0;
+  bool has_rtt = false;  // False when no round trip had been measured yet.
+  SimTime srtt;
+  SimTime rttvar;
+};
+
+using ControllerFactory =
+    std::function<std::unique_ptr<CongestionControl>(const TcpConfig&, SenderHandle&)>;
+
+class TcpEndpoint final : public PacketSink, public SenderHandle {
+ public:
+  enum class State : uint8_t { kIdle, kListen, kSynSent, kSynReceived, kEstablished, kClosed };
+
+  TcpEndpoint(Network& network, FlowId flow, bool initiator, NodeId local, NodeId remote,
+              const TcpConfig& config, const ControllerFactory& make_controller);
+
+  void SetPeer(TcpEndpoint* peer) { peer_ = peer; }  // Not owned.
+  void SetApplication(TcpApplication* app) { app_ = app; }  // Not owned.
+
+  // Application interface.
+  void Open();    // Active open (SYN), or ready to send at once for a one-way transfer.
+  void Listen();  // Passive open.
+  void Send(Bytes bytes);  // Appends `bytes` to the send stream.
+  void SendUnlimited();    // An endless stream (bulk transfer without a size).
+  void Close();            // Sends FIN after the data written so far (full connections only).
+
+  State state() const { return state_; }
+  bool established() const { return state_ == State::kEstablished; }
+  bool closed() const { return state_ == State::kClosed; }
+  bool initiator() const { return initiator_; }
+  FlowId flow() const { return flow_; }
+  NodeId local() const { return local_; }
+  NodeId remote() const { return remote_; }
+  Bytes bytes_written() const { return written_; }
+  Bytes bytes_acked() const;  // Payload bytes the peer has acknowledged.
+  Bytes bytes_received() const { return receiver_.bytes_delivered(); }
+  bool all_data_acked() const { return bytes_acked() == written_; }
+  const TcpConfig& config() const { return config_; }
+  const TcpStats& stats() const { return stats_; }
+  const CongestionControl& controller() const { return *cc_; }
+  const TcpInitialState& initial_state() const { return initial_state_; }
+  SimTime current_rto() const;
+
+  // PacketSink.
+  void Receive(Packet& packet) override;
+
+  // SenderHandle.
+  SeqNo snd_una() const override { return snd_una_; }
+  SeqNo snd_nxt() const override { return snd_nxt_; }
+  SeqNo snd_max() const override { return snd_max_; }
+  Bytes mss() const override { return config_.mss; }
+  void RetransmitNow(SeqNo seq) override;
+  void GoBackN() override { snd_nxt_ = snd_una_; }
+
+ private:
+  // The SYN occupies sequence number 0 and data starts at 1, in both connection models.
+  static constexpr SeqNo kIss = 0;
+  static constexpr SeqNo kDataStart = 1;
+  static constexpr Bytes kUnlimited = Bytes{1} << 60;
+
+  SeqNo StreamEnd() const { return kDataStart + written_; }
+  bool FinPending() const { return fin_requested_; }
+  void Establish();
+  void TrySend();
+  void SendSegment(SeqNo seq);
+  void SendPureAck();
+  void ProcessAck(const Packet& packet);
+  void RestartRto();
+  void OnRtoTimer();
+  void OnDelayedAckTimer();
+  void OnPacingTimer();
+  void RecordState();
+  void FillAckFields(Packet& packet);
+  void CheckClosed();
+
+  Network& network_;
+  Simulation& sim_;
+  Recorder* recorder_;  // Not owned; may be null.
+  FlowId flow_;
+  bool initiator_;
+  NodeId local_;
+  NodeId remote_;
+  TcpConfig config_;
+  TcpEndpoint* peer_ = nullptr;
+  TcpApplication* app_ = nullptr;
+  std::unique_ptr<CongestionControl> cc_;
+  TcpReceiver receiver_;
+  State state_ = State::kIdle;
+
+  // Send sequence space.
+  SeqNo snd_una_ = kIss;
+  SeqNo snd_nxt_ = kIss;
+  SeqNo snd_max_ = kIss;
+  Bytes written_ = 0;
+  bool fin_requested_ = false;
+  Bytes peer_window_;
+  bool syn_retransmitted_ = false;
+
+  // Karn's rule: one timed segment at a time; any retransmission cancels the measurement.
+  bool timing_ = false;
+  SeqNo timed_seq_ = 0;
+  SimTime timed_at_;
+
+  int backoff_ = 0;  // RFC 6298 §5.5 exponent.
+  Bytes acked_reported_ = 0;  // Stream length last reported through OnSendComplete.
+  SimTime last_activity_;
+  bool ack_now_ = false;
+
+  Timer rto_timer_;
+  Timer delayed_ack_timer_;
+  Timer pacing_timer_;
+
+  TcpStats stats_;
+  TcpInitialState initial_state_;
+  // Last values written to the series, to record only changes.
+  Bytes recorded_cwnd_ = -1;
+  Bytes recorded_ssthresh_ = -1;
+  SimTime recorded_srtt_;
+  SimTime recorded_rttvar_;
+};
+
+}  // namespace tcb

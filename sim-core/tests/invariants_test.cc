@@ -1,0 +1,210 @@
+// Invariants on every preset and on randomly generated scenarios: exactly-once in-order delivery
+// and packet conservation (checked inside every run, see metrics/invariants.h, and again here from
+// the summary), time never decreasing, determinism per seed, and a resultHash that does not depend
+// on the trace level.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/distributions.h"
+#include "core/rng.h"
+#include "scenario/presets.h"
+#include "tests/test_scenarios.h"
+
+namespace tcb {
+namespace {
+
+using testing::json;
+
+// Every run: conservation in the summary, and a packet trace whose times never decrease.
+void ExpectRunInvariants(const RunOutput& run) {
+  const json& p = run.summary["run"]["packets"];
+  EXPECT_EQ(p["injected"].get<int64_t>(),
+            p["delivered"].get<int64_t>() + p["dropped"].get<int64_t>() + p["inFlight"].get<int64_t>());
+  const PacketTrace& t = run.recorder->packet_trace();
+  for (size_t i = 1; i < t.size(); ++i) {
+    ASSERT_LE(t.time_ns[i - 1], t.time_ns[i]) << "trace row " << i;
+  }
+  for (const json& f : run.summary.value("flows", json::array())) {
+    if (f["protocol"] == "udp") {
+      EXPECT_LE(f["packetsReceived"].get<int64_t>(), f["packetsSent"].get<int64_t>());
+    }
+  }
+  for (const json& tr : run.summary.value("transfers", json::array())) {
+    if (!tr["endS"].is_null()) {
+      EXPECT_GE(tr["endS"].get<double>(), tr["startS"].get<double>());
+    }
+  }
+}
+
+Scenario Shortened(const Scenario& s, double max_seconds) {
+  json doc = s.document;
+  doc["durationS"] = std::min(doc["durationS"].get<double>(), max_seconds);
+  return ParseScenario(doc);
+}
+
+class PresetInvariantsTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PresetInvariantsTest, HoldAndAreDeterministic) {
+  const Scenario scenario = Shortened(ParseScenarioText(*PresetText(GetParam())), 20);
+  RunOptions full;
+  full.trace = TraceLevel::kFull;
+  const RunOutput a = RunScenario(scenario, full);
+  ExpectRunInvariants(a);
+
+  RunOptions none;
+  none.trace = TraceLevel::kNone;
+  const RunOutput b = RunScenario(scenario, none);
+  EXPECT_EQ(a.result_hash, b.result_hash) << "the hash must not depend on the trace level";
+  EXPECT_EQ(a.summary.dump(), b.summary.dump());
+  EXPECT_FALSE(b.PrintedSummary().contains("flows"));
+
+  RunOptions other_seed = none;
+  other_seed.seed = scenario.seed + 1;
+  const RunOutput c = RunScenario(scenario, other_seed);
+  EXPECT_NE(a.result_hash, c.result_hash) << "another seed should give another run";
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(PresetNames()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& ch : name) {
+                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           }
+                           return name;
+                         });
+
+// A random scenario: a random topology (builders or a random tree), random TCP options, a mix of
+// applications, optional random and scripted losses, a short duration.
+json RandomScenario(uint64_t seed) {
+  Rng rng(seed);
+  auto pick = [&](std::initializer_list<const char*> xs) {
+    return std::string(xs.begin()[rng.UniformInt(xs.size())]);
+  };
+  auto chance = [&](double p) { return rng.NextDouble() < p; };
+  auto uniform = [&](double lo, double hi) { return Uniform(rng, lo, hi); };
+  auto queue = [&]() -> json {
+    switch (rng.UniformInt(3)) {
+      case 0: return "unlimited";
+      case 1: return {{"packets", rng.UniformInt(30)}};
+      default: return {{"bytes", 1500 + rng.UniformInt(40000)}};
+    }
+  };
+  auto link = [&](double max_mbps) {
+    json l{{"bandwidthMbps", uniform(0.2, max_mbps)}, {"delayMs", uniform(0, 60)}, {"queue", queue()}};
+    if (chance(0.3)) l["lossForward"] = {{"rate", uniform(0, 0.05)}};
+    if (chance(0.2)) l["lossReverse"] = {{"rate", uniform(0, 0.05)}};
+    if (chance(0.15)) l["lossForward"] = {{"packets", {1 + rng.UniformInt(20), 3 + rng.UniformInt(40)}}};
+    return l;
+  };
+  auto tcp = [&]() {
+    json t{{"flavor", pick({"tahoe", "reno", "newreno"})},
+           {"connection", pick({"full", "one-way"})},
+           {"mssBytes", 100 + rng.UniformInt(1400)},
+           {"delayedAck", chance(0.5)},
+           {"delayedAckTimeoutMs", uniform(10, 300)},
+           {"rtoGranularityMs", pick({"0", "10", "50", "200", "500"}) == "0" ? 0 : 50},
+           {"minRtoMs", uniform(0, 1000)},
+           {"slowStartRestart", chance(0.5)},
+           {"nagle", chance(0.3)},
+           {"receiveWindowBytes", 2000 + rng.UniformInt(200000)}};
+    if (chance(0.5)) t["initialWindow"] = 1 + rng.UniformInt(4);
+    else t["initialWindow"] = "rfc3390";
+    if (chance(0.3)) t["initialSsthreshBytes"] = 2000 + rng.UniformInt(60000);
+    return t;
+  };
+
+  json doc{{"schemaVersion", 1}, {"seed", seed}, {"durationS", uniform(2, 20)}, {"tcp", tcp()}};
+  std::vector<std::string> left, right;
+  switch (rng.UniformInt(3)) {
+    case 0: {
+      const int pairs = 1 + static_cast<int>(rng.UniformInt(4));
+      doc["topology"] = {{"kind", "dumbbell"}, {"pairs", pairs}, {"bottleneck", link(20)}, {"access", link(100)}};
+      for (int i = 0; i < pairs; ++i) {
+        left.push_back("left" + std::to_string(i));
+        right.push_back("right" + std::to_string(i));
+      }
+      break;
+    }
+    case 1:
+      doc["topology"] = {{"kind", "parking-lot"}, {"hops", 2 + rng.UniformInt(3)}, {"users", 2},
+                         {"crossPerRouter", 1}, {"hop", link(10)}, {"access", link(100)}};
+      left = {"src0", "src1", "x1s0"};
+      right = {"dst0", "dst1", "x1d0"};
+      break;
+    default: {
+      // A random tree over 6 nodes.
+      json nodes = json::array(), links = json::array();
+      for (int i = 0; i < 6; ++i) nodes.push_back({{"name", "n" + std::to_string(i)}});
+      for (int i = 1; i < 6; ++i) {
+        json l = link(50);
+        l["a"] = "n" + std::to_string(rng.UniformInt(i));
+        l["b"] = "n" + std::to_string(i);
+        links.push_back(l);
+      }
+      doc["topology"] = {{"kind", "custom"}, {"nodes", nodes}, {"links", links}};
+      left = {"n0", "n1", "n2"};
+      right = {"n5", "n4", "n3"};
+    }
+  }
+
+  json traffic = json::array();
+  const int items = 1 + static_cast<int>(rng.UniformInt(4));
+  for (int i = 0; i < items; ++i) {
+    const size_t a = rng.UniformInt(left.size());
+    const size_t b = rng.UniformInt(right.size());
+    json item{{"from", left[a]}, {"to", right[b]}, {"name", "item" + std::to_string(i)}};
+    if (chance(0.3)) std::swap(item["from"], item["to"]);
+    if (chance(0.3)) item["tcp"] = tcp();
+    switch (rng.UniformInt(4)) {
+      case 0:
+        item["type"] = "bulk";
+        item["startS"] = uniform(0, 2);
+        if (chance(0.7)) {
+          item["bytes"] = 1 + rng.UniformInt(300000);
+          item["repeat"] = 1 + rng.UniformInt(3);
+        }
+        break;
+      case 1:
+        item["type"] = "transfers";
+        item["bytes"] = 1 + rng.UniformInt(100000);
+        item["atS"] = {uniform(0, 3), uniform(0, 6), uniform(0, 9)};
+        item["startJitterS"] = uniform(0, 1);
+        item["reuseConnection"] = chance(0.5);
+        break;
+      case 2:
+        item["type"] = "telnet";
+        item["meanIntervalS"] = uniform(0.01, 0.5);
+        if (chance(0.5)) item["stopS"] = uniform(1, 10);
+        item.erase("tcp");
+        break;
+      default:
+        item["type"] = "onoff-udp";
+        item["rateKbps"] = uniform(10, 500);
+        item.erase("tcp");
+        break;
+    }
+    traffic.push_back(item);
+  }
+  doc["traffic"] = traffic;
+  return doc;
+}
+
+TEST(RandomScenarioTest, InvariantsHoldAndRunsAreDeterministic) {
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    SCOPED_TRACE("random scenario " + std::to_string(seed));
+    const json doc = RandomScenario(seed);
+    Scenario scenario;
+    ASSERT_NO_THROW(scenario = ParseScenario(doc)) << doc.dump(2);
+    RunOptions full;
+    full.trace = TraceLevel::kFull;
+    const RunOutput a = RunScenario(scenario, full);
+    ExpectRunInvariants(a);
+    RunOptions none;
+    none.trace = TraceLevel::kNone;
+    EXPECT_EQ(a.result_hash, RunScenario(scenario, none).result_hash) << doc.dump();
+  }
+}
+
+}  // namespace
+}  // namespace tcb

@@ -1,0 +1,93 @@
+// Every flow of a run (TCP connections and UDP flows) with its name, and every application-level
+// transfer with its start and end: the records the summary is made from.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "net/network.h"
+#include "tcp/tcp_connection.h"
+
+namespace tcb {
+
+struct FlowInfo {
+  FlowId id = -1;
+  std::string name;  // Unique, e.g. "bulk#3.0".
+  std::string item;  // The traffic item that created it.
+  Protocol protocol = Protocol::kTcp;
+  NodeId from = kNoNode;  // Initiator (TCP) or source (UDP).
+  NodeId to = kNoNode;
+  SimTime start;
+  SimTime end = SimTime::Infinite();  // When its application finished with it.
+};
+
+struct TransferRecord {
+  FlowId flow = -1;
+  Bytes bytes = 0;
+  SimTime start;
+  SimTime end = SimTime::Infinite();  // Infinite while unfinished.
+};
+
+struct UdpFlowStats {
+  int64_t packets_sent = 0;
+  int64_t packets_received = 0;
+  Bytes payload_sent = 0;
+  Bytes payload_received = 0;
+};
+
+// Receives the datagrams of one UDP flow.
+class UdpSink final : public PacketSink {
+ public:
+  UdpSink(Network& network, UdpFlowStats& stats) : network_(network), stats_(stats) {}
+  void Receive(Packet& packet) override {
+    ++stats_.packets_received;
+    stats_.payload_received += packet.payload;
+    network_.Release(packet);
+  }
+
+ private:
+  Network& network_;
+  UdpFlowStats& stats_;
+};
+
+class FlowRegistry {
+ public:
+  explicit FlowRegistry(Network& network) : network_(network) {}
+
+  // A new TCP connection, opened by its application at the current time.
+  TcpConnection& AddTcp(std::string name, std::string item, NodeId from, NodeId to,
+                        const TcpConfig& config, const ControllerFactory& make_controller);
+  // A new UDP flow; returns its id. Datagrams are addressed to udp_sink(id).
+  FlowId AddUdp(std::string name, std::string item, NodeId from, NodeId to);
+
+  // Transfers: an application says when it asked for `bytes` to move and when they arrived.
+  size_t BeginTransfer(FlowId flow, Bytes bytes);
+  void EndTransfer(size_t transfer);
+  // The application is done with the flow.
+  void EndFlow(FlowId flow);
+
+  const std::vector<FlowInfo>& flows() const { return flows_; }
+  const std::vector<TransferRecord>& transfers() const { return transfers_; }
+  // The connection of a TCP flow (null for UDP flows).
+  const TcpConnection* connection(FlowId flow) const { return tcp_[flow].get(); }
+  UdpFlowStats& udp_stats(FlowId flow) { return udp_[flow]->stats; }
+  const UdpFlowStats* udp_stats(FlowId flow) const { return udp_[flow] ? &udp_[flow]->stats : nullptr; }
+  UdpSink& udp_sink(FlowId flow) { return udp_[flow]->sink; }
+
+ private:
+  struct UdpFlow {
+    UdpFlow(Network& network) : sink(network, stats) {}
+    UdpFlowStats stats;
+    UdpSink sink;
+  };
+  FlowInfo& NewFlow(std::string name, std::string item, Protocol protocol, NodeId from, NodeId to);
+
+  Network& network_;
+  std::vector<FlowInfo> flows_;
+  std::vector<std::unique_ptr<TcpConnection>> tcp_;  // Indexed by flow id; null for UDP.
+  std::vector<std::unique_ptr<UdpFlow>> udp_;         // Indexed by flow id; null for TCP.
+  std::vector<TransferRecord> transfers_;
+};
+
+}  // namespace tcb
