@@ -1,5 +1,9 @@
 // tcpsim: the command-line interface to sim-core. Bad input exits with code 2 and one line
 // "error: <JSON path>: <problem>"; internal failures exit with code 1.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -31,6 +35,8 @@ commands:
       --seed N          override the scenario's seed
       --trace LEVEL     none | summary | series | full
       --pcap LINK       capture LINK (both directions) to DIR/LINK.pcap; repeatable
+      --duration S      override the scenario's durationS
+      --stats           print wall time, events/s, packets/s and peak memory to stderr
   validate <file|->     check a scenario; prints the normalised scenario (defaults filled in)
   presets               list the built-in scenarios, one name per line
   preset NAME           print a built-in scenario
@@ -71,8 +77,27 @@ void WriteFile(const std::filesystem::path& path, const std::string& what,
   write(out);
 }
 
+// One JSON line on stderr: how fast the run went and how much memory the process used at most.
+void PrintStats(const tcb::RunOutput& run, std::chrono::steady_clock::duration wall) {
+  const double seconds = std::chrono::duration<double>(wall).count();
+  const auto events = run.summary["run"]["events"].get<uint64_t>();
+  const auto packets = run.summary["run"]["packets"]["injected"].get<int64_t>();
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const nlohmann::json stats{{"wallSeconds", seconds},
+                             {"simulatedSeconds", run.summary["simulatedTimeS"]},
+                             {"events", events},
+                             {"eventsPerSecond", events / seconds},
+                             {"packets", packets},
+                             {"packetsPerSecond", packets / seconds},
+                             {"peakRssBytes", static_cast<int64_t>(usage.ru_maxrss) * 1024}};
+  std::cerr << stats.dump() << '\n';
+}
+
 int Run(const std::vector<std::string>& args) {
   std::optional<std::string> file, preset, out_dir;
+  std::optional<double> duration;
+  bool stats = false;
   tcb::RunOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -106,6 +131,16 @@ int Run(const std::vector<std::string>& args) {
       options.trace = level;
     } else if (a == "--pcap") {
       options.extra_pcap_links.push_back(value());
+    } else if (a == "--duration") {
+      const std::string& v = value();
+      char* end = nullptr;
+      const double d = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !(d > 0) || d > 1e6) {
+        throw UsageError{"--duration must be a number of seconds in (0, 1000000] (got \"" + v + "\")"};
+      }
+      duration = d;
+    } else if (a == "--stats") {
+      stats = true;
     } else if (a.size() > 1 && a[0] == '-') {
       throw UsageError{"unknown option " + a};
     } else if (!file) {
@@ -117,8 +152,15 @@ int Run(const std::vector<std::string>& args) {
   if (file && preset) throw UsageError{"give a scenario file or --preset, not both"};
   if (!options.extra_pcap_links.empty() && !out_dir) throw UsageError{"--pcap needs -o DIR"};
 
-  const tcb::Scenario scenario = tcb::ParseScenarioText(LoadScenarioText(file, preset));
+  tcb::Scenario scenario = tcb::ParseScenarioText(LoadScenarioText(file, preset));
+  if (duration) {
+    nlohmann::json doc = scenario.document;
+    doc["durationS"] = *duration;
+    scenario = tcb::ParseScenario(doc);
+  }
+  const auto started = std::chrono::steady_clock::now();
   const tcb::RunOutput run = tcb::RunScenario(scenario, options);
+  if (stats) PrintStats(run, std::chrono::steady_clock::now() - started);
   const std::string summary = run.PrintedSummary().dump(2);
   std::cout << summary << '\n';
 

@@ -676,7 +676,7 @@ struct JsonSchema::Impl {
       json value = *d;
       std::vector<const json*> filling = {s};
       Apply(value, *s, filling, 0);
-      std::vector<Found> errors = Collect(value, *s, false);
+      std::vector<Found> errors = Collect(value, *s);
       if (!errors.empty()) {
         Fail(NodeOf(*s).location + "/default",
              "the default does not satisfy its schema: " + errors[0].error.path + ": " + errors[0].error.message);
@@ -684,13 +684,20 @@ struct JsonSchema::Impl {
     }
   }
 
-  std::vector<Found> Collect(const json& instance, const json& schema, bool probe) const {
-    Sink sink{probe, {}};
+  std::vector<Found> Collect(const json& instance, const json& schema) const {
+    Sink sink;
     Evaluate(instance, schema, Loc{}, sink);
     return InDocumentOrder(std::move(sink.found));
   }
 
-  bool Matches(const json& instance, const json& schema) const { return Collect(instance, schema, true).empty(); }
+  // `depth` is that of the instance value, so that the nesting limit holds inside probes too.
+  bool Matches(const json& instance, const json& schema, size_t depth) const {
+    Sink probe{true, {}};
+    Loc loc;
+    loc.depth = depth;
+    Evaluate(instance, schema, loc, probe);
+    return probe.found.empty();
+  }
 
   void Evaluate(const json& inst, const json& schema, const Loc& loc, Sink& sink) const {
     if (schema.is_boolean()) {
@@ -738,7 +745,7 @@ struct JsonSchema::Impl {
     if (sink.Done()) return;
     if (const json* one = Find(schema, "oneOf")) CheckAlternatives(inst, *one, true, loc, sink);
     if (sink.Done()) return;
-    if (const json* n = Find(schema, "not"); n != nullptr && Matches(inst, *n)) {
+    if (const json* n = Find(schema, "not"); n != nullptr && Matches(inst, *n, loc.depth)) {
       std::vector<std::string> phrases = Describe(*n);
       bool vague = phrases.empty() || std::find(phrases.begin(), phrases.end(), "anything") != phrases.end();
       sink.Add(loc, vague ? "is not allowed" : "must not be " + JoinAlternatives(phrases));
@@ -792,7 +799,12 @@ struct JsonSchema::Impl {
     }
     const Node& node = NodeOf(schema);
     if (node.pattern && !std::regex_search(s, *node.pattern)) {
-      sink.Add(loc, "must match pattern " + Show(schema["pattern"]) + " (got " + Show(inst) + ")");
+      // "x-pattern-message" says in words what the pattern allows.
+      const json* words = Find(schema, "x-pattern-message");
+      const std::string expected = words != nullptr && words->is_string()
+                                       ? words->get<std::string>()
+                                       : "match pattern " + Show(schema["pattern"]);
+      sink.Add(loc, "must " + expected + " (got " + Show(inst) + ")");
     }
   }
 
@@ -878,7 +890,7 @@ struct JsonSchema::Impl {
                          Sink& sink) const {
     size_t matching = 0;
     for (const json& b : branches) {
-      if (Matches(inst, b)) ++matching;
+      if (Matches(inst, b, loc.depth)) ++matching;
       if (matching > (exactly_one ? 1u : 0u)) break;
     }
     if (matching == 1 || (!exactly_one && matching > 1)) return;
@@ -950,6 +962,7 @@ struct JsonSchema::Impl {
       std::vector<Found> found = InDocumentOrder(std::move(branch_sink.found));
       if (!found.empty() && (best.empty() || found[0].depth > best[0].depth)) best = std::move(found);
     }
+    if (best.empty()) sink.Add(loc, "matches no alternative");  // Unreachable: some candidate failed.
     for (Found& f : best) sink.found.push_back(std::move(f));
   }
 
@@ -1093,7 +1106,7 @@ struct JsonSchema::Impl {
     for (const char* keyword : {"anyOf", "oneOf"}) {
       if (const json* list = Find(schema, keyword)) {
         for (const json& b : *list) {
-          if (Matches(inst, b)) {
+          if (Matches(inst, b, depth)) {
             chosen.push_back(&b);
             break;
           }
@@ -1152,14 +1165,14 @@ JsonSchema JsonSchema::Compile(const nlohmann::json& schema) {
 }
 
 std::optional<SchemaError> JsonSchema::Validate(const nlohmann::json& instance, std::string_view at) const {
-  std::vector<Found> found = impl_->Collect(instance, impl_->SchemaAt(at), false);
+  std::vector<Found> found = impl_->Collect(instance, impl_->SchemaAt(at));
   if (found.empty()) return std::nullopt;
   return std::move(found[0].error);
 }
 
 std::vector<SchemaError> JsonSchema::ValidateAll(const nlohmann::json& instance, std::string_view at) const {
   std::vector<SchemaError> errors;
-  for (Found& f : impl_->Collect(instance, impl_->SchemaAt(at), false)) errors.push_back(std::move(f.error));
+  for (Found& f : impl_->Collect(instance, impl_->SchemaAt(at))) errors.push_back(std::move(f.error));
   return errors;
 }
 

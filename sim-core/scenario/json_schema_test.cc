@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -325,6 +327,19 @@ TEST(ScenarioSchemaTest, AppliesDefaultsOfTheOtherBranch) {
   EXPECT_EQ(doc["tcp"]["rto"], json::parse(R"({"min_ms": 200, "max_ms": 1000})"));
 }
 
+TEST(ScenarioSchemaTest, ApplyDefaultsToleratesInvalidDocuments) {
+  json doc = json::parse(R"({"topology": 5, "tcp": [], "traffic": [3, {"from": 1}], "extra": {}})");
+  Scenario().ApplyDefaults(doc);
+  EXPECT_EQ(doc["topology"], 5);
+  EXPECT_EQ(doc["tcp"], json::array());
+  EXPECT_EQ(doc["traffic"][0], 3);
+  EXPECT_EQ(doc["traffic"][1]["app"], "bulk");
+  EXPECT_EQ(doc["seed"], 1);
+  json scalar = "text";
+  Scenario().ApplyDefaults(scalar);
+  EXPECT_EQ(scalar, "text");
+}
+
 TEST(ScenarioSchemaTest, ValidatesAndFillsInASubschema) {
   EXPECT_EQ(FirstError(Scenario(), json{{"cc", "vegas"}}, "#/$defs/tcpOptions"),
             "$.cc: must be one of \"tahoe\", \"reno\", \"newreno\" (got \"vegas\")");
@@ -487,6 +502,10 @@ TEST(JsonSchemaTest, StringLengthCountsCodePoints) {
 TEST(JsonSchemaTest, PatternIsUnanchored) {
   EXPECT_EQ(FirstError(json{{"pattern", "[0-9]+ms"}}, "delay 20ms"), "ok");
   EXPECT_EQ(FirstError(json{{"pattern", "^[0-9]+ms$"}}, "20 ms"), "$: must match pattern \"^[0-9]+ms$\" (got \"20 ms\")");
+  // "x-pattern-message" replaces the regular expression with words.
+  EXPECT_EQ(FirstError(json{{"pattern", "^[0-9]+ms$"}, {"x-pattern-message", "be a whole number of ms, e.g. 20ms"}},
+                       "20 ms"),
+            "$: must be a whole number of ms, e.g. 20ms (got \"20 ms\")");
 }
 
 TEST(JsonSchemaTest, BooleanSchemas) {
@@ -598,15 +617,28 @@ TEST(JsonSchemaTest, DocumentOrderAcrossRefAndSiblings) {
                 "$[10].x: must be a string (got number 1)"}));
 }
 
+// `levels` arrays around `core`.
+json Nest(json core, int levels) {
+  for (int i = 0; i < levels; ++i) {
+    json outer = json::array();
+    outer.push_back(std::move(core));
+    core = std::move(outer);
+  }
+  return core;
+}
+
 TEST(JsonSchemaTest, DeepRecursionStops) {
   JsonSchema schema = JsonSchema::Compile(json::parse(R"({"type": "array", "items": {"$ref": "#"}})"));
-  json deep = json::array();
-  for (int i = 0; i < 100; ++i) deep = json::array({deep});
+  json deep = Nest(json::array(), 100);
   std::string path = "$";
   for (int i = 0; i < 65; ++i) path = JsonPathIndex(path, 0);
   EXPECT_EQ(FirstError(schema, deep), path + ": is nested too deeply (more than 64 levels)");
   json shallow = json::array({json::array({json::array()})});
   EXPECT_EQ(FirstError(schema, shallow), "ok");
+  // Also when the recursion runs through alternatives, which probe their branches.
+  JsonSchema alternatives = JsonSchema::Compile(
+      json::parse(R"({"oneOf": [{"type": "null"}, {"type": "array", "items": {"$ref": "#"}}]})"));
+  EXPECT_EQ(FirstError(alternatives, Nest(nullptr, 10000)), path + ": is nested too deeply (more than 64 levels)");
 }
 
 TEST(JsonSchemaTest, RepeatedRulesAreReportedOnce) {

@@ -71,9 +71,6 @@ TopologySpec ParseCustomTopology(const json& t, const std::string& path) {
     const std::string npath = Index(Child(path, "nodes"), i);
     NodeSpec n;
     n.name = nodes[i]["name"].get<std::string>();
-    if (n.name.find_first_of("{}") != std::string::npos) {
-      throw ScenarioError(Child(npath, "name"), "braces are reserved for traffic templates ({i})");
-    }
     if (!names.insert(n.name).second) {
       throw ScenarioError(Child(npath, "name"), "duplicate node name \"" + n.name + "\"");
     }
@@ -172,18 +169,29 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
   return c;
 }
 
-// Replaces "{i}" with the copy index; any other brace is an error.
+// Replaces "{i}" with the copy index and "{i+N}" with the index plus N (papers number hosts from 1);
+// any other brace is an error.
 std::string Instantiate(const std::string& pattern, int copy, const std::string& path) {
   std::string out;
   for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern.compare(i, 3, "{i}") == 0) {
-      out += std::to_string(copy);
-      i += 2;
-    } else if (pattern[i] == '{' || pattern[i] == '}') {
-      throw ScenarioError(path, "unknown placeholder in \"" + pattern + "\" (only {i} is allowed)");
-    } else {
+    if (pattern[i] != '{' && pattern[i] != '}') {
       out += pattern[i];
+      continue;
     }
+    const size_t close = pattern.find('}', i);
+    const std::string inner = close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
+    int offset = 0;
+    bool ok = inner == "i";
+    if (!ok && inner.size() > 2 && inner.compare(0, 2, "i+") == 0 && inner.size() <= 7 &&
+        inner.find_first_not_of("0123456789", 2) == std::string::npos) {
+      offset = std::stoi(inner.substr(2));
+      ok = true;
+    }
+    if (!ok) {
+      throw ScenarioError(path, "unknown placeholder in \"" + pattern + "\" (use {i} or {i+N})");
+    }
+    out += std::to_string(copy + offset);
+    i = close;
   }
   return out;
 }

@@ -69,6 +69,10 @@ TEST(ScenarioTest, CountExpandsTemplatesAndNamesDefaultToTheType) {
   const Scenario s = ParseScenario(doc);
   EXPECT_EQ(s.traffic[0].from, (std::vector<std::string>{"left0", "left1", "left2"}));
   EXPECT_EQ(s.traffic[0].to[2], "right2");
+  json offset = Minimal();
+  offset["traffic"][0]["count"] = 2;
+  offset["traffic"][0]["to"] = "right{i+1}";
+  EXPECT_EQ(ParseScenario(offset).traffic[0].to, (std::vector<std::string>{"right1", "right2"}));
   EXPECT_EQ(s.traffic[0].name, "bulk0");
   EXPECT_EQ(s.traffic[1].name, "telnet1");
 }
@@ -80,6 +84,9 @@ TEST(ScenarioTest, ReferenceErrors) {
   doc = Minimal();
   doc["traffic"][0]["from"] = "left{j}";
   ExpectError(doc, "$.traffic[0].from", "unknown placeholder");
+  doc = Minimal();
+  doc["traffic"][0]["to"] = "right{i+";
+  ExpectError(doc, "$.traffic[0].to", "unknown placeholder");
   doc = Minimal();
   doc["traffic"][0]["to"] = "left{i}";
   ExpectError(doc, "$.traffic[0].to", "same node as \"from\"");
@@ -124,7 +131,7 @@ TEST(ScenarioTest, CustomTopologyChecks) {
   ExpectError(self, "$.topology.links[0].b", "a link must join two different nodes");
   json braces = doc;
   braces["topology"]["nodes"][1]["name"] = "b{i}";
-  ExpectError(braces, "$.topology.nodes[1].name", "braces are reserved");
+  ExpectError(braces, "$.topology.nodes[1].name", "must be letters, digits, '_', '.' or '-' (got \"b{i}\")");
 }
 
 TEST(ScenarioTest, JsonSyntaxErrorsGiveLineAndColumn) {
