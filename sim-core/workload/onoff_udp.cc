@@ -8,7 +8,6 @@ namespace tcb {
 OnOffUdpApp::OnOffUdpApp(WorkloadContext& context, AppPlacement placement, BitsPerSec rate,
                          Bytes payload, SimTime mean_on, SimTime mean_off, double shape, Rng rng)
     : Application(context, std::move(placement)),
-      rate_(rate),
       payload_(payload),
       mean_on_s_(mean_on.seconds()),
       mean_off_s_(mean_off.seconds()),

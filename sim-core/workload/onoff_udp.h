@@ -17,7 +17,6 @@ class OnOffUdpApp final : public Application {
  private:
   void SendPacket();
 
-  BitsPerSec rate_;
   Bytes payload_;
   double mean_on_s_;
   double mean_off_s_;
