@@ -33,6 +33,12 @@ def parse_args():
     p.add_argument("--duration", type=float, default=60.0, help="simulated seconds (default 60)")
     p.add_argument("--seed", type=int, default=1, help="ns-3 RngSeedManager seed (default 1)")
     p.add_argument("--run", type=int, default=1, help="ns-3 RngSeedManager run number (default 1)")
+    p.add_argument(
+        "--ns3-tcp-defaults",
+        action="store_true",
+        help="keep ns-3's defaults for SACK, timestamps and recovery (SACK on, timestamps on, PRR) "
+        "instead of matching our model (no SACK, no timestamps, classic NewReno recovery)",
+    )
     return p.parse_args()
 
 
@@ -51,9 +57,10 @@ def main():
     # no timestamps (40-byte TCP/IP headers like our model), MSS 1000, IW 1, ACK every segment.
     # Window scaling stays on (ns-3's default): a 131072-byte window needs it.
     ns.Config.SetDefault("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(ns.TcpNewReno.GetTypeId()))
-    ns.Config.SetDefault("ns3::TcpL4Protocol::RecoveryType", ns.TypeIdValue(ns.TcpClassicRecovery.GetTypeId()))
-    ns.Config.SetDefault("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
-    ns.Config.SetDefault("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
+    if not args.ns3_tcp_defaults:
+        ns.Config.SetDefault("ns3::TcpL4Protocol::RecoveryType", ns.TypeIdValue(ns.TcpClassicRecovery.GetTypeId()))
+        ns.Config.SetDefault("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
+        ns.Config.SetDefault("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
     ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(MSS))
     ns.Config.SetDefault("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(1))
     ns.Config.SetDefault("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1))
@@ -176,6 +183,7 @@ def main():
         "scenario": "dumbbell-bulk",
         "seed": args.seed,
         "run": args.run,
+        "tcp": "ns-3 defaults (SACK, timestamps, PRR)" if args.ns3_tcp_defaults else "NewReno, no SACK, no timestamps, classic recovery",
         "simulatedSeconds": args.duration,
         "wallSeconds": wall,
         "setupSeconds": t2 - t1,

@@ -307,6 +307,11 @@ const nlohmann::json& ResultSchemaDocument() {
 nlohmann::json ParseJsonText(std::string_view text) {
   try {
     return json::parse(text);
+  } catch (const json::out_of_range& e) {
+    // Numbers beyond the range of a double ("1e999") are syntax the parser cannot represent.
+    std::string what = e.what();
+    const size_t bracket = what.find("] ");
+    throw ScenarioError("$", "invalid JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)));
   } catch (const json::parse_error& e) {
     // nlohmann reports a byte offset; users want line and column.
     size_t line = 1, column = 1;

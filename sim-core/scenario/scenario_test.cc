@@ -134,6 +134,17 @@ TEST(ScenarioTest, CustomTopologyChecks) {
   ExpectError(braces, "$.topology.nodes[1].name", "must be letters, digits, '_', '.' or '-' (got \"b{i}\")");
 }
 
+TEST(ScenarioTest, NumbersBeyondDoubleAreBadInputNotACrash) {
+  // Found by the fuzzer: nlohmann raises out_of_range, not parse_error, for these.
+  try {
+    ParseScenarioText(R"({"schemaVersion": 1, "durationS": 642e759})");
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$");
+    EXPECT_EQ(e.problem(), "invalid JSON: number overflow parsing '642e759'");
+  }
+}
+
 TEST(ScenarioTest, JsonSyntaxErrorsGiveLineAndColumn) {
   try {
     ParseScenarioText("{\n  \"schemaVersion\": 1,\n  oops\n}");
