@@ -70,6 +70,7 @@ void WritePcap(const RunOutput& run, const LinkCapture& capture, std::ostream& o
       p.seq = static_cast<uint32_t>(c.seq);
       p.ack = static_cast<uint32_t>(c.ack);
       p.tcp_flags = c.flags;
+      if (c.flags & tcp_flags::kSyn) p.mss_option = static_cast<uint16_t>(std::min<Bytes>(f.mss, 65535));
       p.window = static_cast<uint16_t>(std::min<Bytes>(c.window, 65535));
       p.sack_count = static_cast<uint8_t>(std::min<int>(c.sack_count, 4));
       for (int k = 0; k < p.sack_count; ++k) {

@@ -157,6 +157,7 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
     // Ephemeral ports for initiators, a well-known port per application kind for responders.
     label.from_port = static_cast<uint16_t>(10000 + f.id % 50000);
     label.to_port = f.protocol == Protocol::kTcp ? 5001 : 9;
+    if (const TcpConnection* c = flows.connection(f.id)) label.mss = c->initiator().config().mss;
     out.flows.push_back(std::move(label));
   }
   for (size_t i = 0; i < net.link_count(); ++i) out.links.push_back(net.link(static_cast<LinkId>(i)).name());

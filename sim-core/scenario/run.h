@@ -40,6 +40,7 @@ struct FlowLabel {
   uint32_t to_address = 0;
   uint16_t from_port = 0;
   uint16_t to_port = 0;
+  Bytes mss = 0;  // TCP: announced in the SYNs of captures.
 };
 
 struct RunOutput {
