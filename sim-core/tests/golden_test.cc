@@ -10,6 +10,7 @@
 
 #include "scenario/run.h"
 #include "scenario/scenario.h"
+#include "tests/test_scenarios.h"
 
 namespace tcb {
 namespace {
@@ -53,13 +54,7 @@ TEST_P(GoldenTest, SummaryMatches) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Golden, GoldenTest, ::testing::ValuesIn(GoldenNames()),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name) {
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+                         [](const auto& info) { return testing::TestName(info.param); });
 
 }  // namespace
 }  // namespace tcb

@@ -66,13 +66,7 @@ TEST_P(PresetInvariantsTest, HoldAndAreDeterministic) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(PresetNames()),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& ch : name) {
-                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           }
-                           return name;
-                         });
+                         [](const auto& info) { return testing::TestName(info.param); });
 
 // A random scenario: a random topology (builders or a random tree), random TCP options, a mix of
 // applications, optional random and scripted losses, a short duration.

@@ -45,4 +45,12 @@ inline std::vector<int64_t> EventTimes(const RunOutput& run, PacketEvent event, 
 
 inline const json& Flow(const RunOutput& run, size_t i) { return run.summary["flows"][i]; }
 
+// A GoogleTest parameter name from a preset or scenario name ("dumbbell-bulk" -> "dumbbell_bulk").
+inline std::string TestName(std::string name) {
+  for (char& c : name) {
+    if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9')) c = '_';
+  }
+  return name;
+}
+
 }  // namespace tcb::testing
