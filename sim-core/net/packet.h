@@ -53,6 +53,8 @@ struct Packet {
   std::array<SackBlock, kMaxSackBlocks> sack{};
 
   SimTime sent_at;  // When the transport handed it to the network.
+  // TCP: send time of the segment whose arrival triggered this ACK (a timestamp echo, RFC 7323).
+  SimTime echo;
 
   bool Has(uint8_t flag) const { return (flags & flag) != 0; }
 };

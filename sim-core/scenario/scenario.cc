@@ -161,6 +161,7 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
   c.max_rto = Ms(t["maxRtoMs"]);
   c.initial_rto = Ms(t["initialRtoMs"]);
   c.dupack_threshold = t["dupackThreshold"].get<int>();
+  c.right_edge_recovery = t["rightEdgeRecovery"].get<bool>();
   c.slow_start_restart = t["slowStartRestart"].get<bool>();
   c.nagle = t["nagle"].get<bool>();
   if (c.min_rto > c.max_rto) {

@@ -7,8 +7,18 @@
 #include "core/time.h"
 #include "core/units.h"
 #include "tcp/rtt_estimator.h"
+#include "tcp/sack_scoreboard.h"
 
 namespace tcb {
+
+// What the sender learnt from one ACK.
+struct AckInfo {
+  SeqNo ack = 0;           // The cumulative ACK field.
+  Bytes newly_acked = 0;   // How far snd_una advanced (0 for a duplicate).
+  // Send time of the segment whose arrival made the receiver send this ACK, as a timestamp echo
+  // would carry it (RFC 7323): identifies "the ACK'ed packet" of TCP-INT and E-TCP.
+  SimTime echo;
+};
 
 // What a controller may see of, and ask of, the sender it controls.
 class SenderHandle {
@@ -18,46 +28,70 @@ class SenderHandle {
   virtual SeqNo snd_nxt() const = 0;  // Next sequence number to send.
   virtual SeqNo snd_max() const = 0;  // One past the highest sequence number sent.
   virtual Bytes mss() const = 0;
+  virtual Bytes peer_window() const = 0;  // The receiver's advertised window.
+  // Bytes the application wrote that were never sent.
+  virtual Bytes unsent_bytes() const = 0;
+  // Payload of the next new segment the sender would send, 0 when it has none ready.
+  virtual Bytes NextSegmentBytes() const = 0;
+  // SACK information received so far (empty unless the connection uses SACK).
+  virtual const SackScoreboard& scoreboard() const = 0;
   // RFC 5681 FlightSize: data sent and not yet acknowledged.
   Bytes flight_size() const { return snd_max() - snd_una(); }
-  // Sends the segment that starts at `seq` at once, whatever the window (fast retransmit, partial ACKs).
-  virtual void RetransmitNow(SeqNo seq) = 0;
+
+  // Sends at once, whatever the window, the segment that starts at `seq` (at most `max_bytes` of
+  // payload): fast retransmit, partial ACKs, SACK holes.
+  virtual void RetransmitNow(SeqNo seq, Bytes max_bytes = kNoLimit) = 0;
   // Rewinds snd_nxt to snd_una so that the window refills from the first unacknowledged byte.
   virtual void GoBackN() = 0;
+  // Sends the next new segment if the application has data and the peer's window allows it,
+  // without asking CanSend(): group schedulers pull segments this way, and right-edge recovery
+  // sends beyond the window. Returns the payload sent (0: nothing).
+  virtual Bytes SendNewSegment() = 0;
+
+  static constexpr Bytes kNoLimit = Bytes{1} << 60;
 };
 
 // Congestion control and loss recovery of one connection. The sender calls the On* methods and
-// reads the window; controllers act on the sender only through its SenderHandle.
+// asks CanSend() before each new segment; controllers act on the sender only through SenderHandle.
 class CongestionControl {
  public:
   virtual ~CongestionControl() = default;
 
-  // The connection may send data from now on: after the handshake, or at the first send of a one-way
-  // transfer. `syn_lost`: the SYN or SYN-ACK was retransmitted (RFC 5681 §3.1 then allows only
-  // a one-segment initial window).
+  // The connection may send data from now on: after the handshake, or at once for a one-way
+  // transfer. `syn_lost`: the SYN or SYN-ACK was retransmitted (RFC 5681 §3.1 then allows only a
+  // one-segment initial window).
   virtual void OnEstablished(SimTime now, bool syn_lost) = 0;
-  // Must be called for every data segment sent, retransmissions included.
+  // The sender is about to send new data with nothing outstanding: its first data (`first`), or
+  // data after an idle period longer than the RTO (RFC 5681 §4.1). `pending` is what the
+  // application has written and not sent: the transfer size of TCP/SPAND §5.1.
+  virtual void OnSendStart(SimTime now, bool first, Bytes pending) = 0;
+  // Must be called for every data segment sent (SYNs excluded), retransmissions included.
   virtual void OnSegmentSent(SimTime now, SeqNo seq, Bytes len, bool retransmission) = 0;
-  // An ACK advanced snd_una to `ack`, acknowledging `acked` new bytes (the sender has already moved
-  // snd_una). Returns whether to restart the retransmission timer (RFC 6298 §5.3).
-  virtual bool OnNewAck(SimTime now, SeqNo ack, Bytes acked) = 0;
+  // An ACK advanced snd_una (the sender has already moved it). Returns whether to restart the
+  // retransmission timer (RFC 6298 §5.3).
+  virtual bool OnAck(SimTime now, const AckInfo& ack) = 0;
   // A duplicate ACK (RFC 5681 §2 definition) arrived.
-  virtual void OnDuplicateAck(SimTime now, SeqNo ack) = 0;
+  virtual void OnDuplicateAck(SimTime now, const AckInfo& ack) = 0;
   // The retransmission timer expired; the sender goes back to snd_una afterwards.
   virtual void OnRetransmissionTimeout(SimTime now) = 0;
   // A round-trip measurement that obeys Karn's rule.
   virtual void OnRttSample(SimTime now, SimTime rtt) = 0;
-  // The sender resumes sending after an idle period longer than the RTO (RFC 5681 §4.1).
-  virtual void OnIdleRestart(SimTime now) = 0;
   // The connection has closed; a sharing scheme may cache its state.
   virtual void OnClosed(SimTime now) = 0;
+
+  // May the sender send `bytes` of new data now? A group scheme may answer no and send for the
+  // connection later itself, through SendNewSegment().
+  virtual bool CanSend(Bytes bytes) = 0;
+  // Earliest time the next new segment may leave; `now` when the controller does not pace.
+  virtual SimTime NextSendTime(SimTime now) const { return now; }
+  // True when the connection may skip the three-way handshake (E-TCP §5: T/TCP-style handshake
+  // avoidance on a cached ensemble).
+  virtual bool AvoidsHandshake() const { return false; }
 
   virtual Bytes cwnd() const = 0;
   virtual Bytes ssthresh() const = 0;
   virtual const RttEstimator& rtt() const = 0;
   virtual bool in_recovery() const = 0;
-  // Earliest time the next segment may leave; `now` when the controller does not pace.
-  virtual SimTime NextSendTime(SimTime now) const { return now; }
 };
 
 }  // namespace tcb

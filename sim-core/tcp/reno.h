@@ -1,5 +1,5 @@
-// Tahoe, Reno and NewReno congestion control and loss recovery for one connection (RFC 5681,
-// RFC 6582), over a Tcb.
+// Tahoe, Reno, NewReno and SACK congestion control and loss recovery for one connection (RFC 5681,
+// RFC 6582, RFC 6675), over a Tcb, with Balakrishnan et al.'s right-edge recovery as an option.
 #pragma once
 
 #include "tcp/congestion_control.h"
@@ -14,26 +14,38 @@ class RenoControl final : public CongestionControl {
       : config_(config), tcb_(config), sender_(sender) {}
 
   void OnEstablished(SimTime now, bool syn_lost) override;
+  void OnSendStart(SimTime now, bool first, Bytes pending) override;
   void OnSegmentSent(SimTime, SeqNo, Bytes, bool) override {}
-  bool OnNewAck(SimTime now, SeqNo ack, Bytes acked) override;
-  void OnDuplicateAck(SimTime now, SeqNo ack) override;
+  bool OnAck(SimTime now, const AckInfo& ack) override;
+  void OnDuplicateAck(SimTime now, const AckInfo& ack) override;
   void OnRetransmissionTimeout(SimTime now) override;
   void OnRttSample(SimTime, SimTime rtt) override { tcb_.rtt.AddSample(rtt); }
-  void OnIdleRestart(SimTime now) override;
   void OnClosed(SimTime) override {}
+  bool CanSend(Bytes bytes) override;
 
   Bytes cwnd() const override { return tcb_.cwnd; }
   Bytes ssthresh() const override { return tcb_.ssthresh; }
   const RttEstimator& rtt() const override { return tcb_.rtt; }
   bool in_recovery() const override { return tcb_.in_recovery; }
 
+  // Sharing schemes that initialise or redistribute a connection's state (RFC 9040, the TCBI
+  // controllers) set it here.
+  Tcb& tcb() { return tcb_; }
   const Tcb& tcb() const { return tcb_; }
+  const TcpConfig& config() const { return config_; }
 
  private:
   // RFC 5681 §3.1: slow start below ssthresh, congestion avoidance above, capped by the receive window.
   void GrowWindow(Bytes acked);
   // RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2 * SMSS).
   Bytes HalfFlight() const;
+  void EnterSackRecovery(SeqNo ack);
+  // RFC 6675 SetPipe(): bytes estimated in the network.
+  Bytes Pipe() const;
+  // RFC 6675 NextSeg() rule 1: the first lost, unSACKed, not yet retransmitted byte, or -1.
+  SeqNo NextLostHole() const;
+  // RFC 6675 §5 step (C): retransmit lost holes while cwnd - pipe allows a segment.
+  void SendSackRetransmissions();
 
   TcpConfig config_;
   Tcb tcb_;

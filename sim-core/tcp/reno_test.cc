@@ -16,13 +16,28 @@ class FakeSender final : public SenderHandle {
   SeqNo snd_nxt() const override { return nxt; }
   SeqNo snd_max() const override { return max; }
   Bytes mss() const override { return kMss; }
-  void RetransmitNow(SeqNo seq) override { retransmitted.push_back(seq); }
+  Bytes peer_window() const override { return 1 << 30; }
+  Bytes unsent_bytes() const override { return unsent; }
+  Bytes NextSegmentBytes() const override { return unsent > 0 ? kMss : 0; }
+  const SackScoreboard& scoreboard() const override { return sacks; }
+  void RetransmitNow(SeqNo seq, Bytes) override { retransmitted.push_back(seq); }
   void GoBackN() override {
     nxt = una;
     ++go_back_n;
   }
+  Bytes SendNewSegment() override {
+    if (unsent == 0) return 0;
+    new_segments.push_back(nxt);
+    nxt += kMss;
+    max = std::max(max, nxt);
+    unsent -= kMss;
+    return kMss;
+  }
   SeqNo una = 1, nxt = 1, max = 1;
+  Bytes unsent = 0;
+  SackScoreboard sacks;
   std::vector<SeqNo> retransmitted;
+  std::vector<SeqNo> new_segments;
   int go_back_n = 0;
 };
 
@@ -37,13 +52,19 @@ struct Fixture {
   }
   // The sender has sent up to `max` and an ACK for `ack` arrives.
   bool Ack(SeqNo ack) {
-    const Bytes acked = ack - sender.una;
+    AckInfo info;
+    info.ack = ack;
+    info.newly_acked = ack - sender.una;
     sender.una = ack;
     if (sender.nxt < ack) sender.nxt = ack;
-    return cc->OnNewAck(SimTime::Zero(), ack, acked);
+    sender.sacks.Update(ack, nullptr, 0);
+    return cc->OnAck(SimTime::Zero(), info);
   }
-  void Dup(int n) {
-    for (int i = 0; i < n; ++i) cc->OnDuplicateAck(SimTime::Zero(), sender.una);
+  void Dup(int n, std::vector<SackBlock> sack = {}) {
+    sender.sacks.Update(sender.una, sack.data(), static_cast<int>(sack.size()));
+    AckInfo info;
+    info.ack = sender.una;
+    for (int i = 0; i < n; ++i) cc->OnDuplicateAck(SimTime::Zero(), info);
   }
   TcpConfig config;
   FakeSender sender;
@@ -142,7 +163,7 @@ TEST(RenoControlTest, TimeoutAndIdleRestart) {
   ssr.sender.max = ssr.sender.nxt = 1 + 20 * kMss;
   for (int i = 1; i <= 10; ++i) ssr.Ack(1 + i * kMss);
   ASSERT_EQ(ssr.cc->cwnd(), 12 * kMss);
-  ssr.cc->OnIdleRestart(SimTime::Zero());
+  ssr.cc->OnSendStart(SimTime::Zero(), false, 0);
   EXPECT_EQ(ssr.cc->cwnd(), 2 * kMss);  // RFC 5681 §4.1: restart window = min(IW, cwnd).
 
   Fixture nssr(TcpFlavor::kReno, 2);
@@ -151,8 +172,54 @@ TEST(RenoControlTest, TimeoutAndIdleRestart) {
   nssr.cc->OnEstablished(SimTime::Zero(), false);
   nssr.sender.max = nssr.sender.nxt = 1 + 20 * kMss;
   for (int i = 1; i <= 10; ++i) nssr.Ack(1 + i * kMss);
-  nssr.cc->OnIdleRestart(SimTime::Zero());
+  nssr.cc->OnSendStart(SimTime::Zero(), false, 0);
   EXPECT_EQ(nssr.cc->cwnd(), 12 * kMss);  // "nssr" keeps the window (TCP/SPAND §6.2).
+}
+
+// RFC 6675: SACK blocks mark holes lost; recovery retransmits them within cwnd - pipe and ends when
+// the ACK covers RecoveryPoint.
+TEST(RenoControlTest, SackRecoveryRetransmitsTheHolesTheScoreboardMarksLost) {
+  Fixture f(TcpFlavor::kSack, 10);
+  f.sender.max = f.sender.nxt = 1 + 10 * kMss;
+  // Segments 0 and 2 lost; 1 and 3..9 SACKed.
+  const SeqNo s = 1;
+  f.Dup(1, {{s + kMss, s + 2 * kMss}});
+  f.Dup(1, {{s + 3 * kMss, s + 4 * kMss}, {s + kMss, s + 2 * kMss}});
+  EXPECT_TRUE(f.sender.retransmitted.empty());  // 2 MSS SACKed above: not yet "lost".
+  f.Dup(1, {{s + 3 * kMss, s + 10 * kMss}, {s + kMss, s + 2 * kMss}});
+  EXPECT_TRUE(f.cc->in_recovery());
+  EXPECT_EQ(f.cc->ssthresh(), 5 * kMss);
+  EXPECT_EQ(f.cc->cwnd(), 5 * kMss);  // RFC 6675 §5 step 4.2: cwnd = ssthresh, no inflation.
+  // Both holes are lost by IsLost(); pipe is small, so both go out at once, hole 0 first.
+  EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{s, s + 2 * kMss}));
+  f.Ack(s + 2 * kMss);  // Partial: still in recovery, nothing new to resend.
+  EXPECT_TRUE(f.cc->in_recovery());
+  EXPECT_EQ(f.sender.retransmitted.size(), 2u);
+  f.Ack(s + 10 * kMss);  // Covers RecoveryPoint.
+  EXPECT_FALSE(f.cc->in_recovery());
+  EXPECT_EQ(f.cc->cwnd(), 5 * kMss);
+}
+
+// Balakrishnan et al. §4: early duplicate ACKs each release one new segment beyond the window, so a
+// window of two still collects three duplicates.
+TEST(RenoControlTest, RightEdgeRecoverySendsNewSegmentsOnEarlyDuplicates) {
+  Fixture f(TcpFlavor::kNewReno, 2);
+  f.config.right_edge_recovery = true;
+  f.cc = std::make_unique<RenoControl>(f.config, f.sender);
+  f.cc->OnEstablished(SimTime::Zero(), false);
+  f.sender.max = f.sender.nxt = 1 + 2 * kMss;
+  f.sender.unsent = 10 * kMss;
+  f.Dup(1);
+  f.Dup(1);
+  EXPECT_EQ(f.sender.new_segments, (std::vector<SeqNo>{1 + 2 * kMss, 1 + 3 * kMss}));
+  EXPECT_TRUE(f.sender.retransmitted.empty());
+  f.Dup(1);
+  EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{1}));
+  Fixture plain(TcpFlavor::kNewReno, 2);
+  plain.sender.max = plain.sender.nxt = 1 + 2 * kMss;
+  plain.sender.unsent = 10 * kMss;
+  plain.Dup(2);
+  EXPECT_TRUE(plain.sender.new_segments.empty());
 }
 
 TEST(RenoControlTest, LostSynMeansOneSegmentInitialWindow) {

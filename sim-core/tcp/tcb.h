@@ -23,9 +23,12 @@ struct Tcb {
   // Loss recovery.
   int dupacks = 0;
   bool in_recovery = false;
-  // RFC 6582 "recover": the highest sequence number sent when recovery (or a timeout) began.
+  // RFC 6582 "recover" (RFC 6675 "RecoveryPoint"): the highest sequence number sent when recovery
+  // (or a timeout) began.
   SeqNo recover = -1;
   bool first_partial_ack = true;
+  // RFC 6675 "HighRxt": one past the highest byte retransmitted in the current recovery.
+  SeqNo high_rxt = 0;
 };
 
 }  // namespace tcb

@@ -6,7 +6,7 @@
 namespace tcb {
 
 namespace {
-constexpr std::string_view kFlavorNames[] = {"tahoe", "reno", "newreno"};
+constexpr std::string_view kFlavorNames[] = {"tahoe", "reno", "newreno", "sack"};
 }  // namespace
 
 bool ParseTcpFlavor(std::string_view name, TcpFlavor* flavor) {

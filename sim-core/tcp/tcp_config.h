@@ -8,7 +8,9 @@
 
 namespace tcb {
 
-enum class TcpFlavor : uint8_t { kTahoe, kReno, kNewReno };
+// Loss recovery: Tahoe (go-back-N), Reno (RFC 5681), NewReno (RFC 6582), SACK (RFC 2018 blocks,
+// RFC 6675 recovery).
+enum class TcpFlavor : uint8_t { kTahoe, kReno, kNewReno, kSack };
 bool ParseTcpFlavor(std::string_view name, TcpFlavor* flavor);
 std::string_view TcpFlavorName(TcpFlavor flavor);
 
@@ -35,6 +37,9 @@ struct TcpConfig {
   SimTime max_rto = SimTime::Seconds(60);
   SimTime initial_rto = SimTime::Seconds(1);
   int dupack_threshold = 3;
+  // Balakrishnan et al. §4 "right-edge recovery": each duplicate ACK below the threshold sends one
+  // new segment, so that small windows still produce enough duplicate ACKs for fast retransmit.
+  bool right_edge_recovery = false;
   bool slow_start_restart = true;  // "ssr"; false is "nssr".
   bool nagle = false;
 

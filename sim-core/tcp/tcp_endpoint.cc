@@ -78,35 +78,48 @@ void TcpEndpoint::Close() {
 void TcpEndpoint::Establish() {
   state_ = State::kEstablished;
   cc_->OnEstablished(sim_.Now(), syn_retransmitted_);
-  initial_state_ = {true, cc_->cwnd(), cc_->ssthresh(), cc_->rtt().has_sample(), cc_->rtt().srtt(),
-                    cc_->rtt().rttvar()};
   RecordState();
+}
+
+Bytes TcpEndpoint::NextSegmentBytes() const {
+  if (state_ != State::kEstablished) return 0;
+  const SeqNo end = StreamEnd();
+  if (snd_nxt_ >= end) return 0;
+  const Bytes len = std::min(config_.mss, end - snd_nxt_);
+  // Flow control: the receiver's window.
+  if (snd_nxt_ + len > snd_una_ + peer_window_) return 0;
+  // RFC 896 (Nagle): hold a small new segment while data is unacknowledged.
+  if (config_.nagle && len < config_.mss && snd_nxt_ >= snd_max_ && snd_max_ > snd_una_) return 0;
+  return len;
+}
+
+void TcpEndpoint::NoteSendStart() {
+  if (send_start_noted_ || snd_una_ != snd_max_) return;
+  const SimTime now = sim_.Now();
+  const bool first = stats_.payload_bytes_sent == 0;
+  // RFC 5681 §4.1: an idle period is one longer than the RTO without sending or receiving.
+  if (first || now - last_activity_ > current_rto()) {
+    send_start_noted_ = true;
+    cc_->OnSendStart(now, first, unsent_bytes());
+    RecordState();
+  }
 }
 
 void TcpEndpoint::TrySend() {
   if (state_ != State::kEstablished) return;
   const SimTime now = sim_.Now();
-  const SeqNo end = StreamEnd();
-  // RFC 5681 §4.1: restart from the restart window after an idle period longer than the RTO.
-  if (snd_una_ == snd_max_ && snd_max_ > kDataStart && snd_nxt_ < end &&
-      now - last_activity_ > current_rto()) {
-    cc_->OnIdleRestart(now);
-    RecordState();
-  }
   for (;;) {
-    const SimTime earliest = cc_->NextSendTime(now);
-    if (snd_nxt_ < end) {
-      const Bytes len = std::min(config_.mss, end - snd_nxt_);
-      const Bytes window = std::min(cc_->cwnd(), peer_window_);
-      if (snd_nxt_ + len > snd_una_ + window) break;
-      // RFC 896 (Nagle): hold a small new segment while data is unacknowledged.
-      if (config_.nagle && len < config_.mss && snd_nxt_ >= snd_max_ && snd_max_ > snd_una_) break;
+    const Bytes len = NextSegmentBytes();
+    if (len > 0) {
+      NoteSendStart();
+      if (!cc_->CanSend(len)) break;
+      const SimTime earliest = cc_->NextSendTime(now);
       if (earliest > now) {
         pacing_timer_.Set(earliest);
         break;
       }
       SendSegment(snd_nxt_);
-    } else if (fin_requested_ && snd_nxt_ == end) {
+    } else if (fin_requested_ && snd_nxt_ == StreamEnd()) {
       SendSegment(snd_nxt_);  // A FIN on its own.
     } else {
       break;
@@ -114,20 +127,35 @@ void TcpEndpoint::TrySend() {
   }
 }
 
+Bytes TcpEndpoint::SendNewSegment() {
+  const Bytes len = NextSegmentBytes();
+  if (len == 0) return 0;
+  NoteSendStart();
+  SendSegment(snd_nxt_);
+  return len;
+}
+
 void TcpEndpoint::OnPacingTimer() { TrySend(); }
 
-void TcpEndpoint::RetransmitNow(SeqNo seq) { SendSegment(seq); }
+void TcpEndpoint::RetransmitNow(SeqNo seq, Bytes max_bytes) { SendSegment(seq, max_bytes); }
 
 void TcpEndpoint::FillAckFields(Packet& p) {
   if (!receiver_.started()) return;
   p.flags |= tcp_flags::kAck;
   p.ack = receiver_.rcv_nxt();
+  p.echo = echo_;
+  if (config_.flavor == TcpFlavor::kSack) {
+    // RFC 2018: up to three blocks fit beside a timestamp option; the option costs 2 + 8n bytes,
+    // padded to a multiple of four.
+    p.sack_count = static_cast<uint8_t>(receiver_.SackBlocks(p.sack.data(), 3));
+    if (p.sack_count > 0) p.size += 4 + 8 * p.sack_count;
+  }
   receiver_.OnAckSent();
   delayed_ack_timer_.Stop();
   ack_now_ = false;
 }
 
-void TcpEndpoint::SendSegment(SeqNo seq) {
+void TcpEndpoint::SendSegment(SeqNo seq, Bytes max_payload) {
   const SimTime now = sim_.Now();
   Packet& p = network_.NewPacket();
   p.flow = flow_;
@@ -145,22 +173,29 @@ void TcpEndpoint::SendSegment(SeqNo seq) {
     consumed = 1;
   } else {
     const SeqNo end = StreamEnd();
-    p.payload = std::clamp<Bytes>(end - seq, 0, config_.mss);
+    p.payload = std::clamp<Bytes>(end - seq, 0, std::min(config_.mss, max_payload));
     consumed = p.payload;
     if (fin_requested_ && seq + p.payload == end) {
       p.flags |= tcp_flags::kFin;
       consumed += 1;
     }
   }
-  FillAckFields(p);
   p.size = kIpHeaderBytes + kTcpHeaderBytes + p.payload;
+  FillAckFields(p);
 
   const bool retransmission = seq < snd_max_;
   if (seq == snd_nxt_) snd_nxt_ = seq + consumed;
   snd_max_ = std::max(snd_max_, seq + consumed);
 
   ++stats_.segments_sent;
-  if (p.payload > 0) ++stats_.data_segments_sent;
+  if (p.payload > 0) {
+    ++stats_.data_segments_sent;
+    send_start_noted_ = false;
+    if (!initial_state_.valid) {
+      initial_state_ = {true, cc_->cwnd(), cc_->ssthresh(), cc_->rtt().has_sample(),
+                        cc_->rtt().srtt(), cc_->rtt().rttvar()};
+    }
+  }
   stats_.payload_bytes_sent += p.payload;
   if (retransmission) {
     ++stats_.retransmissions;
@@ -191,8 +226,8 @@ void TcpEndpoint::SendPureAck() {
   p.protocol = Protocol::kTcp;
   p.seq = snd_nxt_;
   p.window = config_.receive_window;
-  FillAckFields(p);
   p.size = kIpHeaderBytes + kTcpHeaderBytes;
+  FillAckFields(p);
   ++stats_.segments_sent;
   ++stats_.pure_acks_sent;
   network_.Inject(p);
@@ -215,6 +250,8 @@ void TcpEndpoint::OnRtoTimer() {
     SendSegment(kIss);
   } else {
     cc_->OnRetransmissionTimeout(now);
+    // RFC 2018 §8: after a timeout the sender does not trust SACKed data to still be held.
+    scoreboard_.Clear();
     GoBackN();
     TrySend();
     RecordState();
@@ -231,8 +268,14 @@ void TcpEndpoint::ProcessAck(const Packet& p) {
   peer_window_ = p.window;
   const SeqNo ack = p.ack;
   if (ack > snd_max_) return;  // Acknowledges data never sent: ignore.
+  if (config_.flavor == TcpFlavor::kSack) {
+    scoreboard_.Update(std::max(snd_una_, ack), p.sack.data(), p.sack_count);
+  }
+  AckInfo info;
+  info.ack = ack;
+  info.echo = p.echo;
   if (ack > snd_una_) {
-    const Bytes acked = ack - snd_una_;
+    info.newly_acked = ack - snd_una_;
     const bool syn_acked = snd_una_ == kIss && config_.model == ConnectionModel::kFull;
     if (timing_ && ack > timed_seq_) {
       timing_ = false;
@@ -242,7 +285,7 @@ void TcpEndpoint::ProcessAck(const Packet& p) {
     snd_una_ = ack;
     if (snd_nxt_ < snd_una_) snd_nxt_ = snd_una_;
     bool restart = true;
-    if (!syn_acked && state_ == State::kEstablished) restart = cc_->OnNewAck(now, ack, acked);
+    if (!syn_acked && state_ == State::kEstablished) restart = cc_->OnAck(now, info);
     if (snd_una_ == snd_max_) {
       rto_timer_.Stop();
     } else if (restart) {
@@ -255,7 +298,7 @@ void TcpEndpoint::ProcessAck(const Packet& p) {
   if (ack == snd_una_ && p.payload == 0 && !p.Has(tcp_flags::kSyn) && !p.Has(tcp_flags::kFin) &&
       snd_max_ > snd_una_ && state_ == State::kEstablished) {
     ++stats_.duplicate_acks_received;
-    cc_->OnDuplicateAck(now, ack);
+    cc_->OnDuplicateAck(now, info);
   }
 }
 
@@ -265,6 +308,8 @@ void TcpEndpoint::Receive(Packet& p) {
     recorder_->RecordPacket(now, PacketEvent::kAck, p);
   }
   last_activity_ = now;
+  // The segment that triggers our next ACK (a timestamp echo, RFC 7323).
+  if (p.payload > 0 || p.Has(tcp_flags::kSyn) || p.Has(tcp_flags::kFin)) echo_ = p.sent_at;
 
   if (state_ == State::kIdle) {
     network_.Release(p);

@@ -4,6 +4,7 @@
 // the CongestionControl interface.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -11,6 +12,7 @@
 #include "net/network.h"
 #include "tcp/congestion_control.h"
 #include "tcp/tcp_config.h"
+#include "tcp/sack_scoreboard.h"
 #include "tcp/tcp_receiver.h"
 
 namespace tcb {
@@ -99,8 +101,13 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   SeqNo snd_nxt() const override { return snd_nxt_; }
   SeqNo snd_max() const override { return snd_max_; }
   Bytes mss() const override { return config_.mss; }
-  void RetransmitNow(SeqNo seq) override;
+  Bytes peer_window() const override { return peer_window_; }
+  Bytes unsent_bytes() const override { return std::max<Bytes>(0, StreamEnd() - snd_max_); }
+  Bytes NextSegmentBytes() const override;
+  const SackScoreboard& scoreboard() const override { return scoreboard_; }
+  void RetransmitNow(SeqNo seq, Bytes max_bytes) override;
   void GoBackN() override { snd_nxt_ = snd_una_; }
+  Bytes SendNewSegment() override;
 
  private:
   // The SYN occupies sequence number 0 and data starts at 1, in both connection models.
@@ -112,7 +119,9 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   bool FinPending() const { return fin_requested_; }
   void Establish();
   void TrySend();
-  void SendSegment(SeqNo seq);
+  // Tells the controller that data starts flowing: the first data, or after an idle period.
+  void NoteSendStart();
+  void SendSegment(SeqNo seq, Bytes max_payload = SenderHandle::kNoLimit);
   void SendPureAck();
   void ProcessAck(const Packet& packet);
   void RestartRto();
@@ -145,6 +154,9 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   bool fin_requested_ = false;
   Bytes peer_window_;
   bool syn_retransmitted_ = false;
+  bool send_start_noted_ = false;  // OnSendStart() was called for the current burst of data.
+  SackScoreboard scoreboard_;
+  SimTime echo_;  // Send time of the last segment received, echoed in ACKs.
 
   // Karn's rule: one timed segment at a time; any retransmission cancels the measurement.
   bool timing_ = false;

@@ -129,6 +129,45 @@ TEST(TcpModelTest, NewRenoRepairsSeveralLossesWithoutTimeoutWhereRenoTimesOut) {
   EXPECT_EQ(Flow(tahoe, 0)["bytes"], 200000);
 }
 
+// RFC 6675: with SACK blocks the sender learns all three holes at once and repairs them in about
+// one round trip, where NewReno needs one round trip per hole.
+TEST(TcpModelTest, SackRepairsSeveralLossesFasterThanNewReno) {
+  const RunOutput sack = RunDoc(MultiLoss("sack"), TraceLevel::kFull);
+  const RunOutput newreno = RunDoc(MultiLoss("newreno"), TraceLevel::kFull);
+  EXPECT_EQ(Flow(sack, 0)["timeouts"], 0);
+  EXPECT_EQ(Flow(sack, 0)["retransmissions"], 3);
+  const auto sack_rexmits = EventTimes(sack, PacketEvent::kRetransmit, 1);
+  const auto newreno_rexmits = EventTimes(newreno, PacketEvent::kRetransmit, 1);
+  ASSERT_EQ(sack_rexmits.size(), 3u);
+  ASSERT_EQ(newreno_rexmits.size(), 3u);
+  // RFC 6675 releases each retransmission as pipe drains below cwnd: all within one round trip
+  // (50 ms plus queueing), where NewReno spends a round trip per hole.
+  const int64_t rtt = 50 * 1000000;
+  EXPECT_LT(sack_rexmits.back() - sack_rexmits.front(), rtt);
+  EXPECT_GT(newreno_rexmits.back() - newreno_rexmits.front(), 2 * rtt);
+  EXPECT_LT(Flow(sack, 0)["completionTimeS"].get<double>(), Flow(newreno, 0)["completionTimeS"].get<double>());
+}
+
+// Balakrishnan et al. §4: when the second segment of a two-segment window is lost, one duplicate
+// ACK comes back and standard TCP waits for a coarse timeout; right-edge recovery sends a new
+// segment for each early duplicate, collects three and fast-retransmits instead.
+TEST(TcpModelTest, RightEdgeRecoveryAvoidsTheTimeoutOfASmallWindow) {
+  auto run = [](bool right_edge) {
+    json doc = SingleLinkScenario(
+        10, 25, "unlimited",
+        {{"flavor", "newreno"}, {"connection", "one-way"}, {"mssBytes", 1000}, {"initialWindow", 1},
+         {"rightEdgeRecovery", right_edge}},
+        Bulk({{"bytes", 30000}}));
+    doc["topology"]["link"]["lossForward"] = {{"packets", {2}}};
+    return RunDoc(doc);
+  };
+  const RunOutput plain = run(false);
+  const RunOutput right_edge = run(true);
+  EXPECT_GE(Flow(plain, 0)["timeouts"], 1);
+  EXPECT_EQ(Flow(right_edge, 0)["timeouts"], 0);
+  EXPECT_LT(Flow(right_edge, 0)["completionTimeS"].get<double>(), Flow(plain, 0)["completionTimeS"].get<double>() - 0.5);
+}
+
 TEST(TcpModelTest, DelayedAcksHalveTheAckCount) {
   auto acks = [](bool delayed) {
     const json doc = SingleLinkScenario(

@@ -92,7 +92,8 @@ json RandomScenario(uint64_t seed) {
     return l;
   };
   auto tcp = [&]() {
-    json t{{"flavor", pick({"tahoe", "reno", "newreno"})},
+    json t{{"flavor", pick({"tahoe", "reno", "newreno", "sack"})},
+           {"rightEdgeRecovery", chance(0.2)},
            {"connection", pick({"full", "one-way"})},
            {"mssBytes", 100 + rng.UniformInt(1400)},
            {"delayedAck", chance(0.5)},
