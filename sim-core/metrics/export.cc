@@ -28,6 +28,15 @@ void WriteSeriesJson(const RunOutput& run, std::ostream& out) {
               {"ssthreshBytes", ssthresh}, {"srttNs", t.srtt_ns},    {"rttvarNs", t.rttvar_ns},
               {"inFlightBytes", t.in_flight}};
   j["queue"] = {{"timeNs", q.time_ns}, {"link", q.link}, {"packets", q.packets}, {"bytes", q.bytes}};
+  const GroupSeries& g = run.recorder->group_series();
+  std::vector<int64_t> group_ssthresh = g.ssthresh;
+  for (int64_t& s : group_ssthresh) {
+    if (s >= TcpConfig::kInfiniteSsthresh) s = -1;
+  }
+  j["groups"] = run.recorder->group_labels();
+  j["group"] = {{"timeNs", g.time_ns},          {"group", g.group},        {"cwndBytes", g.cwnd},
+                {"ssthreshBytes", group_ssthresh}, {"srttNs", g.srtt_ns},  {"rttvarNs", g.rttvar_ns},
+                {"inFlightBytes", g.in_flight},   {"members", g.members}};
   out << j.dump() << '\n';
 }
 

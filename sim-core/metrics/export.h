@@ -8,7 +8,8 @@
 
 namespace tcb {
 
-// {"flows": [names], "links": [names], "tcp": {column: [...]}, "queue": {column: [...]}}.
+// {"flows": [names], "links": [names], "groups": [names], "tcp": {column: [...]},
+// "queue": {column: [...]}, "group": {column: [...]}}.
 // An infinite ssthresh is written as -1.
 void WriteSeriesJson(const RunOutput& run, std::ostream& out);
 // One row per packet event: time_ns,event,flow,flow_name,from_initiator,link,seq,payload,ack,window,flags,uid.

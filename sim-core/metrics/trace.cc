@@ -61,4 +61,22 @@ void Recorder::RecordQueue(SimTime now, LinkId link, int32_t packets, Bytes byte
   q.bytes.push_back(bytes);
 }
 
+void Recorder::RecordGroup(SimTime now, int32_t group, Bytes cwnd, Bytes ssthresh, SimTime srtt,
+                           SimTime rttvar, Bytes in_flight, int32_t members) {
+  GroupSeries& g = group_series_;
+  g.time_ns.push_back(now.ns());
+  g.group.push_back(group);
+  g.cwnd.push_back(cwnd);
+  g.ssthresh.push_back(ssthresh);
+  g.srtt_ns.push_back(srtt.ns());
+  g.rttvar_ns.push_back(rttvar.ns());
+  g.in_flight.push_back(in_flight);
+  g.members.push_back(members);
+}
+
+int32_t Recorder::RegisterGroup(std::string label) {
+  group_labels_.push_back(std::move(label));
+  return static_cast<int32_t>(group_labels_.size() - 1);
+}
+
 }  // namespace tcb

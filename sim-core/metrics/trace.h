@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -68,6 +69,21 @@ struct QueueSeries {
   size_t size() const { return time_ns.size(); }
 };
 
+// Per sharing group (ensemble, macroflow, TCBI set): the shared or aggregate state, one row per
+// change. For schemes whose members keep their own windows, cwnd and ssthresh are the members' sums.
+struct GroupSeries {
+  std::vector<int64_t> time_ns;
+  std::vector<int32_t> group;
+  std::vector<int64_t> cwnd;       // bytes
+  std::vector<int64_t> ssthresh;   // bytes
+  std::vector<int64_t> srtt_ns;
+  std::vector<int64_t> rttvar_ns;
+  std::vector<int64_t> in_flight;  // bytes
+  std::vector<int32_t> members;
+
+  size_t size() const { return time_ns.size(); }
+};
+
 struct Packet;
 
 class Recorder {
@@ -82,16 +98,24 @@ class Recorder {
   void RecordTcp(SimTime now, FlowId flow, Bytes cwnd, Bytes ssthresh, SimTime srtt,
                  SimTime rttvar, Bytes in_flight);
   void RecordQueue(SimTime now, LinkId link, int32_t packets, Bytes bytes);
+  void RecordGroup(SimTime now, int32_t group, Bytes cwnd, Bytes ssthresh, SimTime srtt,
+                   SimTime rttvar, Bytes in_flight, int32_t members);
+  // Names a sharing group for the series; ids are handed out in creation order at every level.
+  int32_t RegisterGroup(std::string label);
+  const std::vector<std::string>& group_labels() const { return group_labels_; }
 
   const PacketTrace& packet_trace() const { return packet_trace_; }
   const TcpSeries& tcp_series() const { return tcp_series_; }
   const QueueSeries& queue_series() const { return queue_series_; }
+  const GroupSeries& group_series() const { return group_series_; }
 
  private:
   TraceLevel level_;
   PacketTrace packet_trace_;
   TcpSeries tcp_series_;
   QueueSeries queue_series_;
+  GroupSeries group_series_;
+  std::vector<std::string> group_labels_;
 };
 
 }  // namespace tcb

@@ -6,7 +6,8 @@
 namespace tcb {
 
 std::unique_ptr<CongestionControl> MakeIndependentController(const TcpConfig& config,
-                                                             SenderHandle& sender) {
+                                                             SenderHandle& sender,
+                                                             const ConnectionContext&) {
   return std::make_unique<RenoControl>(config, sender);
 }
 

@@ -10,10 +10,11 @@ namespace tcb {
 class TcpConnection {
  public:
   TcpConnection(Network& network, FlowId id, NodeId initiator, NodeId responder,
-                const TcpConfig& config, const ControllerFactory& make_controller)
+                const TcpConfig& config, const ControllerFactory& make_controller,
+                const ConnectionTraits& traits = {})
       : id_(id),
-        initiator_(network, id, true, initiator, responder, config, make_controller),
-        responder_(network, id, false, responder, initiator, config, make_controller) {
+        initiator_(network, Context(network, id, initiator, responder, traits), true, config, make_controller),
+        responder_(network, Context(network, id, responder, initiator, traits), false, config, make_controller) {
     initiator_.SetPeer(&responder_);
     responder_.SetPeer(&initiator_);
     network.EnsureRoutesTo(initiator);
@@ -27,13 +28,19 @@ class TcpConnection {
   const TcpEndpoint& responder() const { return responder_; }
 
  private:
+  static ConnectionContext Context(const Network& network, FlowId id, NodeId local, NodeId remote,
+                                   const ConnectionTraits& traits) {
+    return {id, local, remote, network.node(local).address(), network.node(remote).address(), traits};
+  }
+
   FlowId id_;
   TcpEndpoint initiator_;
   TcpEndpoint responder_;
 };
 
-// The default: each connection runs its own Tahoe/Reno/NewReno controller.
+// The default: each connection runs its own Tahoe/Reno/NewReno/SACK controller.
 std::unique_ptr<CongestionControl> MakeIndependentController(const TcpConfig& config,
-                                                             SenderHandle& sender);
+                                                             SenderHandle& sender,
+                                                             const ConnectionContext& context);
 
 }  // namespace tcb

@@ -7,17 +7,17 @@
 
 namespace tcb {
 
-TcpEndpoint::TcpEndpoint(Network& network, FlowId flow, bool initiator, NodeId local, NodeId remote,
+TcpEndpoint::TcpEndpoint(Network& network, const ConnectionContext& context, bool initiator,
                          const TcpConfig& config, const ControllerFactory& make_controller)
     : network_(network),
       sim_(network.sim()),
       recorder_(network.recorder()),
-      flow_(flow),
+      flow_(context.flow),
       initiator_(initiator),
-      local_(local),
-      remote_(remote),
+      local_(context.local),
+      remote_(context.remote),
       config_(config),
-      cc_(make_controller(config_, *this)),
+      cc_(make_controller(config_, *this, context)),
       receiver_(config.delayed_ack),
       peer_window_(config.receive_window),
       rto_timer_(Timer::For<&TcpEndpoint::OnRtoTimer>(sim_.events(), this)),
@@ -70,8 +70,13 @@ void TcpEndpoint::Send(Bytes bytes) {
 void TcpEndpoint::SendUnlimited() { Send(kUnlimited); }
 
 void TcpEndpoint::Close() {
-  if (config_.model == ConnectionModel::kOneWay || fin_requested_) return;
+  if (fin_requested_) return;
   fin_requested_ = true;
+  if (config_.model == ConnectionModel::kOneWay) {
+    // No FIN on a one-way transfer: the sender is done once everything is acknowledged.
+    CheckClosed();
+    return;
+  }
   TrySend();
 }
 
@@ -119,7 +124,7 @@ void TcpEndpoint::TrySend() {
         break;
       }
       SendSegment(snd_nxt_);
-    } else if (fin_requested_ && snd_nxt_ == StreamEnd()) {
+    } else if (fin_requested_ && snd_nxt_ == StreamEnd() && config_.model == ConnectionModel::kFull) {
       SendSegment(snd_nxt_);  // A FIN on its own.
     } else {
       break;
@@ -175,7 +180,7 @@ void TcpEndpoint::SendSegment(SeqNo seq, Bytes max_payload) {
     const SeqNo end = StreamEnd();
     p.payload = std::clamp<Bytes>(end - seq, 0, std::min(config_.mss, max_payload));
     consumed = p.payload;
-    if (fin_requested_ && seq + p.payload == end) {
+    if (fin_requested_ && seq + p.payload == end && config_.model == ConnectionModel::kFull) {
       p.flags |= tcp_flags::kFin;
       consumed += 1;
     }
@@ -391,9 +396,13 @@ void TcpEndpoint::Receive(Packet& p) {
 }
 
 void TcpEndpoint::CheckClosed() {
-  if (state_ != State::kEstablished || config_.model == ConnectionModel::kOneWay) return;
-  const bool fin_acked = fin_requested_ && snd_una_ == StreamEnd() + 1;
-  if (!fin_acked || !receiver_.fin_received()) return;
+  if (state_ != State::kEstablished) return;
+  if (config_.model == ConnectionModel::kOneWay) {
+    if (!initiator_ || !fin_requested_ || snd_una_ != StreamEnd()) return;
+  } else {
+    const bool fin_acked = fin_requested_ && snd_una_ == StreamEnd() + 1;
+    if (!fin_acked || !receiver_.fin_received()) return;
+  }
   state_ = State::kClosed;
   rto_timer_.Stop();
   pacing_timer_.Stop();

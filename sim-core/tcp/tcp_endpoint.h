@@ -11,6 +11,7 @@
 #include "core/event_list.h"
 #include "net/network.h"
 #include "tcp/congestion_control.h"
+#include "tcp/connection_context.h"
 #include "tcp/tcp_config.h"
 #include "tcp/sack_scoreboard.h"
 #include "tcp/tcp_receiver.h"
@@ -56,14 +57,15 @@ struct TcpInitialState {
   SimTime rttvar;
 };
 
-using ControllerFactory =
-    std::function<std::unique_ptr<CongestionControl>(const TcpConfig&, SenderHandle&)>;
+// Makes the controller of a new endpoint: a host's sharing scheme decides what it is.
+using ControllerFactory = std::function<std::unique_ptr<CongestionControl>(
+    const TcpConfig&, SenderHandle&, const ConnectionContext&)>;
 
 class TcpEndpoint final : public PacketSink, public SenderHandle {
  public:
   enum class State : uint8_t { kIdle, kListen, kSynSent, kSynReceived, kEstablished, kClosed };
 
-  TcpEndpoint(Network& network, FlowId flow, bool initiator, NodeId local, NodeId remote,
+  TcpEndpoint(Network& network, const ConnectionContext& context, bool initiator,
               const TcpConfig& config, const ControllerFactory& make_controller);
 
   void SetPeer(TcpEndpoint* peer) { peer_ = peer; }  // Not owned.

@@ -26,6 +26,7 @@ struct AppPlacement {
   NodeId to = kNoNode;
   SimTime start;
   SimTime stop = SimTime::Infinite();  // No new traffic from here on.
+  ConnectionTraits traits;             // For the hosts' sharing schemes.
 };
 
 // A traffic application. It is an event source for its own timed actions (start, next write, ...).

@@ -11,7 +11,7 @@ void BulkApp::StartFile() {
   if (several) name += "." + std::to_string(files_started_);
   ++files_started_;
   TcpConnection& c = context_.flows.AddTcp(std::move(name), placement_.item, placement_.from,
-                                           placement_.to, tcp_, context_.make_controller);
+                                           placement_.to, tcp_, context_.make_controller, placement_.traits);
   c.initiator().SetApplication(this);
   c.responder().SetApplication(this);
   if (file_bytes_ != kUnlimited) transfer_ = context_.flows.BeginTransfer(c.id(), file_bytes_);

@@ -21,9 +21,10 @@ FlowInfo& FlowRegistry::NewFlow(std::string name, std::string item, Protocol pro
 
 TcpConnection& FlowRegistry::AddTcp(std::string name, std::string item, NodeId from, NodeId to,
                                     const TcpConfig& config,
-                                    const ControllerFactory& make_controller) {
+                                    const ControllerFactory& make_controller,
+                                    const ConnectionTraits& traits) {
   const FlowId id = NewFlow(std::move(name), std::move(item), Protocol::kTcp, from, to).id;
-  tcp_[id] = std::make_unique<TcpConnection>(network_, id, from, to, config, make_controller);
+  tcp_[id] = std::make_unique<TcpConnection>(network_, id, from, to, config, make_controller, traits);
   return *tcp_[id];
 }
 

@@ -57,7 +57,8 @@ class FlowRegistry {
 
   // A new TCP connection, opened by its application at the current time.
   TcpConnection& AddTcp(std::string name, std::string item, NodeId from, NodeId to,
-                        const TcpConfig& config, const ControllerFactory& make_controller);
+                        const TcpConfig& config, const ControllerFactory& make_controller,
+                        const ConnectionTraits& traits = {});
   // A new UDP flow; returns its id. Datagrams are addressed to udp_sink(id).
   FlowId AddUdp(std::string name, std::string item, NodeId from, NodeId to);
 

@@ -9,7 +9,7 @@ void TelnetApp::OnEvent() {
   const SimTime now = context_.sim.Now();
   if (connection_ == nullptr) {
     connection_ = &context_.flows.AddTcp(placement_.flow_name, placement_.item, placement_.from,
-                                         placement_.to, tcp_, context_.make_controller);
+                                         placement_.to, tcp_, context_.make_controller, placement_.traits);
     connection_->initiator().SetApplication(this);
     connection_->responder().SetApplication(this);
     connection_->responder().Listen();

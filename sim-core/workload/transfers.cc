@@ -26,7 +26,7 @@ void TransfersApp::OnEvent() {
   if (reuse_) {
     if (shared_ == nullptr) {
       shared_ = &context_.flows.AddTcp(placement_.flow_name, placement_.item, placement_.from,
-                                       placement_.to, tcp_, context_.make_controller);
+                                       placement_.to, tcp_, context_.make_controller, placement_.traits);
       shared_->initiator().SetApplication(this);
       shared_->responder().SetApplication(this);
       shared_->responder().Listen();
@@ -44,7 +44,7 @@ void TransfersApp::OnEvent() {
   std::string name = placement_.flow_name;
   if (starts_.size() > 1) name += "." + std::to_string(index);
   TcpConnection& c = context_.flows.AddTcp(std::move(name), placement_.item, placement_.from,
-                                           placement_.to, tcp_, context_.make_controller);
+                                           placement_.to, tcp_, context_.make_controller, placement_.traits);
   c.initiator().SetApplication(this);
   c.responder().SetApplication(this);
   by_flow_.emplace_back(c.id(), context_.flows.BeginTransfer(c.id(), bytes_));

@@ -1,0 +1,48 @@
+// A controller that runs a connection's own Tahoe/Reno/NewReno/SACK control and lets a sharing
+// scheme step in at chosen moments: the schemes that initialise, redistribute or cache a TCB but
+// leave its congestion control to the connection (RFC 9040, MV/FS-TCBI, TCP/SPAND).
+#pragma once
+
+#include <memory>
+
+#include "tcp/reno.h"
+
+namespace tcb {
+
+class ForwardingControl : public CongestionControl {
+ public:
+  ForwardingControl(const TcpConfig& config, SenderHandle& sender)
+      : inner_(std::make_unique<RenoControl>(config, sender)), sender_(sender) {}
+
+  void OnEstablished(SimTime now, bool syn_lost) override { inner_->OnEstablished(now, syn_lost); }
+  void OnSendStart(SimTime now, bool first, Bytes pending) override {
+    inner_->OnSendStart(now, first, pending);
+  }
+  void OnSegmentSent(SimTime now, SeqNo seq, Bytes len, bool retransmission) override {
+    inner_->OnSegmentSent(now, seq, len, retransmission);
+  }
+  bool OnAck(SimTime now, const AckInfo& ack) override { return inner_->OnAck(now, ack); }
+  void OnDuplicateAck(SimTime now, const AckInfo& ack) override { inner_->OnDuplicateAck(now, ack); }
+  void OnRetransmissionTimeout(SimTime now) override { inner_->OnRetransmissionTimeout(now); }
+  void OnRttSample(SimTime now, SimTime rtt) override { inner_->OnRttSample(now, rtt); }
+  void OnClosed(SimTime now) override { inner_->OnClosed(now); }
+  bool CanSend(Bytes bytes) override { return inner_->CanSend(bytes); }
+  SimTime NextSendTime(SimTime now) const override { return inner_->NextSendTime(now); }
+
+  Bytes cwnd() const override { return inner_->cwnd(); }
+  Bytes ssthresh() const override { return inner_->ssthresh(); }
+  const RttEstimator& rtt() const override { return inner_->rtt(); }
+  bool in_recovery() const override { return inner_->in_recovery(); }
+
+  // The connection's own TCB, for the scheme to read and set.
+  Tcb& tcb() { return inner_->tcb(); }
+  const Tcb& tcb() const { return inner_->tcb(); }
+  const TcpConfig& config() const { return inner_->config(); }
+  SenderHandle& sender() { return sender_; }
+
+ private:
+  std::unique_ptr<RenoControl> inner_;
+  SenderHandle& sender_;
+};
+
+}  // namespace tcb
