@@ -1,6 +1,7 @@
 // Trace sinks.
 #include "metrics/trace.h"
 
+#include "core/enum_names.h"
 #include "net/packet.h"
 
 namespace tcb {
@@ -10,21 +11,9 @@ constexpr std::string_view kLevelNames[] = {"none", "summary", "series", "full"}
 constexpr std::string_view kEventNames[] = {"send", "retransmit", "ack", "drop", "loss", "receive"};
 }  // namespace
 
-bool ParseTraceLevel(std::string_view name, TraceLevel* level) {
-  for (size_t i = 0; i < std::size(kLevelNames); ++i) {
-    if (kLevelNames[i] == name) {
-      *level = static_cast<TraceLevel>(i);
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string_view TraceLevelName(TraceLevel level) { return kLevelNames[static_cast<int>(level)]; }
-
-std::string_view PacketEventName(PacketEvent event) {
-  return kEventNames[static_cast<int>(event)];
-}
+bool ParseTraceLevel(std::string_view name, TraceLevel* level) { return ParseEnumName(kLevelNames, name, level); }
+std::string_view TraceLevelName(TraceLevel level) { return EnumName(kLevelNames, level); }
+std::string_view PacketEventName(PacketEvent event) { return EnumName(kEventNames, event); }
 
 void Recorder::RecordPacket(SimTime now, PacketEvent event, const Packet& p, LinkId link) {
   PacketTrace& t = packet_trace_;

@@ -7,6 +7,7 @@
 #include "metrics/invariants.h"
 #include "metrics/summary.h"
 #include "net/network.h"
+#include "sharing/registry.h"
 #include "workload/bulk.h"
 #include "workload/flow_registry.h"
 #include "workload/onoff_udp.h"
@@ -40,6 +41,7 @@ std::vector<std::unique_ptr<Application>> MakeApplications(const Scenario& scena
       at.from = net.FindNode(item.from[copy]);
       at.to = net.FindNode(item.to[copy]);
       at.stop = item.stop;
+      at.traits = item.traits;
       switch (item.type) {
         case TrafficType::kBulk:
           at.start = item.start + jitter();
@@ -72,6 +74,12 @@ std::vector<std::unique_ptr<Application>> MakeApplications(const Scenario& scena
   return apps;
 }
 
+// The registry names hosts by node id; the summary names them by node name.
+nlohmann::json NameGroupHosts(nlohmann::json groups, const Network& net) {
+  for (nlohmann::json& g : groups) g["host"] = net.node(g["host"].get<NodeId>()).name();
+  return groups;
+}
+
 }  // namespace
 
 nlohmann::json RunOutput::PrintedSummary() const {
@@ -80,6 +88,7 @@ nlohmann::json RunOutput::PrintedSummary() const {
   trimmed.erase("flows");
   trimmed.erase("transfers");
   trimmed.erase("links");
+  trimmed.erase("groups");
   return trimmed;
 }
 
@@ -113,8 +122,12 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
     if (!found) throw ScenarioError("--pcap", "no link named \"" + name + "\"");
   }
 
+  SharingRegistry sharing(SharingEnvironment{&sim, out.recorder.get()});
+  for (const auto& [host, config] : scenario.sharing) sharing.SetHost(net.FindNode(host), config);
+  if (scenario.default_sharing) sharing.SetDefault(*scenario.default_sharing);
+
   FlowRegistry flows(net);
-  WorkloadContext context{sim, net, flows, MakeIndependentController};
+  WorkloadContext context{sim, net, flows, sharing.Factory()};
   std::vector<std::unique_ptr<Application>> apps = MakeApplications(scenario, context);
   for (auto& app : apps) app->Start();
 
@@ -146,6 +159,7 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   in.stopped_idle = idle && scenario.stop_when_idle;
   in.fairness_items = scenario.record.fairness;
   out.summary = BuildSummary(in);
+  out.summary["groups"] = NameGroupHosts(sharing.Describe(), net);
   out.result_hash = AddResultHash(out.summary);
 
   for (const FlowInfo& f : flows.flows()) {

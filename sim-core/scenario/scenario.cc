@@ -215,6 +215,9 @@ TrafficItem ParseTrafficItem(const json& t, size_t index, const std::string& pat
   item.start_jitter = Sec(t["startJitterS"]);
   if (t.contains("stopS")) item.stop = Sec(t["stopS"]);
   if (t.contains("tcp")) item.tcp = ParseTcp(t["tcp"], Child(path, "tcp"));
+  if (t.contains("content")) ParseContentType(t["content"].get<std::string>(), &item.traits.content);
+  if (t.contains("tickets")) item.traits.tickets = t["tickets"].get<double>();
+  if (t.contains("weight")) item.traits.weight = t["weight"].get<double>();
 
   switch (item.type) {
     case TrafficType::kBulk:
@@ -243,6 +246,46 @@ TrafficItem ParseTrafficItem(const json& t, size_t index, const std::string& pat
       break;
   }
   return item;
+}
+
+SharingConfig ParseSharing(const json& j) {
+  SharingConfig c;
+  ParseSchemeKind(j["scheme"].get<std::string>(), &c.scheme);
+  if (j.contains("scope")) ParseSharingScope(j["scope"].get<std::string>(), &c.scope);
+  switch (c.scheme) {
+    case SchemeKind::kRfc9040Temporal:
+      ParseMergeRule(j["merge"].get<std::string>(), &c.merge);
+      c.merge_window = j["mergeWindow"].get<int>();
+      c.ewma_weight = j["ewmaWeight"].get<double>();
+      c.age_cwnd = j["ageCwnd"].get<bool>();
+      c.cache_lifetime = Sec(j["lifetimeS"]);
+      break;
+    case SchemeKind::kMvTcbi:
+    case SchemeKind::kFsTcbi:
+      c.tcbi_initial_cwnd = j["initialCwndSegments"].get<int>();
+      c.tcbi_initial_ssthresh = j["initialSsthreshSegments"].get<int>();
+      break;
+    default:
+      break;
+  }
+  return c;
+}
+
+void ParseHosts(const json& hosts, const TopologySpec& topology, Scenario& s) {
+  for (const auto& [name, host] : hosts.items()) {
+    const std::string path = Child("$.hosts", name);
+    if (name != "*") {
+      bool found = false;
+      for (const NodeSpec& n : topology.nodes) found = found || n.name == name;
+      if (!found) throw ScenarioError(path, "no node named \"" + name + "\"");
+    }
+    const SharingConfig sharing = ParseSharing(host["sharing"]);
+    if (name == "*") {
+      s.default_sharing = sharing;
+    } else {
+      s.sharing.emplace_back(name, sharing);
+    }
+  }
 }
 
 // Copies the scenario-wide TCP options under every traffic item, overlaid with the item's own, so
@@ -350,6 +393,7 @@ Scenario ParseScenario(const nlohmann::json& document) {
   s.stop_when_idle = d["stopWhenIdle"].get<bool>();
   s.topology = ParseTopology(d["topology"], "$.topology");
   ParseTcp(d["tcp"], "$.tcp");  // Reports inconsistent scenario-wide options where they were written.
+  ParseHosts(d["hosts"], s.topology, s);
 
   std::set<std::string> item_names;
   for (size_t i = 0; i < d["traffic"].size(); ++i) {

@@ -2,6 +2,7 @@
 // a schema cannot express (names that must exist, routes that must exist).
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "metrics/trace.h"
 #include "net/topology.h"
+#include "sharing/sharing_config.h"
 #include "tcp/tcp_config.h"
 
 namespace tcb {
@@ -42,6 +44,7 @@ struct TrafficItem {
   SimTime start_jitter;
   SimTime stop = SimTime::Infinite();
   TcpConfig tcp;
+  ConnectionTraits traits;
 
   // bulk
   Bytes bytes = -1;     // -1: unlimited. Also the size of each transfer of kTransfers.
@@ -75,6 +78,9 @@ struct Scenario {
   SimTime duration;
   bool stop_when_idle = true;
   TopologySpec topology;
+  // Sharing schemes by host name; `default_sharing` for the hosts not named ("*").
+  std::vector<std::pair<std::string, SharingConfig>> sharing;
+  std::optional<SharingConfig> default_sharing;
   std::vector<TrafficItem> traffic;
   RecordOptions record;
 };

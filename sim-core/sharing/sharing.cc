@@ -1,8 +1,7 @@
 // TCB sharing vocabulary.
 #include "sharing/sharing.h"
 
-#include <iterator>
-
+#include "core/enum_names.h"
 #include "net/topology.h"
 
 namespace tcb {
@@ -10,20 +9,10 @@ namespace tcb {
 namespace {
 constexpr std::string_view kScopeNames[] = {"host-pair", "network", "host"};
 
-template <class Enum, size_t N>
-bool ParseName(const std::string_view (&names)[N], std::string_view name, Enum* out) {
-  for (size_t i = 0; i < N; ++i) {
-    if (names[i] == name) {
-      *out = static_cast<Enum>(i);
-      return true;
-    }
-  }
-  return false;
-}
 }  // namespace
 
-bool ParseSharingScope(std::string_view name, SharingScope* scope) { return ParseName(kScopeNames, name, scope); }
-std::string_view SharingScopeName(SharingScope scope) { return kScopeNames[static_cast<int>(scope)]; }
+bool ParseSharingScope(std::string_view name, SharingScope* scope) { return ParseEnumName(kScopeNames, name, scope); }
+std::string_view SharingScopeName(SharingScope scope) { return EnumName(kScopeNames, scope); }
 
 uint64_t GroupKey(SharingScope scope, const ConnectionContext& c) {
   switch (scope) {

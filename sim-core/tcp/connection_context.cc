@@ -1,7 +1,7 @@
 // Connection traits.
 #include "tcp/connection_context.h"
 
-#include <iterator>
+#include "core/enum_names.h"
 
 namespace tcb {
 
@@ -9,16 +9,7 @@ namespace {
 constexpr std::string_view kContentNames[] = {"html", "image", "java", "ftp", "other"};
 }  // namespace
 
-bool ParseContentType(std::string_view name, ContentType* type) {
-  for (size_t i = 0; i < std::size(kContentNames); ++i) {
-    if (kContentNames[i] == name) {
-      *type = static_cast<ContentType>(i);
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string_view ContentTypeName(ContentType type) { return kContentNames[static_cast<int>(type)]; }
+bool ParseContentType(std::string_view name, ContentType* type) { return ParseEnumName(kContentNames, name, type); }
+std::string_view ContentTypeName(ContentType type) { return EnumName(kContentNames, type); }
 
 }  // namespace tcb

@@ -5,41 +5,14 @@
 
 #include <vector>
 
+#include "tests/fake_sender.h"
+
 namespace tcb {
 namespace {
 
 constexpr Bytes kMss = 1000;
 
-class FakeSender final : public SenderHandle {
- public:
-  SeqNo snd_una() const override { return una; }
-  SeqNo snd_nxt() const override { return nxt; }
-  SeqNo snd_max() const override { return max; }
-  Bytes mss() const override { return kMss; }
-  Bytes peer_window() const override { return 1 << 30; }
-  Bytes unsent_bytes() const override { return unsent; }
-  Bytes NextSegmentBytes() const override { return unsent > 0 ? kMss : 0; }
-  const SackScoreboard& scoreboard() const override { return sacks; }
-  void RetransmitNow(SeqNo seq, Bytes) override { retransmitted.push_back(seq); }
-  void GoBackN() override {
-    nxt = una;
-    ++go_back_n;
-  }
-  Bytes SendNewSegment() override {
-    if (unsent == 0) return 0;
-    new_segments.push_back(nxt);
-    nxt += kMss;
-    max = std::max(max, nxt);
-    unsent -= kMss;
-    return kMss;
-  }
-  SeqNo una = 1, nxt = 1, max = 1;
-  Bytes unsent = 0;
-  SackScoreboard sacks;
-  std::vector<SeqNo> retransmitted;
-  std::vector<SeqNo> new_segments;
-  int go_back_n = 0;
-};
+using testing::FakeSender;
 
 struct Fixture {
   explicit Fixture(TcpFlavor flavor, int iw = 1) {

@@ -3,23 +3,16 @@
 
 #include <algorithm>
 
+#include "core/enum_names.h"
+
 namespace tcb {
 
 namespace {
 constexpr std::string_view kFlavorNames[] = {"tahoe", "reno", "newreno", "sack"};
 }  // namespace
 
-bool ParseTcpFlavor(std::string_view name, TcpFlavor* flavor) {
-  for (size_t i = 0; i < std::size(kFlavorNames); ++i) {
-    if (kFlavorNames[i] == name) {
-      *flavor = static_cast<TcpFlavor>(i);
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string_view TcpFlavorName(TcpFlavor flavor) { return kFlavorNames[static_cast<int>(flavor)]; }
+bool ParseTcpFlavor(std::string_view name, TcpFlavor* flavor) { return ParseEnumName(kFlavorNames, name, flavor); }
+std::string_view TcpFlavorName(TcpFlavor flavor) { return EnumName(kFlavorNames, flavor); }
 
 Bytes TcpConfig::InitialWindowBytes() const {
   // RFC 3390 §1: min(4*MSS, max(2*MSS, 4380 bytes)).

@@ -68,6 +68,21 @@ TEST_P(PresetInvariantsTest, HoldAndAreDeterministic) {
 INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(PresetNames()),
                          [](const auto& info) { return testing::TestName(info.param); });
 
+// A random sharing scheme with random parameters.
+json RandomSharing(Rng& rng) {
+  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi"};
+  const char* scopes[] = {"host-pair", "network", "host"};
+  json s{{"scheme", schemes[rng.UniformInt(std::size(schemes))]}};
+  if (s["scheme"] != "independent") s["scope"] = scopes[rng.UniformInt(std::size(scopes))];
+  if (s["scheme"] == "rfc9040-temporal") {
+    const char* merges[] = {"latest", "mean", "ewma"};
+    s["merge"] = merges[rng.UniformInt(3)];
+    s["ageCwnd"] = rng.UniformInt(2) == 1;
+    s["lifetimeS"] = 1 + static_cast<double>(rng.UniformInt(20));
+  }
+  return s;
+}
+
 // A random scenario: a random topology (builders or a random tree), random TCP options, a mix of
 // applications, optional random and scripted losses, a short duration.
 json RandomScenario(uint64_t seed) {
@@ -182,6 +197,8 @@ json RandomScenario(uint64_t seed) {
     traffic.push_back(item);
   }
   doc["traffic"] = traffic;
+  // Every host runs one of the sharing schemes (RandomSharing lists them).
+  doc["hosts"] = {{"*", {{"sharing", RandomSharing(rng)}}}};
   return doc;
 }
 

@@ -1,0 +1,171 @@
+// RFC 9040 temporal and ensemble sharing: the cache's merge and ageing, initialisation from the cache
+// and from a live ensemble, and the effect on a repeated transfer.
+#include "sharing/rfc9040.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/fake_sender.h"
+#include "tests/test_scenarios.h"
+
+namespace tcb {
+namespace {
+
+constexpr Bytes kMss = 1000;
+SimTime Ms(int64_t ms) { return SimTime::Milliseconds(ms); }
+
+TcpConfig Config() {
+  TcpConfig c;
+  c.mss = kMss;
+  c.initial_window_segments = 2;
+  c.receive_window = 1 << 30;
+  return c;
+}
+
+CachedTcb Closing(Bytes cwnd_segments, int64_t srtt_ms) {
+  CachedTcb c;
+  c.mss = kMss;
+  c.cwnd = cwnd_segments * kMss;
+  c.ssthresh = 30 * kMss;
+  c.has_rtt = true;
+  c.srtt = Ms(srtt_ms);
+  c.rttvar = Ms(srtt_ms / 4);
+  return c;
+}
+
+struct TemporalFixture {
+  explicit TemporalFixture(SharingConfig config = {}) {
+    config.scheme = SchemeKind::kRfc9040Temporal;
+    scheme = std::make_unique<Rfc9040TemporalScheme>(config, SharingEnvironment{&sim, nullptr});
+  }
+  std::unique_ptr<CongestionControl> Open(testing::FakeSender& sender) {
+    ConnectionContext c;
+    c.remote = 7;
+    return scheme->Attach(Config(), sender, c);
+  }
+  Simulation sim{1};
+  std::unique_ptr<Rfc9040TemporalScheme> scheme;
+};
+
+// RFC 9040 Tables 1 and 3: a connection opening after one closed starts from its RTT, RTTVAR,
+// ssthresh and cwnd; Table 3's merge() on the next close.
+TEST(Rfc9040TemporalTest, OpenStartsFromTheCacheAndCloseMergesIntoIt) {
+  SharingConfig config;
+  config.age_cwnd = false;
+  TemporalFixture f(config);
+  testing::FakeSender s1, s2;
+  auto first = f.Open(s1);
+  first->OnEstablished(SimTime::Zero(), false);
+  EXPECT_EQ(first->cwnd(), 2 * kMss);  // Nothing cached: the initial window.
+  EXPECT_FALSE(first->rtt().has_sample());
+  first->OnRttSample(SimTime::Zero(), Ms(80));
+  static_cast<ForwardingControl*>(first.get())->tcb().cwnd = 24 * kMss;
+  static_cast<ForwardingControl*>(first.get())->tcb().ssthresh = 16 * kMss;
+  first->OnClosed(SimTime::Zero());
+
+  auto second = f.Open(s2);
+  EXPECT_EQ(second->rtt().srtt(), Ms(80));  // Table 1: at open, before any sample of its own.
+  EXPECT_EQ(second->rtt().rttvar(), Ms(40));
+  second->OnEstablished(SimTime::Zero(), false);
+  EXPECT_EQ(second->cwnd(), 24 * kMss);  // Table 3.
+  EXPECT_EQ(second->ssthresh(), 16 * kMss);
+}
+
+TEST(Rfc9040TemporalTest, MergeRules) {
+  auto merged_cwnd = [](MergeRule rule, std::vector<Bytes> closes) {
+    SharingConfig config;
+    config.merge = rule;
+    config.merge_window = 2;
+    config.ewma_weight = 0.5;
+    config.age_cwnd = false;
+    TemporalFixture f(config);
+    testing::FakeSender s;
+    auto c = f.Open(s);  // Creates the cache entry for remote 7.
+    for (Bytes w : closes) f.scheme->Store(7, SimTime::Zero(), Closing(w, 100));
+    return f.scheme->Lookup(7, SimTime::Zero(), kMss)->cwnd;
+  };
+  EXPECT_EQ(merged_cwnd(MergeRule::kLatest, {10, 20, 40}), 40 * kMss);
+  EXPECT_EQ(merged_cwnd(MergeRule::kMean, {10, 20, 40}), 30 * kMss);  // Mean of the last two.
+  EXPECT_EQ(merged_cwnd(MergeRule::kEwma, {10, 20, 40}), 27500);     // ((10 + 20) / 2 + 40) / 2 MSS.
+}
+
+// RFC 7661 §4.4 (Handley et al.): the cached window halves per idle RTT, down to the initial window;
+// past the lifetime the entry is gone.
+TEST(Rfc9040TemporalTest, AgeingHalvesPerIdleRttAndExpires) {
+  SharingConfig config;
+  config.cache_lifetime = SimTime::Seconds(60);
+  TemporalFixture f(config);
+  testing::FakeSender s;
+  auto c = f.Open(s);
+  f.scheme->Store(7, SimTime::Zero(), Closing(40, 100));
+  EXPECT_EQ(f.scheme->Lookup(7, Ms(50), 2 * kMss)->cwnd, 40 * kMss);   // Less than one RTT.
+  EXPECT_EQ(f.scheme->Lookup(7, Ms(250), 2 * kMss)->cwnd, 10 * kMss);  // Two idle RTTs.
+  EXPECT_EQ(f.scheme->Lookup(7, Ms(5000), 2 * kMss)->cwnd, 2 * kMss);  // Floor: the initial window.
+  EXPECT_FALSE(f.scheme->Lookup(7, SimTime::Seconds(61), 2 * kMss).has_value());
+  EXPECT_FALSE(f.scheme->Lookup(8, Ms(1), 2 * kMss).has_value());
+}
+
+// RFC 9040 Table 5: a newcomer to a live ensemble gets the shared RTT, a cwnd of sum / (n + 1) and
+// the members' mean ssthresh; Table 7: RTT samples of any member update the shared estimate.
+TEST(Rfc9040EnsembleTest, NewMemberStartsFromTheLiveGroup) {
+  Simulation sim(1);
+  SharingConfig config;
+  config.scheme = SchemeKind::kRfc9040Ensemble;
+  Rfc9040EnsembleScheme scheme(config, SharingEnvironment{&sim, nullptr});
+  ConnectionContext ctx;
+  ctx.remote = 3;
+  testing::FakeSender s1, s2, s3;
+  auto a = scheme.Attach(Config(), s1, ctx);
+  auto b = scheme.Attach(Config(), s2, ctx);
+  a->OnEstablished(SimTime::Zero(), false);
+  b->OnEstablished(SimTime::Zero(), false);
+  static_cast<ForwardingControl*>(a.get())->tcb().cwnd = 30 * kMss;
+  static_cast<ForwardingControl*>(a.get())->tcb().ssthresh = 20 * kMss;
+  static_cast<ForwardingControl*>(b.get())->tcb().cwnd = 15 * kMss;
+  static_cast<ForwardingControl*>(b.get())->tcb().ssthresh = 40 * kMss;
+  a->OnRttSample(SimTime::Zero(), Ms(100));
+  EXPECT_EQ(b->rtt().srtt(), Ms(100));  // Shared.
+
+  auto c = scheme.Attach(Config(), s3, ctx);
+  EXPECT_EQ(c->rtt().srtt(), Ms(100));
+  c->OnEstablished(SimTime::Zero(), false);
+  EXPECT_EQ(c->cwnd(), (30 + 15) * kMss / 3);
+  EXPECT_EQ(c->ssthresh(), 30 * kMss);
+  EXPECT_EQ(a->cwnd(), 30 * kMss);  // The others keep theirs.
+}
+
+testing::json RepeatedTransfer(const char* scheme, int queue_packets) {
+  testing::json doc = testing::SingleLinkScenario(
+      2, 50, {{"packets", queue_packets}}, {{"mssBytes", 1000}, {"receiveWindowBytes", 1 << 20}},
+      {{"type", "transfers"}, {"from", "server"}, {"to", "client"}, {"bytes", 60000}, {"atS", {0, 3}}});
+  doc["hosts"] = {{"server", {{"sharing", {{"scheme", scheme}}}}}};
+  if (std::string(scheme) == "rfc9040-temporal") doc["hosts"]["server"]["sharing"]["ageCwnd"] = false;
+  return doc;
+}
+
+// End to end: the second of two transfers to the same client starts from the first's window and
+// RTT, and finishes sooner; independent TCP starts both from scratch.
+TEST(Rfc9040TemporalTest, RepeatedTransferStartsFromTheCacheAndIsFaster) {
+  const RunOutput shared = testing::RunDoc(RepeatedTransfer("rfc9040-temporal", 100));
+  const RunOutput alone = testing::RunDoc(RepeatedTransfer("independent", 100));
+  const auto& t = shared.summary["transfers"];
+  EXPECT_LT(t[1]["completionTimeS"].get<double>(), 0.7 * t[0]["completionTimeS"].get<double>());
+  const auto& second = shared.summary["flows"][1]["initial"];
+  EXPECT_GT(second["cwndBytes"].get<int64_t>(), 10000);
+  EXPECT_FALSE(second["srttS"].is_null());
+  EXPECT_EQ(alone.summary["flows"][1]["initial"]["cwndBytes"], 1000);
+  ASSERT_EQ(shared.summary["groups"].size(), 1u);
+  EXPECT_EQ(shared.summary["groups"][0]["cacheHits"], 1);
+  EXPECT_EQ(shared.summary["groups"][0]["host"], "server");
+  EXPECT_TRUE(alone.summary["groups"].empty());
+}
+
+// The hazard RFC 9040 §8 and E-TCP §3.1 warn about: a large cached window sent unpaced is a
+// line-rate burst; with a queue smaller than the burst the reused connection loses packets.
+TEST(Rfc9040TemporalTest, AnUnpacedCachedWindowBurstsIntoASmallQueue) {
+  const RunOutput shared = testing::RunDoc(RepeatedTransfer("rfc9040-temporal", 20));
+  EXPECT_EQ(shared.summary["flows"][0]["retransmissions"], 0);
+  EXPECT_GT(shared.summary["flows"][1]["retransmissions"].get<int>(), 0);
+}
+
+}  // namespace
+}  // namespace tcb
