@@ -53,8 +53,9 @@ struct Packet {
   std::array<SackBlock, kMaxSackBlocks> sack{};
 
   SimTime sent_at;  // When the transport handed it to the network.
-  // TCP: send time of the segment whose arrival triggered this ACK (a timestamp echo, RFC 7323).
-  SimTime echo;
+  // TCP: uid of the segment whose arrival triggered this ACK. It plays the part of a timestamp echo
+  // (RFC 7323) without ties: uids grow in send order.
+  uint64_t echo_uid = 0;
 
   bool Has(uint8_t flag) const { return (flags & flag) != 0; }
 };

@@ -162,6 +162,7 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
   c.initial_rto = Ms(t["initialRtoMs"]);
   c.dupack_threshold = t["dupackThreshold"].get<int>();
   c.right_edge_recovery = t["rightEdgeRecovery"].get<bool>();
+  c.cwnd_validation = t["cwndValidation"].get<bool>();
   c.slow_start_restart = t["slowStartRestart"].get<bool>();
   c.nagle = t["nagle"].get<bool>();
   if (c.min_rto > c.max_rto) {
@@ -259,6 +260,13 @@ SharingConfig ParseSharing(const json& j) {
       c.ewma_weight = j["ewmaWeight"].get<double>();
       c.age_cwnd = j["ageCwnd"].get<bool>();
       c.cache_lifetime = Sec(j["lifetimeS"]);
+      break;
+    case SchemeKind::kEtcp:
+      ParseTicketPolicy(j["tickets"].get<std::string>(), &c.tickets);
+      c.cache = j["cache"].get<bool>();
+      c.cache_lifetime = Sec(j["lifetimeS"]);
+      c.handshake_avoidance = j["handshakeAvoidance"].get<bool>();
+      c.pace_half_closed = j["paceHalfClosed"].get<bool>();
       break;
     case SchemeKind::kMvTcbi:
     case SchemeKind::kFsTcbi:

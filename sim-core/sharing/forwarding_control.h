@@ -18,8 +18,8 @@ class ForwardingControl : public CongestionControl {
   void OnSendStart(SimTime now, bool first, Bytes pending) override {
     inner_->OnSendStart(now, first, pending);
   }
-  void OnSegmentSent(SimTime now, SeqNo seq, Bytes len, bool retransmission) override {
-    inner_->OnSegmentSent(now, seq, len, retransmission);
+  void OnSegmentSent(SimTime now, const SentSegment& segment) override {
+    inner_->OnSegmentSent(now, segment);
   }
   bool OnAck(SimTime now, const AckInfo& ack) override { return inner_->OnAck(now, ack); }
   void OnDuplicateAck(SimTime now, const AckInfo& ack) override { inner_->OnDuplicateAck(now, ack); }

@@ -1,6 +1,7 @@
 // The per-host scheme registry.
 #include "sharing/registry.h"
 
+#include "sharing/etcp.h"
 #include "sharing/rfc9040.h"
 #include "sharing/tcbi.h"
 #include "tcp/tcp_connection.h"
@@ -15,6 +16,7 @@ std::unique_ptr<SharingScheme> MakeScheme(const SharingConfig& config, const Sha
     case SchemeKind::kRfc9040Ensemble: return std::make_unique<Rfc9040EnsembleScheme>(config, env);
     case SchemeKind::kMvTcbi:
     case SchemeKind::kFsTcbi: return std::make_unique<TcbiScheme>(config, env);
+    case SchemeKind::kEtcp: return std::make_unique<EtcpScheme>(config, env);
     default: return nullptr;
   }
 }

@@ -15,9 +15,17 @@ namespace tcb {
 struct AckInfo {
   SeqNo ack = 0;           // The cumulative ACK field.
   Bytes newly_acked = 0;   // How far snd_una advanced (0 for a duplicate).
-  // Send time of the segment whose arrival made the receiver send this ACK, as a timestamp echo
-  // would carry it (RFC 7323): identifies "the ACK'ed packet" of TCP-INT and E-TCP.
-  SimTime echo;
+  // The segment whose arrival made the receiver send this ACK, as a timestamp echo would identify
+  // it (RFC 7323): "the ACK'ed packet" of TCP-INT and E-TCP. Packet uids grow in send order.
+  uint64_t echo_uid = 0;
+};
+
+// A data segment (or FIN) the sender just transmitted.
+struct SentSegment {
+  SeqNo seq = 0;
+  Bytes bytes = 0;
+  bool retransmission = false;
+  uint64_t uid = 0;  // The packet's uid, which later ACKs echo.
 };
 
 // What a controller may see of, and ask of, the sender it controls.
@@ -31,6 +39,8 @@ class SenderHandle {
   virtual Bytes peer_window() const = 0;  // The receiver's advertised window.
   // Bytes the application wrote that were never sent.
   virtual Bytes unsent_bytes() const = 0;
+  // The application has closed its side: nothing will be written after what is unsent now.
+  virtual bool write_closed() const = 0;
   // Payload of the next new segment the sender would send, 0 when it has none ready.
   virtual Bytes NextSegmentBytes() const = 0;
   // SACK information received so far (empty unless the connection uses SACK).
@@ -66,7 +76,7 @@ class CongestionControl {
   // application has written and not sent: the transfer size of TCP/SPAND §5.1.
   virtual void OnSendStart(SimTime now, bool first, Bytes pending) = 0;
   // Must be called for every data segment sent (SYNs excluded), retransmissions included.
-  virtual void OnSegmentSent(SimTime now, SeqNo seq, Bytes len, bool retransmission) = 0;
+  virtual void OnSegmentSent(SimTime now, const SentSegment& segment) = 0;
   // An ACK advanced snd_una (the sender has already moved it). Returns whether to restart the
   // retransmission timer (RFC 6298 §5.3).
   virtual bool OnAck(SimTime now, const AckInfo& ack) = 0;

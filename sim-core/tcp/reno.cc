@@ -22,7 +22,9 @@ Bytes RenoControl::HalfFlight() const {
   return std::max(sender_.flight_size() / 2, 2 * tcb_.mss);
 }
 
-void RenoControl::GrowWindow(Bytes acked) {
+void RenoControl::GrowWindow(Bytes acked, Bytes flight_before) {
+  // RFC 7661 §4.3 (when enabled): an ACK that finds the window not in use does not grow it.
+  if (config_.cwnd_validation && flight_before + tcb_.mss < tcb_.cwnd) return;
   if (tcb_.cwnd < tcb_.ssthresh) {
     // RFC 5681 §3.1 eq. (2): cwnd += min(N, SMSS) per ACK in slow start.
     tcb_.cwnd += std::min(acked, tcb_.mss);
@@ -45,7 +47,7 @@ bool RenoControl::CanSend(Bytes bytes) {
 bool RenoControl::OnAck(SimTime, const AckInfo& ack) {
   if (!tcb_.in_recovery) {
     tcb_.dupacks = 0;
-    GrowWindow(ack.newly_acked);
+    GrowWindow(ack.newly_acked, sender_.flight_size() + ack.newly_acked);
     return true;
   }
   switch (config_.flavor) {

@@ -15,7 +15,7 @@ class RenoControl final : public CongestionControl {
 
   void OnEstablished(SimTime now, bool syn_lost) override;
   void OnSendStart(SimTime now, bool first, Bytes pending) override;
-  void OnSegmentSent(SimTime, SeqNo, Bytes, bool) override {}
+  void OnSegmentSent(SimTime, const SentSegment&) override {}
   bool OnAck(SimTime now, const AckInfo& ack) override;
   void OnDuplicateAck(SimTime now, const AckInfo& ack) override;
   void OnRetransmissionTimeout(SimTime now) override;
@@ -36,7 +36,7 @@ class RenoControl final : public CongestionControl {
 
  private:
   // RFC 5681 §3.1: slow start below ssthresh, congestion avoidance above, capped by the receive window.
-  void GrowWindow(Bytes acked);
+  void GrowWindow(Bytes acked, Bytes flight_before);
   // RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2 * SMSS).
   Bytes HalfFlight() const;
   void EnterSackRecovery(SeqNo ack);

@@ -40,6 +40,9 @@ struct TcpConfig {
   // Balakrishnan et al. §4 "right-edge recovery": each duplicate ACK below the threshold sends one
   // new segment, so that small windows still produce enough duplicate ACKs for fast retransmit.
   bool right_edge_recovery = false;
+  // RFC 7661 §4.3: grow cwnd only while the window is in use, so that an application-limited
+  // sender does not build (and cache) a window it never tested. Off in the seed papers' ns-2 TCP.
+  bool cwnd_validation = false;
   bool slow_start_restart = true;  // "ssr"; false is "nssr".
   bool nagle = false;
 

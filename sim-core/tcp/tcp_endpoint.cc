@@ -45,8 +45,27 @@ void TcpEndpoint::Open() {
     TrySend();
     return;
   }
+  if (peer_ != nullptr && peer_->state_ == State::kListen &&
+      (cc_->AvoidsHandshake() || peer_->cc_->AvoidsHandshake())) {
+    // The peer is known (a cached connection count, T/TCP): no SYN round trip.
+    peer_->AcceptWithoutHandshake();
+    snd_una_ = snd_nxt_ = snd_max_ = kDataStart;
+    receiver_.Start(kDataStart);
+    Establish();
+    if (app_ != nullptr) app_->OnConnected(*this);
+    TrySend();
+    return;
+  }
   state_ = State::kSynSent;
   SendSegment(kIss);
+}
+
+void TcpEndpoint::AcceptWithoutHandshake() {
+  last_activity_ = sim_.Now();
+  snd_una_ = snd_nxt_ = snd_max_ = kDataStart;
+  receiver_.Start(kDataStart);
+  Establish();
+  if (app_ != nullptr) app_->OnConnected(*this);
 }
 
 void TcpEndpoint::Listen() {
@@ -148,7 +167,7 @@ void TcpEndpoint::FillAckFields(Packet& p) {
   if (!receiver_.started()) return;
   p.flags |= tcp_flags::kAck;
   p.ack = receiver_.rcv_nxt();
-  p.echo = echo_;
+  p.echo_uid = echo_uid_;
   if (config_.flavor == TcpFlavor::kSack) {
     // RFC 2018: up to three blocks fit beside a timestamp option; the option costs 2 + 8n bytes,
     // padded to a multiple of four.
@@ -212,7 +231,7 @@ void TcpEndpoint::SendSegment(SeqNo seq, Bytes max_payload) {
   }
   if (!rto_timer_.IsArmed()) RestartRto();
   if (p.payload > 0 || p.Has(tcp_flags::kFin)) {
-    cc_->OnSegmentSent(now, seq, p.payload, retransmission);
+    cc_->OnSegmentSent(now, SentSegment{seq, p.payload, retransmission, p.uid});
   }
   if (recorder_ != nullptr && recorder_->packets()) {
     recorder_->RecordPacket(now, retransmission ? PacketEvent::kRetransmit : PacketEvent::kSend, p);
@@ -278,7 +297,7 @@ void TcpEndpoint::ProcessAck(const Packet& p) {
   }
   AckInfo info;
   info.ack = ack;
-  info.echo = p.echo;
+  info.echo_uid = p.echo_uid;
   if (ack > snd_una_) {
     info.newly_acked = ack - snd_una_;
     const bool syn_acked = snd_una_ == kIss && config_.model == ConnectionModel::kFull;
@@ -314,7 +333,7 @@ void TcpEndpoint::Receive(Packet& p) {
   }
   last_activity_ = now;
   // The segment that triggers our next ACK (a timestamp echo, RFC 7323).
-  if (p.payload > 0 || p.Has(tcp_flags::kSyn) || p.Has(tcp_flags::kFin)) echo_ = p.sent_at;
+  if (p.payload > 0 || p.Has(tcp_flags::kSyn) || p.Has(tcp_flags::kFin)) echo_uid_ = p.uid;
 
   if (state_ == State::kIdle) {
     network_.Release(p);

@@ -72,7 +72,9 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   void SetApplication(TcpApplication* app) { app_ = app; }  // Not owned.
 
   // Application interface.
-  void Open();    // Active open (SYN), or ready to send at once for a one-way transfer.
+  // Active open: SYN, or ready to send at once for a one-way transfer, or, when either end's
+  // controller allows it (E-TCP §5's T/TCP-style handshake avoidance), established at once.
+  void Open();
   void Listen();  // Passive open.
   void Send(Bytes bytes);  // Appends `bytes` to the send stream.
   void SendUnlimited();    // An endless stream (bulk transfer without a size).
@@ -106,6 +108,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   Bytes peer_window() const override { return peer_window_; }
   Bytes unsent_bytes() const override { return std::max<Bytes>(0, StreamEnd() - snd_max_); }
   Bytes NextSegmentBytes() const override;
+  bool write_closed() const override { return fin_requested_; }
   const SackScoreboard& scoreboard() const override { return scoreboard_; }
   void RetransmitNow(SeqNo seq, Bytes max_bytes) override;
   void GoBackN() override { snd_nxt_ = snd_una_; }
@@ -120,6 +123,8 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   SeqNo StreamEnd() const { return kDataStart + written_; }
   bool FinPending() const { return fin_requested_; }
   void Establish();
+  // The responder's half of a handshake-free open.
+  void AcceptWithoutHandshake();
   void TrySend();
   // Tells the controller that data starts flowing: the first data, or after an idle period.
   void NoteSendStart();
@@ -158,7 +163,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   bool syn_retransmitted_ = false;
   bool send_start_noted_ = false;  // OnSendStart() was called for the current burst of data.
   SackScoreboard scoreboard_;
-  SimTime echo_;  // Send time of the last segment received, echoed in ACKs.
+  uint64_t echo_uid_ = 0;  // The last segment received, echoed in ACKs.
 
   // Karn's rule: one timed segment at a time; any retransmission cancels the measurement.
   bool timing_ = false;

@@ -20,6 +20,7 @@ class FakeSender final : public SenderHandle {
   Bytes peer_window() const override { return 1 << 30; }
   Bytes unsent_bytes() const override { return unsent; }
   Bytes NextSegmentBytes() const override { return unsent > 0 ? std::min(unsent, kMss) : 0; }
+  bool write_closed() const override { return closed; }
   const SackScoreboard& scoreboard() const override { return sacks; }
   void RetransmitNow(SeqNo seq, Bytes) override { retransmitted.push_back(seq); }
   void GoBackN() override {
@@ -38,6 +39,7 @@ class FakeSender final : public SenderHandle {
 
   SeqNo una = 1, nxt = 1, max = 1;
   Bytes unsent = 0;
+  bool closed = false;
   SackScoreboard sacks;
   std::vector<SeqNo> retransmitted;
   std::vector<SeqNo> new_segments;

@@ -70,10 +70,16 @@ INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(Pres
 
 // A random sharing scheme with random parameters.
 json RandomSharing(Rng& rng) {
-  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi"};
+  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi", "etcp"};
   const char* scopes[] = {"host-pair", "network", "host"};
   json s{{"scheme", schemes[rng.UniformInt(std::size(schemes))]}};
   if (s["scheme"] != "independent") s["scope"] = scopes[rng.UniformInt(std::size(scopes))];
+  if (s["scheme"] == "etcp") {
+    const char* tickets[] = {"fair", "content", "decay", "html-pre"};
+    s["tickets"] = tickets[rng.UniformInt(4)];
+    s["handshakeAvoidance"] = rng.UniformInt(2) == 1;
+    s["paceHalfClosed"] = rng.UniformInt(2) == 1;
+  }
   if (s["scheme"] == "rfc9040-temporal") {
     const char* merges[] = {"latest", "mean", "ewma"};
     s["merge"] = merges[rng.UniformInt(3)];
@@ -109,6 +115,7 @@ json RandomScenario(uint64_t seed) {
   auto tcp = [&]() {
     json t{{"flavor", pick({"tahoe", "reno", "newreno", "sack"})},
            {"rightEdgeRecovery", chance(0.2)},
+           {"cwndValidation", chance(0.3)},
            {"connection", pick({"full", "one-way"})},
            {"mssBytes", 100 + rng.UniformInt(1400)},
            {"delayedAck", chance(0.5)},
@@ -166,6 +173,8 @@ json RandomScenario(uint64_t seed) {
     json item{{"from", left[a]}, {"to", right[b]}, {"name", "item" + std::to_string(i)}};
     if (chance(0.3)) std::swap(item["from"], item["to"]);
     if (chance(0.3)) item["tcp"] = tcp();
+    const char* contents[] = {"html", "image", "java", "ftp", "other"};
+    if (chance(0.5)) item["content"] = contents[rng.UniformInt(5)];
     switch (rng.UniformInt(4)) {
       case 0:
         item["type"] = "bulk";
@@ -192,6 +201,7 @@ json RandomScenario(uint64_t seed) {
         item["type"] = "onoff-udp";
         item["rateKbps"] = uniform(10, 500);
         item.erase("tcp");
+        item.erase("content");
         break;
     }
     traffic.push_back(item);
@@ -207,7 +217,11 @@ TEST(RandomScenarioTest, InvariantsHoldAndRunsAreDeterministic) {
     SCOPED_TRACE("random scenario " + std::to_string(seed));
     const json doc = RandomScenario(seed);
     Scenario scenario;
-    ASSERT_NO_THROW(scenario = ParseScenario(doc)) << doc.dump(2);
+    try {
+      scenario = ParseScenario(doc);
+    } catch (const ScenarioError& e) {
+      FAIL() << e.what() << "\n" << doc.dump(2);
+    }
     RunOptions full;
     full.trace = TraceLevel::kFull;
     const RunOutput a = RunScenario(scenario, full);
