@@ -268,6 +268,11 @@ SharingConfig ParseSharing(const json& j) {
       c.handshake_avoidance = j["handshakeAvoidance"].get<bool>();
       c.pace_half_closed = j["paceHalfClosed"].get<bool>();
       break;
+    case SchemeKind::kTcpInt:
+      c.weighted = j["weighted"].get<bool>();
+      c.delayed_ack_rules = j["delayedAckRules"].get<bool>();
+      c.delayed_ack_bound = Ms(j["delayedAckBoundMs"]);
+      break;
     case SchemeKind::kMvTcbi:
     case SchemeKind::kFsTcbi:
       c.tcbi_initial_cwnd = j["initialCwndSegments"].get<int>();

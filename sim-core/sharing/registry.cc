@@ -4,6 +4,7 @@
 #include "sharing/etcp.h"
 #include "sharing/rfc9040.h"
 #include "sharing/tcbi.h"
+#include "sharing/tcp_int.h"
 #include "tcp/tcp_connection.h"
 
 namespace tcb {
@@ -17,6 +18,7 @@ std::unique_ptr<SharingScheme> MakeScheme(const SharingConfig& config, const Sha
     case SchemeKind::kMvTcbi:
     case SchemeKind::kFsTcbi: return std::make_unique<TcbiScheme>(config, env);
     case SchemeKind::kEtcp: return std::make_unique<EtcpScheme>(config, env);
+    case SchemeKind::kTcpInt: return std::make_unique<TcpIntScheme>(config, env);
     default: return nullptr;
   }
 }

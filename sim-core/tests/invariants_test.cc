@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(Pres
 
 // A random sharing scheme with random parameters.
 json RandomSharing(Rng& rng) {
-  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi", "etcp"};
+  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi", "etcp", "tcp-int"};
   const char* scopes[] = {"host-pair", "network", "host"};
   json s{{"scheme", schemes[rng.UniformInt(std::size(schemes))]}};
   if (s["scheme"] != "independent") s["scope"] = scopes[rng.UniformInt(std::size(scopes))];
@@ -79,6 +79,10 @@ json RandomSharing(Rng& rng) {
     s["tickets"] = tickets[rng.UniformInt(4)];
     s["handshakeAvoidance"] = rng.UniformInt(2) == 1;
     s["paceHalfClosed"] = rng.UniformInt(2) == 1;
+  }
+  if (s["scheme"] == "tcp-int") {
+    s["weighted"] = rng.UniformInt(2) == 1;
+    s["delayedAckRules"] = rng.UniformInt(2) == 1;
   }
   if (s["scheme"] == "rfc9040-temporal") {
     const char* merges[] = {"latest", "mean", "ewma"};
@@ -175,6 +179,7 @@ json RandomScenario(uint64_t seed) {
     if (chance(0.3)) item["tcp"] = tcp();
     const char* contents[] = {"html", "image", "java", "ftp", "other"};
     if (chance(0.5)) item["content"] = contents[rng.UniformInt(5)];
+    if (chance(0.3)) item["weight"] = uniform(0.5, 3);
     switch (rng.UniformInt(4)) {
       case 0:
         item["type"] = "bulk";
@@ -202,6 +207,7 @@ json RandomScenario(uint64_t seed) {
         item["rateKbps"] = uniform(10, 500);
         item.erase("tcp");
         item.erase("content");
+        item.erase("weight");
         break;
     }
     traffic.push_back(item);
