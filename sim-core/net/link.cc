@@ -1,6 +1,8 @@
 // One direction of a link: drop-tail FIFO, transmitter and pipe.
 #include "net/link.h"
 
+#include <stdexcept>
+
 #include "net/network.h"
 
 namespace tcb {
@@ -25,6 +27,9 @@ void Link::QueueChanged(SimTime at) {
 }
 
 void Link::AdvanceTo(SimTime now) {
+  if (next_start_ < front_index_) {
+    throw std::logic_error("link " + name_ + ": a packet left before its transmission was accounted");
+  }
   const uint64_t end = front_index_ + fifo_.size();
   while (next_start_ < end) {
     const InFlight& f = fifo_[next_start_ - front_index_];
@@ -81,6 +86,8 @@ void Link::Receive(Packet& packet) {
 }
 
 void Link::OnEvent() {
+  // The head has finished transmitting: account every start up to now before it leaves the FIFO.
+  AdvanceTo(sim_.Now());
   const InFlight head = fifo_.front();
   fifo_.pop_front();
   ++front_index_;

@@ -104,6 +104,19 @@ TEST(LinkTest, QueueDrainsAsTimePasses) {
   EXPECT_EQ(t.sink.arrivals.size(), 3u);
 }
 
+// Regression: packets that waited and were delivered with no arrival in between must leave the
+// queue's accounting; otherwise a later burst meets a phantom queue and is dropped early.
+TEST(LinkTest, QueueAccountingSurvivesDeliveriesWithoutArrivals) {
+  TwoNodes t(8000000, SimTime::Milliseconds(1), QueueLimit::Packets(3));
+  for (int i = 0; i < 4; ++i) t.Send(1000);  // 1 transmitting, 3 waiting.
+  t.RunAll();                                 // All delivered; no arrival in between.
+  for (int i = 0; i < 4; ++i) t.Send(1000);  // The same burst again fits exactly.
+  t.RunAll();
+  EXPECT_EQ(t.net.link(t.link).stats().queue_drops, 0);
+  EXPECT_EQ(t.sink.arrivals.size(), 8u);
+  EXPECT_EQ(t.net.link(t.link).stats().max_queue_packets, 3);
+}
+
 TEST(LinkTest, UtilisationAndMeanQueue) {
   TwoNodes t(8000000, SimTime::Zero(), QueueLimit::Unlimited());
   for (int i = 0; i < 4; ++i) t.Send(1000);  // Busy for 4 ms from 0.
