@@ -249,7 +249,7 @@ TrafficItem ParseTrafficItem(const json& t, size_t index, const std::string& pat
   return item;
 }
 
-SharingConfig ParseSharing(const json& j) {
+SharingConfig ParseSharing(const json& j, const std::string& path) {
   SharingConfig c;
   ParseSchemeKind(j["scheme"].get<std::string>(), &c.scheme);
   if (j.contains("scope")) ParseSharingScope(j["scope"].get<std::string>(), &c.scope);
@@ -273,6 +273,23 @@ SharingConfig ParseSharing(const json& j) {
       c.delayed_ack_rules = j["delayedAckRules"].get<bool>();
       c.delayed_ack_bound = Ms(j["delayedAckBoundMs"]);
       break;
+    case SchemeKind::kSpand:
+      c.gateway = j["gateway"].get<std::string>();
+      c.spand_window = Sec(j["windowS"]);
+      c.min_samples = j["minSamples"].get<int>();
+      c.segments_per_ack = j["segmentsPerAck"].get<int>();
+      c.bucket_depth = j["bucketDepth"].get<int>();
+      c.shift_optimisation = j["shiftOptimisation"].get<bool>();
+      for (size_t i = 0; i < j["priors"].size(); ++i) {
+        const json& p = j["priors"][i];
+        const std::string net = p["network"].get<std::string>();
+        const auto address = ParseIpv4(net.substr(0, net.size() - 3));
+        if (!address) {
+          throw ScenarioError(Child(Index(Child(path, "priors"), i), "network"), "not an IPv4 /24 network (each part 0-255)");
+        }
+        c.spand_priors.push_back({*address >> 8, p["wcPackets"].get<double>(), Ms(p["rttMs"])});
+      }
+      break;
     case SchemeKind::kMvTcbi:
     case SchemeKind::kFsTcbi:
       c.tcbi_initial_cwnd = j["initialCwndSegments"].get<int>();
@@ -292,7 +309,7 @@ void ParseHosts(const json& hosts, const TopologySpec& topology, Scenario& s) {
       for (const NodeSpec& n : topology.nodes) found = found || n.name == name;
       if (!found) throw ScenarioError(path, "no node named \"" + name + "\"");
     }
-    const SharingConfig sharing = ParseSharing(host["sharing"]);
+    const SharingConfig sharing = ParseSharing(host["sharing"], Child(path, "sharing"));
     if (name == "*") {
       s.default_sharing = sharing;
     } else {

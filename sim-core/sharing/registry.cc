@@ -9,21 +9,32 @@
 
 namespace tcb {
 
-namespace {
-
-std::unique_ptr<SharingScheme> MakeScheme(const SharingConfig& config, const SharingEnvironment& env) {
+std::unique_ptr<SharingScheme> SharingRegistry::MakeScheme(const SharingConfig& config) {
   switch (config.scheme) {
-    case SchemeKind::kRfc9040Temporal: return std::make_unique<Rfc9040TemporalScheme>(config, env);
-    case SchemeKind::kRfc9040Ensemble: return std::make_unique<Rfc9040EnsembleScheme>(config, env);
+    case SchemeKind::kIndependent: return nullptr;
+    case SchemeKind::kRfc9040Temporal: return std::make_unique<Rfc9040TemporalScheme>(config, env_);
+    case SchemeKind::kRfc9040Ensemble: return std::make_unique<Rfc9040EnsembleScheme>(config, env_);
     case SchemeKind::kMvTcbi:
-    case SchemeKind::kFsTcbi: return std::make_unique<TcbiScheme>(config, env);
-    case SchemeKind::kEtcp: return std::make_unique<EtcpScheme>(config, env);
-    case SchemeKind::kTcpInt: return std::make_unique<TcpIntScheme>(config, env);
-    default: return nullptr;
+    case SchemeKind::kFsTcbi: return std::make_unique<TcbiScheme>(config, env_);
+    case SchemeKind::kEtcp: return std::make_unique<EtcpScheme>(config, env_);
+    case SchemeKind::kTcpInt: return std::make_unique<TcpIntScheme>(config, env_);
+    case SchemeKind::kSpand: return std::make_unique<SpandScheme>(config, env_, Gateway(config));
+    case SchemeKind::kCongestionManager: return nullptr;
   }
+  return nullptr;
 }
 
-}  // namespace
+SpandGateway& SharingRegistry::Gateway(const SharingConfig& config) {
+  auto it = gateways_.find(config.gateway);
+  if (it == gateways_.end()) {
+    it = gateways_.emplace(config.gateway, std::make_unique<SpandGateway>(config.spand_window)).first;
+  }
+  // Priors are what the gateway had heard before the run began.
+  for (const SharingConfig::SpandPrior& p : config.spand_priors) {
+    it->second->Report(p.network, SimTime::Zero(), p.wc_packets, p.rtt);
+  }
+  return *it->second;
+}
 
 SharingRegistry::~SharingRegistry() = default;
 
@@ -32,8 +43,7 @@ SharingScheme* SharingRegistry::SchemeFor(NodeId node) {
   if (it != schemes_.end()) return it->second.get();
   auto config = configs_.find(node);
   const SharingConfig* chosen = config != configs_.end() ? &config->second : (default_ ? &*default_ : nullptr);
-  std::unique_ptr<SharingScheme> scheme =
-      chosen != nullptr && chosen->scheme != SchemeKind::kIndependent ? MakeScheme(*chosen, env_) : nullptr;
+  std::unique_ptr<SharingScheme> scheme = chosen != nullptr ? MakeScheme(*chosen) : nullptr;
   return schemes_.emplace(node, std::move(scheme)).first->second.get();
 }
 

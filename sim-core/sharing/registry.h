@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sharing/sharing.h"
+#include "sharing/spand.h"
 #include "sharing/sharing_config.h"
 #include "tcp/tcp_endpoint.h"
 
@@ -37,11 +38,15 @@ class SharingRegistry {
 
  private:
   SharingScheme* SchemeFor(NodeId node);
+  std::unique_ptr<SharingScheme> MakeScheme(const SharingConfig& config);
+  SpandGateway& Gateway(const SharingConfig& config);
 
   SharingEnvironment env_;
   std::map<NodeId, SharingConfig> configs_;
   std::optional<SharingConfig> default_;
   std::map<NodeId, std::unique_ptr<SharingScheme>> schemes_;  // Ordered, for a stable summary.
+  // TCP/SPAND performance gateways by name: hosts naming the same one share it (§5.1).
+  std::map<std::string, std::unique_ptr<SpandGateway>> gateways_;
 };
 
 }  // namespace tcb

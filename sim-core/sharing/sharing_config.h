@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/time.h"
 #include "sharing/sharing.h"
@@ -61,6 +62,13 @@ struct SharingConfig {
   int segments_per_ack = 1;         // b of §4.1 eq. (1)-(4).
   int bucket_depth = 4;             // Token bucket depth in segments (§5.2.5).
   bool shift_optimisation = true;   // §4.2 eq. (4).
+  // What the gateway knows at the start of the run (as if it had been running): per /24 network.
+  struct SpandPrior {
+    uint32_t network = 0;  // Address >> 8.
+    double wc_packets = 0;
+    SimTime rtt;
+  };
+  std::vector<SpandPrior> spand_priors;
 
   // mv-tcbi, fs-tcbi (Savorić et al. §3: defaults when alone, in segments)
   int tcbi_initial_cwnd = 2;

@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(Pres
 
 // A random sharing scheme with random parameters.
 json RandomSharing(Rng& rng) {
-  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi", "etcp", "tcp-int"};
+  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi", "etcp", "tcp-int", "spand"};
   const char* scopes[] = {"host-pair", "network", "host"};
   json s{{"scheme", schemes[rng.UniformInt(std::size(schemes))]}};
   if (s["scheme"] != "independent") s["scope"] = scopes[rng.UniformInt(std::size(scopes))];
@@ -79,6 +79,12 @@ json RandomSharing(Rng& rng) {
     s["tickets"] = tickets[rng.UniformInt(4)];
     s["handshakeAvoidance"] = rng.UniformInt(2) == 1;
     s["paceHalfClosed"] = rng.UniformInt(2) == 1;
+  }
+  if (s["scheme"] == "spand") {
+    s.erase("scope");  // SPAND's scope is the destination /24 network.
+    s["windowS"] = 1 + static_cast<double>(rng.UniformInt(60));
+    s["segmentsPerAck"] = 1 + rng.UniformInt(2);
+    s["shiftOptimisation"] = rng.UniformInt(2) == 1;
   }
   if (s["scheme"] == "tcp-int") {
     s["weighted"] = rng.UniformInt(2) == 1;
