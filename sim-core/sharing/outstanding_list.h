@@ -35,7 +35,7 @@ class OutstandingList {
         break;
       }
     }
-    entries_.push_back(Entry{owner, seq, bytes, uid, now});
+    entries_.push_back(Entry{owner, seq, bytes, uid, now, 0, SimTime::Zero()});
     bytes_ += bytes;
   }
 

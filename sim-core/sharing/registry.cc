@@ -1,6 +1,7 @@
 // The per-host scheme registry.
 #include "sharing/registry.h"
 
+#include "sharing/congestion_manager.h"
 #include "sharing/etcp.h"
 #include "sharing/rfc9040.h"
 #include "sharing/tcbi.h"
@@ -19,7 +20,7 @@ std::unique_ptr<SharingScheme> SharingRegistry::MakeScheme(const SharingConfig& 
     case SchemeKind::kEtcp: return std::make_unique<EtcpScheme>(config, env_);
     case SchemeKind::kTcpInt: return std::make_unique<TcpIntScheme>(config, env_);
     case SchemeKind::kSpand: return std::make_unique<SpandScheme>(config, env_, Gateway(config));
-    case SchemeKind::kCongestionManager: return nullptr;
+    case SchemeKind::kCongestionManager: return std::make_unique<CongestionManagerScheme>(config, env_);
   }
   return nullptr;
 }

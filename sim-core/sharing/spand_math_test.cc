@@ -32,7 +32,9 @@ TEST(SpandMathTest, Figure5Curve) {
     const int64_t cwnd = SpandInitialWindow(30, wc, 1, true).cwnd;
     EXPECT_LE(cwnd, wc) << "W_c = " << wc;
     EXPECT_GE(cwnd, 1);
-    if (wc >= 30) EXPECT_EQ(cwnd, 30) << "W_c = " << wc;
+    if (wc >= 30) {
+      EXPECT_EQ(cwnd, 30) << "W_c = " << wc;
+    }
     if (cwnd == previous) ++plateaus;
     previous = cwnd;
     // Without the shift the window reuses much more of W_c.

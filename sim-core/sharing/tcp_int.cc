@@ -88,9 +88,9 @@ class TcpIntScheme::Host {
 class TcpIntScheme::Member final : public CongestionControl {
  public:
   Member(Host& host, SenderHandle& sender, const TcpConfig& config, double weight)
-      : host_(host),
+      : weight_(weight),
+        host_(host),
         sender_(sender),
-        weight_(weight),
         // TCP-INT integrates congestion control and loss recovery only; RTT stays per connection.
         rtt_(config.rto_granularity, config.min_rto, config.max_rto, config.initial_rto) {}
 

@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(Pres
 
 // A random sharing scheme with random parameters.
 json RandomSharing(Rng& rng) {
-  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi", "etcp", "tcp-int", "spand"};
+  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi", "etcp", "tcp-int", "spand", "congestion-manager"};
   const char* scopes[] = {"host-pair", "network", "host"};
   json s{{"scheme", schemes[rng.UniformInt(std::size(schemes))]}};
   if (s["scheme"] != "independent") s["scope"] = scopes[rng.UniformInt(std::size(scopes))];

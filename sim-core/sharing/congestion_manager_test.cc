@@ -1,0 +1,93 @@
+// The Congestion Manager (RFC 3124): one window per macroflow, granted round robin, flows that recover
+// their own losses.
+#include "sharing/congestion_manager.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/test_scenarios.h"
+
+namespace tcb {
+namespace {
+
+using testing::json;
+
+json TwoFlowsToOnePeer(const char* scheme, std::vector<double> weights = {1, 1}) {
+  json doc = testing::SingleLinkScenario(
+      2, 20, {{"packets", 30}}, {{"flavor", "newreno"}, {"connection", "one-way"}, {"mssBytes", 1000},
+                                {"receiveWindowBytes", 1 << 20}},
+      {{"type", "bulk"}, {"name", "a"}, {"from", "server"}, {"to", "client"}, {"bytes", 2000000}, {"weight", weights[0]}});
+  doc["traffic"].push_back({{"type", "bulk"}, {"name", "b"}, {"from", "server"}, {"to", "client"}, {"bytes", 2000000},
+                            {"startS", 0.5}, {"weight", weights[1]}});
+  doc["durationS"] = 8;  // Neither finishes: the bytes delivered show the shares.
+  doc["hosts"] = {{"server", {{"sharing", {{"scheme", scheme}}}}}};
+  return doc;
+}
+
+// RFC 3124 §4.3: the scheduler shares the macroflow's window among its flows; round robin by default,
+// in proportion to weights here.
+TEST(CongestionManagerTest, FlowsShareTheMacroflowWindowByWeight) {
+  const RunOutput even = testing::RunDoc(TwoFlowsToOnePeer("congestion-manager"));
+  const json& f = even.summary["flows"];
+  const double ratio = f[0]["goodputBps"].get<double>() / f[1]["goodputBps"].get<double>();
+  EXPECT_NEAR(ratio, 1.0, 0.15);
+  const RunOutput weighted = testing::RunDoc(TwoFlowsToOnePeer("congestion-manager", {3, 1}));
+  const json& w = weighted.summary["flows"];
+  EXPECT_GT(w[0]["bytes"].get<double>(), 2 * w[1]["bytes"].get<double>());
+  ASSERT_EQ(even.summary["groups"].size(), 1u);
+  EXPECT_EQ(even.summary["groups"][0]["scheme"], "congestion-manager");
+}
+
+// RFC 3124 §1: the flows to one destination together are no more aggressive than one TCP connection.
+// Two CM flows beside a competing connection take what one SACK connection takes in their place.
+TEST(CongestionManagerTest, AMacroflowIsAsAggressiveAsOneConnection) {
+  auto goodput = [](const char* scheme, int n, const char* flavor, int seed) {
+    json doc{{"schemaVersion", 1},
+             {"seed", seed},
+             {"durationS", 120},
+             {"tcp", {{"flavor", flavor}, {"mssBytes", 1000}, {"receiveWindowBytes", 1000000}}},
+             {"topology",
+              {{"kind", "dumbbell"},
+               {"pairs", 2},
+               {"bottleneck", {{"bandwidthMbps", 5}, {"delayMs", 20}, {"queue", {{"packets", 30}}}}},
+               {"access", {{"bandwidthMbps", 100}, {"delayMs", 1}}}}},
+             {"hosts", {{"left0", {{"sharing", {{"scheme", scheme}}}}}}},
+             {"traffic",
+              {{{"type", "bulk"}, {"name", "macroflow"}, {"count", n}, {"from", "left0"}, {"to", "right0"},
+                {"startJitterS", 1}},
+               {{"type", "bulk"}, {"name", "other"}, {"from", "left1"}, {"to", "right1"}, {"startJitterS", 1},
+                {"tcp", {{"flavor", "reno"}}}}}}};
+    const RunOutput run = testing::RunDoc(doc);
+    double total = 0;
+    for (const json& f : run.summary["flows"]) {
+      if (f["item"] == "macroflow") total += f["goodputBps"].get<double>();
+    }
+    return total;
+  };
+  double cm = 0, one = 0, bundle = 0;
+  for (int seed = 1; seed <= 8; ++seed) {
+    cm += goodput("congestion-manager", 4, "newreno", seed);
+    one += goodput("independent", 1, "sack", seed);
+    bundle += goodput("independent", 4, "newreno", seed);
+  }
+  EXPECT_NEAR(cm / one, 1.0, 0.1) << "macroflow " << cm / 8 << " b/s, one connection " << one / 8 << " b/s";
+  EXPECT_GT(bundle / one, 1.3);
+}
+
+// The flows keep their own reliability: three losses in one window of one flow are repaired by its
+// fast retransmit and partial ACKs, without a timeout.
+TEST(CongestionManagerTest, FlowsRecoverTheirOwnLosses) {
+  json doc = testing::SingleLinkScenario(
+      10, 25, "unlimited",
+      {{"flavor", "newreno"}, {"connection", "one-way"}, {"mssBytes", 1000}, {"receiveWindowBytes", 1 << 20},
+       {"initialSsthreshBytes", 20000}},
+      {{"type", "bulk"}, {"from", "server"}, {"to", "client"}, {"bytes", 200000}});
+  doc["topology"]["link"]["lossForward"] = {{"packets", {40, 42, 44}}};
+  doc["hosts"] = {{"server", {{"sharing", {{"scheme", "congestion-manager"}}}}}};
+  const RunOutput run = testing::RunDoc(doc);
+  EXPECT_EQ(run.summary["flows"][0]["timeouts"], 0);
+  EXPECT_EQ(run.summary["flows"][0]["retransmissions"], 3);
+  EXPECT_EQ(run.summary["flows"][0]["bytes"], 200000);
+}
+
+}  // namespace
+}  // namespace tcb
