@@ -75,4 +75,31 @@ double Gamma(Rng& rng, double shape, double scale) {
   return sample * scale;
 }
 
+double Distribution::Draw(Rng& rng) const {
+  double x = a;
+  switch (kind) {
+    case Kind::kConstant:
+      break;
+    case Kind::kUniform:
+      x = Uniform(rng, a, b);
+      break;
+    case Kind::kExponential:
+      x = Exponential(rng, a);
+      break;
+    case Kind::kPareto:
+      x = Pareto(rng, a, b);
+      break;
+    case Kind::kLognormal: {
+      const LognormalParams p = LognormalFromMeanStddev(a, b);
+      x = Lognormal(rng, p.mu, p.sigma);
+      break;
+    }
+    case Kind::kGamma:
+      // mean = k theta, variance = k theta^2.
+      x = b > 0 ? Gamma(rng, (a / b) * (a / b), b * b / a) : a;
+      break;
+  }
+  return x < cap ? x : cap;
+}
+
 }  // namespace tcb

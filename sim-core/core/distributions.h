@@ -2,6 +2,9 @@
 // Rng and det_math so that every build draws the same numbers.
 #pragma once
 
+#include <cstdint>
+#include <limits>
+
 #include "core/rng.h"
 
 namespace tcb {
@@ -45,5 +48,26 @@ LognormalParams LognormalFromMeanStddev(double mean, double stddev);
 // Tsang (2000) squeeze/rejection on normal draws; for k < 1 it samples shape k + 1 and multiplies by
 // U^(1/k), with U drawn after the shape-(k + 1) sample. NaN for k <= 0 or NaN.
 double Gamma(Rng& rng, double shape, double scale);
+
+// A quantity a scenario draws per use (a think time, an object size, a gap): a constant or one of
+// the distributions above, with an optional cap. Scenarios give means and standard deviations, as
+// the seed papers do (Savoric Table 1); Draw converts them to the samplers' parameters.
+struct Distribution {
+  enum class Kind : uint8_t { kConstant, kUniform, kExponential, kPareto, kLognormal, kGamma };
+
+  Kind kind = Kind::kConstant;
+  // constant: value; uniform: min, max; exponential: mean; pareto: shape, scale (its minimum);
+  // lognormal and gamma: mean, standard deviation.
+  double a = 0;
+  double b = 0;
+  // Draws above the cap are clamped to it (heavy tails such as Pareto with shape < 1 have no mean).
+  double cap = std::numeric_limits<double>::infinity();
+
+  static Distribution Constant(double value) { return {Kind::kConstant, value, 0}; }
+
+  // Draws as the sampler of the kind does; a constant draws nothing.
+  double Draw(Rng& rng) const;
+  bool IsConstant() const { return kind == Kind::kConstant; }
+};
 
 }  // namespace tcb

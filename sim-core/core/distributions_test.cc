@@ -263,5 +263,52 @@ TEST(DistributionsGoldenTest, BitPatterns) {
   EXPECT_EQ(DoubleToBits(p.sigma), 0x3fe1be921bcc0d56u);
 }
 
+// Savorić Table 1 gives the reading time as a gamma with mean 35.286 s and standard deviation
+// 147.390 s; Distribution converts mean and deviation to shape (mean/sd)^2 and scale sd^2/mean.
+TEST(DistributionTest, GammaFromMeanAndStddev) {
+  Rng rng(7);
+  const Distribution reading{Distribution::Kind::kGamma, 35.286, 147.390};
+  const Moments m = Sample([&] { return reading.Draw(rng); });
+  const double variance = 147.390 * 147.390;
+  // Shape 0.0573: excess kurtosis 6/k ~ 105, so the variance check is loose; the mean is tight.
+  EXPECT_NEAR(m.mean, 35.286, MeanTolerance(variance));
+  EXPECT_NEAR(m.variance, variance, VarianceTolerance(variance, 6.0 / (35.286 * 35.286 / variance)));
+  EXPECT_GT(m.min, 0.0);
+}
+
+TEST(DistributionTest, LognormalFromMeanAndStddev) {
+  Rng rng(8);
+  const Distribution pages{Distribution::Kind::kLognormal, 25.807, 78.752};
+  const Moments m = Sample([&] { return pages.Draw(rng); });
+  // Heavy right tail: compare the median, exp(mu), instead of the sample mean.
+  const LognormalParams p = LognormalFromMeanStddev(25.807, 78.752);
+  Rng again(8);
+  const double below_median =
+      Fraction([&] { return pages.Draw(again); }, [&](double x) { return x < DetExp(p.mu); });
+  EXPECT_NEAR(below_median, 0.5, FractionTolerance(0.5));
+  EXPECT_GT(m.min, 0.0);
+}
+
+TEST(DistributionTest, CapClampsDrawsAndConstantsDrawNothing) {
+  Rng rng(9);
+  Distribution primary{Distribution::Kind::kPareto, 0.91, 1000};
+  primary.cap = 50000;
+  const Moments m = Sample([&] { return primary.Draw(rng); });
+  EXPECT_GE(m.min, 1000.0);
+  EXPECT_EQ(m.max, 50000.0);
+
+  Rng a(10), b(10);
+  EXPECT_EQ(Distribution::Constant(3.5).Draw(a), 3.5);
+  EXPECT_EQ(a.NextU64(), b.NextU64());
+}
+
+TEST(DistributionTest, UniformAndExponentialUseTheirSamplers) {
+  Rng a(11), b(11);
+  EXPECT_EQ(DoubleToBits((Distribution{Distribution::Kind::kUniform, 1e-3, 2e-3}).Draw(a)),
+            DoubleToBits(Uniform(b, 1e-3, 2e-3)));
+  EXPECT_EQ(DoubleToBits((Distribution{Distribution::Kind::kExponential, 5.0}).Draw(a)),
+            DoubleToBits(Exponential(b, 5.0)));
+}
+
 }  // namespace
 }  // namespace tcb

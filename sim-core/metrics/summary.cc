@@ -2,6 +2,7 @@
 #include "metrics/summary.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "metrics/sha256.h"
@@ -46,6 +47,48 @@ json TcpFlowJson(const FlowInfo& f, const TcpConnection& c, SimTime stop) {
   j["established"] = a.established() || a.closed();
   j["closed"] = a.closed() && b.closed();
   return j;
+}
+
+// Page statistics over a set of pages (E-TCP §4: HTML and total time; Gürkan §4.1: the effective
+// page retrieval rate, bytes of finished pages over the time spent retrieving them).
+struct PageTotals {
+  int64_t started = 0;
+  int64_t completed = 0;
+  double html_sum = 0;
+  double total_sum = 0;
+  double bytes = 0;
+  double retrieval = 0;
+
+  void Add(const PageRecord& p, SimTime stop) {
+    ++started;
+    if (p.end.IsInfinite() || p.end > stop) return;
+    ++completed;
+    html_sum += (p.html_end - p.start).seconds();
+    total_sum += (p.end - p.start).seconds();
+    bytes += static_cast<double>(p.bytes);
+    retrieval += p.retrieval.seconds();
+  }
+  json Json() const {
+    return {{"started", started},
+            {"completed", completed},
+            {"meanHtmlTimeS", completed > 0 ? json(html_sum / completed) : json(nullptr)},
+            {"meanTotalTimeS", completed > 0 ? json(total_sum / completed) : json(nullptr)},
+            {"retrievalRateBytesPerS", retrieval > 0 ? json(bytes / retrieval) : json(nullptr)}};
+  }
+};
+
+json PageJson(const PageRecord& p, SimTime stop) {
+  const bool done = !p.end.IsInfinite() && p.end <= stop;
+  const bool html_done = !p.html_end.IsInfinite() && p.html_end <= stop;
+  return {{"item", p.item},
+          {"client", p.client},
+          {"index", p.index},
+          {"bytes", p.bytes},
+          {"objects", p.objects},
+          {"startS", p.start.seconds()},
+          {"htmlTimeS", html_done ? json((p.html_end - p.start).seconds()) : json(nullptr)},
+          {"totalTimeS", done ? json((p.end - p.start).seconds()) : json(nullptr)},
+          {"retrievalTimeS", done ? json(p.retrieval.seconds()) : json(nullptr)}};
 }
 
 }  // namespace
@@ -119,6 +162,54 @@ json BuildSummary(const SummaryInputs& in) {
   }
   s["transfers"] = std::move(transfers);
 
+  // Per traffic item: its flows, transfers and pages.
+  struct ItemTotals {
+    int64_t flows = 0;
+    Bytes bytes = 0;
+    int64_t transfers = 0;
+    int64_t completed = 0;
+    double completion_sum = 0;
+    PageTotals pages;
+  };
+  std::map<std::string, ItemTotals> items;
+  for (const std::string& name : in.items) items[name];
+  for (const FlowInfo& f : reg.flows()) {
+    ItemTotals& t = items[f.item];
+    ++t.flows;
+    if (const TcpConnection* c = reg.connection(f.id)) {
+      t.bytes += c->initiator().bytes_received() + c->responder().bytes_received();
+    } else {
+      t.bytes += reg.udp_stats(f.id)->payload_received;
+    }
+  }
+  for (const TransferRecord& tr : reg.transfers()) {
+    ItemTotals& t = items[reg.flows()[tr.flow].item];
+    ++t.transfers;
+    if (!tr.end.IsInfinite()) {
+      ++t.completed;
+      t.completion_sum += (tr.end - tr.start).seconds();
+    }
+  }
+  PageTotals all_pages;
+  json pages = json::array();
+  for (const PageRecord& p : reg.pages()) {
+    items[p.item].pages.Add(p, in.stop);
+    all_pages.Add(p, in.stop);
+    pages.push_back(PageJson(p, in.stop));
+  }
+  s["pages"] = std::move(pages);
+  json items_json = json::object();
+  for (const auto& [name, t] : items) {
+    json j = {{"flows", t.flows},
+              {"bytes", t.bytes},
+              {"transfersStarted", t.transfers},
+              {"transfersCompleted", t.completed},
+              {"meanCompletionTimeS", t.completed > 0 ? json(t.completion_sum / t.completed) : json(nullptr)}};
+    if (t.pages.started > 0) j["pages"] = t.pages.Json();
+    items_json[name] = std::move(j);
+  }
+  s["items"] = std::move(items_json);
+
   json links = json::array();
   for (size_t i = 0; i < net.link_count(); ++i) {
     const Link& l = net.link(static_cast<LinkId>(i));
@@ -150,6 +241,7 @@ json BuildSummary(const SummaryInputs& in) {
       {"transfersCompleted", done},
       {"meanCompletionTimeS", done > 0 ? json(completion_sum / done) : json(nullptr)},
       {"fairness", {{"jainIndex", JainIndex(fair_goodputs)}, {"flows", fair_goodputs.size()}}},
+      {"pages", all_pages.Json()},
       {"packets",
        {{"injected", c.injected},
         {"delivered", c.delivered},

@@ -23,6 +23,7 @@ struct SummaryInputs {
   SimTime stop;
   bool stopped_idle = false;
   std::vector<std::string> fairness_items;  // Empty: every TCP flow.
+  std::vector<std::string> items;           // Every traffic item, in scenario order.
 };
 
 nlohmann::json BuildSummary(const SummaryInputs& in);

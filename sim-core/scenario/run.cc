@@ -10,9 +10,13 @@
 #include "sharing/registry.h"
 #include "workload/bulk.h"
 #include "workload/flow_registry.h"
+#include "metrics/parallel_set.h"
 #include "workload/onoff_udp.h"
+#include "workload/rounds.h"
+#include "workload/sessions.h"
 #include "workload/telnet.h"
 #include "workload/transfers.h"
+#include "workload/web_client.h"
 
 namespace tcb {
 
@@ -23,7 +27,8 @@ std::string FlowBaseName(const TrafficItem& item, int copy) {
 }
 
 std::vector<std::unique_ptr<Application>> MakeApplications(const Scenario& scenario,
-                                                           WorkloadContext& context) {
+                                                           WorkloadContext& context,
+                                                           RoundSchedule* rounds) {
   std::vector<std::unique_ptr<Application>> apps;
   Network& net = context.network;
   for (const TrafficItem& item : scenario.traffic) {
@@ -38,6 +43,7 @@ std::vector<std::unique_ptr<Application>> MakeApplications(const Scenario& scena
       AppPlacement at;
       at.item = item.name;
       at.flow_name = FlowBaseName(item, copy);
+      at.copy = copy;
       at.from = net.FindNode(item.from[copy]);
       at.to = net.FindNode(item.to[copy]);
       at.stop = item.stop;
@@ -68,6 +74,21 @@ std::vector<std::unique_ptr<Application>> MakeApplications(const Scenario& scena
                                                        item.mean_on, item.mean_off, item.shape,
                                                        context.sim.MakeRng("onoff/" + stream)));
           break;
+        case TrafficType::kWeb:
+          at.start = item.start + jitter();
+          apps.push_back(std::make_unique<WebClientApp>(context, at, item.tcp, item.http, item.page,
+                                                        context.sim.MakeRng("web/" + stream)));
+          break;
+        case TrafficType::kRounds:
+          apps.push_back(std::make_unique<RoundsApp>(context, at, item.tcp, item.bytes,
+                                                     item.start_jitter, item.reuse_connection, *rounds,
+                                                     context.sim.MakeRng("rounds/" + stream)));
+          break;
+        case TrafficType::kSessions:
+          at.start = item.start + jitter();
+          apps.push_back(std::make_unique<SessionsApp>(context, at, item.tcp, item.sessions,
+                                                       context.sim.MakeRng("sessions/" + stream)));
+          break;
       }
     }
   }
@@ -89,6 +110,7 @@ nlohmann::json RunOutput::PrintedSummary() const {
   trimmed.erase("transfers");
   trimmed.erase("links");
   trimmed.erase("groups");
+  trimmed.erase("pages");
   return trimmed;
 }
 
@@ -127,9 +149,19 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   if (scenario.default_sharing) sharing.SetDefault(*scenario.default_sharing);
 
   FlowRegistry flows(net);
+  std::unique_ptr<ParallelSetMonitor> parallel_set;
+  if (!scenario.record.parallel_set.empty()) {
+    parallel_set = std::make_unique<ParallelSetMonitor>(flows, scenario.record.parallel_set);
+    flows.AddObserver(parallel_set.get());
+  }
   WorkloadContext context{sim, net, flows, sharing.Factory()};
-  std::vector<std::unique_ptr<Application>> apps = MakeApplications(scenario, context);
+  std::unique_ptr<RoundSchedule> rounds;
+  for (const TrafficItem& item : scenario.traffic) {
+    if (item.type == TrafficType::kRounds && !rounds) rounds = std::make_unique<RoundSchedule>(sim, item.rounds, item.idle);
+  }
+  std::vector<std::unique_ptr<Application>> apps = MakeApplications(scenario, context, rounds.get());
   for (auto& app : apps) app->Start();
+  if (rounds) rounds->Start();
 
   // The event loop, in slices so that progress can be reported and the run cancelled.
   EventList& events = sim.events();
@@ -158,7 +190,9 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   in.stop = stop;
   in.stopped_idle = idle && scenario.stop_when_idle;
   in.fairness_items = scenario.record.fairness;
+  for (const TrafficItem& item : scenario.traffic) in.items.push_back(item.name);
   out.summary = BuildSummary(in);
+  if (parallel_set) out.summary["run"]["parallelSet"] = parallel_set->Summary(stop);
   out.summary["groups"] = NameGroupHosts(sharing.Describe(), net);
   out.result_hash = AddResultHash(out.summary);
 

@@ -171,9 +171,78 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
   return c;
 }
 
-// Replaces "{i}" with the copy index and "{i+N}" with the index plus N (papers number hosts from 1);
-// any other brace is an error.
+Distribution ParseDistribution(const json& d, const std::string& path) {
+  if (d.is_number()) return Distribution::Constant(d.get<double>());
+  Distribution out;
+  const std::string kind = d["dist"].get<std::string>();
+  if (kind == "uniform") {
+    out = {Distribution::Kind::kUniform, d["min"].get<double>(), d["max"].get<double>()};
+    if (out.b < out.a) throw ScenarioError(Child(path, "max"), "must not be below min");
+    return out;
+  }
+  if (kind == "exponential") out = {Distribution::Kind::kExponential, d["mean"].get<double>()};
+  if (kind == "pareto") out = {Distribution::Kind::kPareto, d["shape"].get<double>(), d["scale"].get<double>()};
+  if (kind == "lognormal") out = {Distribution::Kind::kLognormal, d["mean"].get<double>(), d["sd"].get<double>()};
+  if (kind == "gamma") out = {Distribution::Kind::kGamma, d["mean"].get<double>(), d["sd"].get<double>()};
+  if (d.contains("max")) out.cap = d["max"].get<double>();
+  return out;
+}
+
+PageModel ParsePage(const json& p, const std::string& path) {
+  PageModel model;
+  if (!p.contains("objects")) {
+    model.primary_bytes = ParseDistribution(p["primaryBytes"], Child(path, "primaryBytes"));
+    model.inline_bytes = ParseDistribution(p["inlineBytes"], Child(path, "inlineBytes"));
+    model.inline_count = ParseDistribution(p["inlines"], Child(path, "inlines"));
+    return model;
+  }
+  WebPage page;
+  const json& objects = p["objects"];
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const json& o = objects[i];
+    const std::string opath = Index(Child(path, "objects"), i);
+    WebObject w;
+    w.bytes = o["bytes"].get<Bytes>();
+    w.content = i == 0 ? ContentType::kHtml : ContentType::kImage;
+    if (o.contains("content")) ParseContentType(o["content"].get<std::string>(), &w.content);
+    if (i == 0) {
+      if (o.contains("parent")) throw ScenarioError(Child(opath, "parent"), "the page itself has no parent");
+      if (o.contains("linkAt")) throw ScenarioError(Child(opath, "linkAt"), "the page itself has no link");
+    } else {
+      w.parent = o.contains("parent") ? o["parent"].get<int>() : 0;
+      if (static_cast<size_t>(w.parent) >= i) {
+        throw ScenarioError(Child(opath, "parent"), "must name an earlier object (0.." + std::to_string(i - 1) + ")");
+      }
+      if (o.contains("linkAt")) w.link_at = o["linkAt"].get<double>();
+    }
+    page.objects.push_back(w);
+  }
+  page.SpreadLinks();
+  model.fixed.push_back(std::move(page));
+  return model;
+}
+
+HttpMode ParseHttpMode(const std::string& name) {
+  if (name == "1.0-serial") return HttpMode::kSerial;
+  if (name == "1.1-pipelined") return HttpMode::kPipelined;
+  if (name == "1.1-segment-filled") return HttpMode::kSegmentFilled;
+  return HttpMode::kParallel;
+}
+
+// Replaces "{i}" with the copy index; "{i+K}" adds K (papers number hosts from 1), "{i%N}" and
+// "{i/N}" take the index modulo N or divided by N (several clients per host: Gürkan §4.1 puts 2-16
+// web clients on each client node), and both combine as "{i%N+K}". Any other brace is an error.
 std::string Instantiate(const std::string& pattern, int copy, const std::string& path) {
+  auto bad = [&] {
+    return ScenarioError(path, "unknown placeholder in \"" + pattern + "\" (use {i}, {i+K}, {i%N}, {i/N} or {i%N+K})");
+  };
+  // A decimal number of 1 to 5 digits at inner[pos], or -1.
+  auto number = [](const std::string& inner, size_t& pos) -> int {
+    const size_t begin = pos;
+    while (pos < inner.size() && pos - begin < 6 && inner[pos] >= '0' && inner[pos] <= '9') ++pos;
+    if (pos == begin || pos - begin > 5) return -1;
+    return std::stoi(inner.substr(begin, pos - begin));
+  };
   std::string out;
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern[i] != '{' && pattern[i] != '}') {
@@ -181,18 +250,25 @@ std::string Instantiate(const std::string& pattern, int copy, const std::string&
       continue;
     }
     const size_t close = pattern.find('}', i);
-    const std::string inner = close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
-    int offset = 0;
-    bool ok = inner == "i";
-    if (!ok && inner.size() > 2 && inner.compare(0, 2, "i+") == 0 && inner.size() <= 7 &&
-        inner.find_first_not_of("0123456789", 2) == std::string::npos) {
-      offset = std::stoi(inner.substr(2));
-      ok = true;
+    if (pattern[i] == '}' || close == std::string::npos) throw bad();
+    const std::string inner = pattern.substr(i + 1, close - i - 1);
+    if (inner.empty() || inner[0] != 'i') throw bad();
+    size_t pos = 1;
+    int value = copy;
+    if (pos < inner.size() && (inner[pos] == '%' || inner[pos] == '/')) {
+      const char op = inner[pos++];
+      const int n = number(inner, pos);
+      if (n <= 0) throw bad();
+      value = op == '%' ? value % n : value / n;
     }
-    if (!ok) {
-      throw ScenarioError(path, "unknown placeholder in \"" + pattern + "\" (use {i} or {i+N})");
+    if (pos < inner.size() && inner[pos] == '+') {
+      ++pos;
+      const int k = number(inner, pos);
+      if (k < 0) throw bad();
+      value += k;
     }
-    out += std::to_string(copy + offset);
+    if (pos != inner.size()) throw bad();
+    out += std::to_string(value);
     i = close;
   }
   return out;
@@ -206,6 +282,9 @@ TrafficItem ParseTrafficItem(const json& t, size_t index, const std::string& pat
   if (type == "transfers") item.type = TrafficType::kTransfers;
   if (type == "telnet") item.type = TrafficType::kTelnet;
   if (type == "onoff-udp") item.type = TrafficType::kOnOffUdp;
+  if (type == "web") item.type = TrafficType::kWeb;
+  if (type == "rounds") item.type = TrafficType::kRounds;
+  if (type == "sessions") item.type = TrafficType::kSessions;
   item.name = t.contains("name") ? t["name"].get<std::string>() : type + std::to_string(index);
   item.count = t["count"].get<int>();
   for (int copy = 0; copy < item.count; ++copy) {
@@ -244,6 +323,41 @@ TrafficItem ParseTrafficItem(const json& t, size_t index, const std::string& pat
       item.mean_on = Sec(t["meanOnS"]);
       item.mean_off = Sec(t["meanOffS"]);
       item.shape = t["shape"].get<double>();
+      break;
+    case TrafficType::kWeb: {
+      if (item.tcp.model != ConnectionModel::kFull) {
+        throw ScenarioError(Child(Child(path, "tcp"), "connection"),
+                            "web traffic needs full connections (requests and responses go both ways)");
+      }
+      HttpOptions& h = item.http;
+      h.mode = ParseHttpMode(t["http"].get<std::string>());
+      h.max_connections = t["maxConnections"].is_string() ? 0 : t["maxConnections"].get<int>();
+      h.max_outstanding = t["maxOutstandingRequests"].is_string() ? 0 : t["maxOutstandingRequests"].get<int>();
+      h.request_bytes = t["requestBytes"].get<Bytes>();
+      h.server_think = Ms(t["serverThinkMs"]);
+      h.client_parse = Ms(t["clientParseMs"]);
+      h.discovery = t["inlineRequests"].get<std::string>() == "after-html" ? LinkDiscovery::kAfterHtml
+                                                                          : LinkDiscovery::kAsHtmlArrives;
+      h.think = ParseDistribution(t["thinkS"], Child(path, "thinkS"));
+      h.connection_gap = ParseDistribution(t["connectionGapS"], Child(path, "connectionGapS"));
+      h.pages = t["pageCount"].is_string() ? -1 : t["pageCount"].get<int64_t>();
+      item.page = ParsePage(t["page"], Child(path, "page"));
+      break;
+    }
+    case TrafficType::kRounds:
+      item.bytes = t["bytes"].get<Bytes>();
+      item.rounds = t["rounds"].get<int>();
+      item.idle = Sec(t["idleS"]);
+      item.reuse_connection = t["reuseConnection"].get<bool>();
+      break;
+    case TrafficType::kSessions:
+      item.sessions.bytes = ParseDistribution(t["bytes"], Child(path, "bytes"));
+      item.sessions.gap = ParseDistribution(t["gapS"], Child(path, "gapS"));
+      if (t.contains("sessions")) {
+        const std::string spath = Child(path, "sessions");
+        item.sessions.session_gap = ParseDistribution(t["sessions"]["gapS"], Child(spath, "gapS"));
+        item.sessions.session_transfers = ParseDistribution(t["sessions"]["transfers"], Child(spath, "transfers"));
+      }
       break;
   }
   return item;
@@ -435,6 +549,21 @@ Scenario ParseScenario(const nlohmann::json& document) {
     s.traffic.push_back(std::move(item));
   }
   CheckTrafficEndpoints(s);
+  // Rounds items advance together, so they must agree on the schedule.
+  const TrafficItem* first_rounds = nullptr;
+  for (const TrafficItem& item : s.traffic) {
+    if (item.type != TrafficType::kRounds) continue;
+    if (first_rounds == nullptr) {
+      first_rounds = &item;
+    } else if (item.rounds != first_rounds->rounds) {
+      throw ScenarioError(Child(item.path, "rounds"), "every rounds item must have the same rounds (" +
+                                                          first_rounds->name + " has " +
+                                                          std::to_string(first_rounds->rounds) + ")");
+    } else if (item.idle != first_rounds->idle) {
+      throw ScenarioError(Child(item.path, "idleS"), "every rounds item must have the same idleS (as " +
+                                                         first_rounds->name + ")");
+    }
+  }
 
   const json& r = d["record"];
   ParseTraceLevel(r["trace"].get<std::string>(), &s.record.trace);
@@ -443,6 +572,13 @@ Scenario ParseScenario(const nlohmann::json& document) {
     if (!item_names.count(s.record.fairness[i])) {
       throw ScenarioError(Index("$.record.fairness", i),
                           "no traffic item named \"" + s.record.fairness[i] + "\"");
+    }
+  }
+  s.record.parallel_set = r["parallelSet"].get<std::vector<std::string>>();
+  for (size_t i = 0; i < s.record.parallel_set.size(); ++i) {
+    if (!item_names.count(s.record.parallel_set[i])) {
+      throw ScenarioError(Index("$.record.parallelSet", i),
+                          "no traffic item named \"" + s.record.parallel_set[i] + "\"");
     }
   }
   s.record.pcap_links = r["pcapLinks"].get<std::vector<std::string>>();

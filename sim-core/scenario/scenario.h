@@ -14,6 +14,9 @@
 #include "net/topology.h"
 #include "sharing/sharing_config.h"
 #include "tcp/tcp_config.h"
+#include "workload/sessions.h"
+#include "workload/web_client.h"
+#include "workload/web_page.h"
 
 namespace tcb {
 
@@ -30,7 +33,7 @@ class ScenarioError : public std::runtime_error {
   std::string problem_;
 };
 
-enum class TrafficType : uint8_t { kBulk, kTransfers, kTelnet, kOnOffUdp };
+enum class TrafficType : uint8_t { kBulk, kTransfers, kTelnet, kOnOffUdp, kWeb, kRounds, kSessions };
 
 struct TrafficItem {
   TrafficType type = TrafficType::kBulk;
@@ -61,12 +64,21 @@ struct TrafficItem {
   SimTime mean_on;
   SimTime mean_off;
   double shape = 0;
+  // web
+  HttpOptions http;
+  PageModel page;
+  // rounds (also bytes, start_jitter, reuse_connection)
+  int rounds = 0;
+  SimTime idle;
+  // sessions
+  SessionModel sessions;
 };
 
 struct RecordOptions {
   TraceLevel trace = TraceLevel::kSummary;
   std::vector<std::string> fairness;  // Traffic item names; empty: all TCP flows.
   std::vector<std::string> pcap_links;
+  std::vector<std::string> parallel_set;  // Traffic item names.
 };
 
 struct Scenario {

@@ -73,6 +73,20 @@ TEST(ScenarioTest, CountExpandsTemplatesAndNamesDefaultToTheType) {
   offset["traffic"][0]["count"] = 2;
   offset["traffic"][0]["to"] = "right{i+1}";
   EXPECT_EQ(ParseScenario(offset).traffic[0].to, (std::vector<std::string>{"right1", "right2"}));
+  // Several copies per node (Gürkan §4.1: 2 to 16 web clients on each client node).
+  json spread = Minimal();
+  spread["traffic"][0]["count"] = 6;
+  spread["traffic"][0]["from"] = "left{i%3}";
+  spread["traffic"][0]["to"] = "right{i/2}";
+  const Scenario spread_s = ParseScenario(spread);
+  EXPECT_EQ(spread_s.traffic[0].from,
+            (std::vector<std::string>{"left0", "left1", "left2", "left0", "left1", "left2"}));
+  EXPECT_EQ(spread_s.traffic[0].to,
+            (std::vector<std::string>{"right0", "right0", "right1", "right1", "right2", "right2"}));
+  spread["traffic"][0]["from"] = "left{i%2+1}";
+  spread["traffic"][0]["to"] = "right{i/3+1}";
+  EXPECT_EQ(ParseScenario(spread).traffic[0].from[2], "left1");
+  EXPECT_EQ(ParseScenario(spread).traffic[0].to[5], "right2");
   EXPECT_EQ(s.traffic[0].name, "bulk0");
   EXPECT_EQ(s.traffic[1].name, "telnet1");
 }
@@ -87,6 +101,11 @@ TEST(ScenarioTest, ReferenceErrors) {
   doc = Minimal();
   doc["traffic"][0]["to"] = "right{i+";
   ExpectError(doc, "$.traffic[0].to", "unknown placeholder");
+  for (const char* bad : {"right{i%0}", "right{i/}", "right{i%2%3}", "right{i+1%2}", "right}", "right{i%1234567}"}) {
+    doc = Minimal();
+    doc["traffic"][0]["to"] = bad;
+    ExpectError(doc, "$.traffic[0].to", "unknown placeholder");
+  }
   doc = Minimal();
   doc["traffic"][0]["to"] = "left{i}";
   ExpectError(doc, "$.traffic[0].to", "same node as \"from\"");

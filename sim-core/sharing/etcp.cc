@@ -90,6 +90,7 @@ class EtcpScheme::Ecb final : public EventSource {
   SimTime pace_interval_;
   SimTime next_paced_send_;
   uint64_t paced_from_uid_ = 0;  // ACKs for packets after this one mean the ACK clock runs.
+  Bytes paced_left_ = 0;         // Of the window being paced out.
 
   bool has_state_ = false;  // Measured anything worth caching.
   SimTime cached_at_;
@@ -225,12 +226,14 @@ void EtcpScheme::Ecb::Ack(Member* m, const AckInfo& ack, bool new_data) {
   // packets this ACK covers do not count as skipped by it).
   outstanding_.Acked(m, ack.ack);
   if (new_data) {
-    // Standard per-connection rules: a new ACK ends Reno's recovery and resets the count.
+    // Standard per-connection rules: a new ACK ends Reno's recovery (deflating the window once no
+    // member is recovering) and resets the count.
     m->dupacks_ = 0;
     m->in_recovery_ = false;
     // §3.3: "An incoming ACK on any connection increases the aggregate cwnd" (RFC 5681 AIMD on
-    // the aggregate), bounded by what the members' receivers could ever take, and with cwnd
-    // validation only while the window is in use (RFC 7661 §4.3).
+    // the aggregate), with cwnd validation only while the window is in use (RFC 7661 §4.3). The
+    // ensemble "will only be as aggressive as a single standard TCP connection", whose window the
+    // receive window bounds, so the aggregate stops growing at one connection's receive window.
     if (!cwnd_validation_ || flight_before + mss_ >= cwnd_) {
       if (cwnd_ < ssthresh_) {
         cwnd_ += std::min(ack.newly_acked, mss_);
@@ -238,10 +241,16 @@ void EtcpScheme::Ecb::Ack(Member* m, const AckInfo& ack, bool new_data) {
         cwnd_ += std::max<Bytes>(1, mss_ * mss_ / cwnd_);
       }
     }
-    cwnd_ = std::min(cwnd_, receive_window_ * static_cast<Bytes>(std::max<size_t>(1, members_.size())));
+    cwnd_ = std::min(cwnd_, receive_window_);
     has_state_ = true;
-    // §3.1: pacing lasts "until the acknowledgment (ACK) clock is going".
-    if (pacing_ && ack.echo_uid > paced_from_uid_) pacing_ = false;
+    // §3.1: pacing lasts "until the acknowledgment (ACK) clock is going": an ACK for a paced packet
+    // arrives while the window is full, so that from now on ACKs release packets, or the whole
+    // window has been paced out (Pump). Stopping at the first such ACK with part of the window
+    // unsent would send that part as one burst, which pacing is there to avoid (§4.2); that happens
+    // whenever the cached srtt exceeds the current RTT.
+    if (pacing_ && ack.echo_uid > paced_from_uid_ && outstanding_.bytes() + mss_ > cwnd_) {
+      pacing_ = false;
+    }
   }
   // §3.3: every packet sent before the ACK'ed one counts a skipped ACK, and each connection with
   // such a packet counts one more duplicate ACK (once per ACK, as a real duplicate ACK would).
@@ -283,8 +292,10 @@ void EtcpScheme::Ecb::Timeout(Member* m) {
   cwnd_ = mss_;
   last_decrease_ = env_.sim->Now();
   outstanding_.Clear();
-  for (Member* member : members_) member->dupacks_ = 0;
-  m->in_recovery_ = false;
+  for (Member* member : members_) {
+    member->dupacks_ = 0;
+    member->in_recovery_ = false;
+  }
   // §3.3: "if a connection needs to retransmit a packet, it is given priority".
   m->retransmit_first_ = true;
   Record();
@@ -297,6 +308,7 @@ void EtcpScheme::Ecb::IdleRestart() {
 void EtcpScheme::Ecb::StartPacing() {
   if (!rtt_.has_sample() || cwnd_ <= mss_) return;  // Nothing to pace from.
   pacing_ = true;
+  paced_left_ = cwnd_;
   pace_interval_ = SimTime::Nanoseconds(rtt_.srtt().ns() * mss_ / cwnd_);
   next_paced_send_ = env_.sim->Now();
   paced_from_uid_ = last_sent_uid_;
@@ -333,7 +345,11 @@ void EtcpScheme::Ecb::Pump() {
     if (m == nullptr) break;
     if (m->sender_handle().SendNewSegment() == 0) continue;
     m->OnGranted();
-    if (pacing_) next_paced_send_ = now + pace_interval_;
+    if (pacing_) {
+      next_paced_send_ = now + pace_interval_;
+      paced_left_ -= mss_;
+      if (paced_left_ <= 0) pacing_ = false;
+    }
   }
   pumping_ = false;
 }

@@ -22,6 +22,7 @@ struct WorkloadContext {
 struct AppPlacement {
   std::string item;       // Traffic item name.
   std::string flow_name;  // Base name of the flows this copy opens.
+  int copy = 0;           // Which of the item's copies.
   NodeId from = kNoNode;
   NodeId to = kNoNode;
   SimTime start;

@@ -25,6 +25,7 @@ TcpConnection& FlowRegistry::AddTcp(std::string name, std::string item, NodeId f
                                     const ConnectionTraits& traits) {
   const FlowId id = NewFlow(std::move(name), std::move(item), Protocol::kTcp, from, to).id;
   tcp_[id] = std::make_unique<TcpConnection>(network_, id, from, to, config, make_controller, traits);
+  for (FlowObserver* o : observers_) o->OnFlowStart(flows_[id]);
   return *tcp_[id];
 }
 
@@ -32,6 +33,7 @@ FlowId FlowRegistry::AddUdp(std::string name, std::string item, NodeId from, Nod
   const FlowId id = NewFlow(std::move(name), std::move(item), Protocol::kUdp, from, to).id;
   udp_[id] = std::make_unique<UdpFlow>(network_);
   network_.EnsureRoutesTo(to);
+  for (FlowObserver* o : observers_) o->OnFlowStart(flows_[id]);
   return id;
 }
 
@@ -42,6 +44,22 @@ size_t FlowRegistry::BeginTransfer(FlowId flow, Bytes bytes) {
 
 void FlowRegistry::EndTransfer(size_t transfer) { transfers_[transfer].end = network_.sim().Now(); }
 
-void FlowRegistry::EndFlow(FlowId flow) { flows_[flow].end = network_.sim().Now(); }
+void FlowRegistry::EndFlow(FlowId flow) {
+  flows_[flow].end = network_.sim().Now();
+  for (FlowObserver* o : observers_) o->OnFlowEnd(flows_[flow]);
+}
+
+size_t FlowRegistry::BeginPage(const std::string& item, int client, int64_t index, Bytes bytes,
+                               int objects) {
+  PageRecord p;
+  p.item = item;
+  p.client = client;
+  p.index = index;
+  p.bytes = bytes;
+  p.objects = objects;
+  p.start = network_.sim().Now();
+  pages_.push_back(std::move(p));
+  return pages_.size() - 1;
+}
 
 }  // namespace tcb

@@ -29,6 +29,30 @@ struct TransferRecord {
   SimTime end = SimTime::Infinite();  // Infinite while unfinished.
 };
 
+// One page retrieval of a web client (E-TCP §4: HTML and total transmission time; Gürkan §4.1:
+// effective page retrieval rate).
+struct PageRecord {
+  std::string item;
+  int client = 0;      // Copy of the traffic item.
+  int64_t index = 0;   // The client's n-th page, from 0.
+  Bytes bytes = 0;
+  int objects = 0;
+  SimTime start;
+  SimTime html_end = SimTime::Infinite();  // When every HTML object had arrived.
+  SimTime end = SimTime::Infinite();       // When every object had arrived.
+  // Time during which at least one of the page's objects was on its way (requested, not yet
+  // arrived): the page's duration without the client's deliberate pauses between objects.
+  SimTime retrieval;
+};
+
+// Told when flows start and end, for metrics that follow the set of live flows.
+class FlowObserver {
+ public:
+  virtual ~FlowObserver() = default;
+  virtual void OnFlowStart(const FlowInfo&) {}
+  virtual void OnFlowEnd(const FlowInfo&) {}
+};
+
 struct UdpFlowStats {
   int64_t packets_sent = 0;
   int64_t packets_received = 0;
@@ -68,8 +92,16 @@ class FlowRegistry {
   // The application is done with the flow.
   void EndFlow(FlowId flow);
 
+  // Pages: a web client says when it started one, and when it had all of it.
+  size_t BeginPage(const std::string& item, int client, int64_t index, Bytes bytes, int objects);
+  PageRecord& page(size_t page) { return pages_[page]; }
+
+  // Not owned; told about every flow that starts or ends from now on.
+  void AddObserver(FlowObserver* observer) { observers_.push_back(observer); }
+
   const std::vector<FlowInfo>& flows() const { return flows_; }
   const std::vector<TransferRecord>& transfers() const { return transfers_; }
+  const std::vector<PageRecord>& pages() const { return pages_; }
   // The connection of a TCP flow (null for UDP flows).
   const TcpConnection* connection(FlowId flow) const { return tcp_[flow].get(); }
   UdpFlowStats& udp_stats(FlowId flow) { return udp_[flow]->stats; }
@@ -89,6 +121,8 @@ class FlowRegistry {
   std::vector<std::unique_ptr<TcpConnection>> tcp_;  // Indexed by flow id; null for UDP.
   std::vector<std::unique_ptr<UdpFlow>> udp_;         // Indexed by flow id; null for TCP.
   std::vector<TransferRecord> transfers_;
+  std::vector<PageRecord> pages_;
+  std::vector<FlowObserver*> observers_;
 };
 
 }  // namespace tcb

@@ -1,0 +1,294 @@
+// The web client and its server.
+#include "workload/web_client.h"
+
+#include <algorithm>
+#include <string>
+
+namespace tcb {
+
+namespace {
+SimTime Seconds(double s) { return SimTime::FromSeconds(s); }
+}  // namespace
+
+WebClientApp::WebClientApp(WorkloadContext& context, AppPlacement placement, TcpConfig tcp,
+                           HttpOptions http, const PageModel& pages, Rng rng)
+    : Application(context, std::move(placement)),
+      tcp_(tcp),
+      http_(std::move(http)),
+      model_(pages),
+      rng_(rng),
+      agenda_(context.sim.events()) {}
+
+bool WebClientApp::MorePages() const { return http_.pages < 0 || pages_started_ < http_.pages; }
+
+void WebClientApp::OnEvent() {
+  if (context_.sim.Now() >= placement_.stop) {
+    if (persistent_ != nullptr) {
+      persistent_->tcp->initiator().Close();
+      context_.flows.EndFlow(persistent_->tcp->id());
+    }
+    return;
+  }
+  StartPage();
+}
+
+void WebClientApp::StartPage() {
+  const SimTime now = context_.sim.Now();
+  page_ = model_.Page(pages_started_, rng_);
+  const int n = static_cast<int>(page_.objects.size());
+  objects_.assign(n, ObjectState{});
+  // Children in the order the client meets their links.
+  for (int i = 1; i < n; ++i) objects_[page_.objects[i].parent].children.push_back(i);
+  for (ObjectState& o : objects_) {
+    std::stable_sort(o.children.begin(), o.children.end(), [&](int a, int b) {
+      return page_.objects[a].link_at < page_.objects[b].link_at;
+    });
+  }
+  html_left_ = 0;
+  for (const WebObject& o : page_.objects) html_left_ += o.content == ContentType::kHtml ? 1 : 0;
+  record_ = context_.flows.BeginPage(placement_.item, placement_.copy, pages_started_,
+                                     page_.TotalBytes(), n);
+  ++pages_started_;
+  ready_.clear();
+  arrived_ = 0;
+  in_flight_ = 0;
+  retrieval_ = SimTime::Zero();
+  next_open_ = now;
+  glued_requested_ = false;
+  if (http_.mode == HttpMode::kSegmentFilled) {
+    // The client asks for the primary; the server fills its last segment with the inline objects
+    // (Gürkan Table 4.7: primaries are multiples of 1460 bytes), so every object is on its way.
+    for (int i = 0; i < n; ++i) MarkRequested(i, Persistent().tcp->id());
+    const Bytes total = page_.TotalBytes();
+    const Bytes mss = tcp_.mss;
+    const Bytes first = std::min(total, (page_.objects[0].bytes + mss - 1) / mss * mss);
+    std::vector<int> all(n);
+    for (int i = 0; i < n; ++i) all[i] = i;
+    Request(Persistent(), first, all);
+    return;
+  }
+  ready_.push_back(0);
+  Pump();
+}
+
+void WebClientApp::MakeKnown(int object) {
+  auto ready = [this, object, page = pages_started_] {
+    if (page != pages_started_) return;  // A delayed parse of a page already finished.
+    ready_.push_back(object);
+    Pump();
+  };
+  if (http_.client_parse.ns() > 0) {
+    agenda_.After(http_.client_parse, std::move(ready));
+  } else {
+    ready();
+  }
+}
+
+void WebClientApp::Pump() {
+  const SimTime now = context_.sim.Now();
+  auto wake_at = [this](SimTime t) {
+    if (pump_pending_) return;
+    pump_pending_ = true;
+    agenda_.At(t, [this] {
+      pump_pending_ = false;
+      Pump();
+    });
+  };
+  switch (http_.mode) {
+    case HttpMode::kSerial:
+      if (in_flight_ > 0 || ready_.empty()) return;
+      if (now < next_open_) return wake_at(next_open_);
+      OpenForObject(ready_.front());
+      ready_.pop_front();
+      return;
+    case HttpMode::kParallel:
+      while (!ready_.empty() && (http_.max_connections == 0 || open_objects_ < http_.max_connections)) {
+        if (now < next_open_) return wake_at(next_open_);
+        OpenForObject(ready_.front());
+        ready_.pop_front();
+        next_open_ = now + Seconds(http_.connection_gap.Draw(rng_));
+      }
+      return;
+    case HttpMode::kPipelined:
+      while (!ready_.empty() && (http_.max_outstanding == 0 || outstanding_ < http_.max_outstanding)) {
+        const int object = ready_.front();
+        ready_.pop_front();
+        MarkRequested(object, Persistent().tcp->id());
+        Request(Persistent(), page_.objects[object].bytes, {object});
+      }
+      return;
+    case HttpMode::kSegmentFilled: {
+      // One request for the rest of the page once every link of the primary has been seen.
+      if (glued_requested_ || ready_.size() < objects_[0].children.size()) return;
+      glued_requested_ = true;
+      const Bytes rest = page_.TotalBytes() - persistent_->responses.back();
+      if (rest > 0) Request(*persistent_, rest, {});
+      return;
+    }
+  }
+}
+
+void WebClientApp::OpenForObject(int object) {
+  const std::string name = placement_.flow_name + ".p" + std::to_string(pages_started_ - 1) + ".o" +
+                           std::to_string(object);
+  ConnectionTraits traits = placement_.traits;
+  traits.content = page_.objects[object].content;  // E-TCP §4: tickets follow the content.
+  TcpConnection& tcp = context_.flows.AddTcp(name, placement_.item, placement_.from, placement_.to,
+                                             tcp_, context_.make_controller, traits);
+  auto c = std::make_unique<Connection>();
+  c->tcp = &tcp;
+  by_flow_[tcp.id()] = c.get();
+  tcp.initiator().SetApplication(this);
+  tcp.responder().SetApplication(this);
+  connections_.push_back(std::move(c));
+  ++open_objects_;
+  MarkRequested(object, tcp.id());
+  Request(*connections_.back(), page_.objects[object].bytes, {object});
+  tcp.responder().Listen();
+  tcp.initiator().Open();
+}
+
+WebClientApp::Connection& WebClientApp::Persistent() {
+  if (persistent_ != nullptr) return *persistent_;
+  TcpConnection& tcp = context_.flows.AddTcp(placement_.flow_name, placement_.item, placement_.from,
+                                             placement_.to, tcp_, context_.make_controller,
+                                             placement_.traits);
+  auto c = std::make_unique<Connection>();
+  c->tcp = &tcp;
+  c->persistent = true;
+  by_flow_[tcp.id()] = c.get();
+  persistent_ = c.get();
+  connections_.push_back(std::move(c));
+  tcp.initiator().SetApplication(this);
+  tcp.responder().SetApplication(this);
+  tcp.responder().Listen();
+  tcp.initiator().Open();
+  return *persistent_;
+}
+
+void WebClientApp::Request(Connection& c, Bytes response, const std::vector<int>& objects) {
+  for (int o : objects) {
+    c.extents.push_back({o, c.stream_end, c.stream_end + page_.objects[o].bytes});
+    c.stream_end += page_.objects[o].bytes;
+  }
+  c.responses_total += response;
+  c.response_ends.push_back(c.responses_total);
+  c.responses.push_back(response);
+  ++outstanding_;
+  if (c.connected) {
+    WriteRequests(c, 1);
+  } else {
+    ++c.requests_unsent;
+  }
+}
+
+void WebClientApp::WriteRequests(Connection& c, int64_t n) {
+  if (n > 0) c.tcp->initiator().Send(n * http_.request_bytes);
+}
+
+void WebClientApp::MarkRequested(int object, FlowId flow) {
+  ObjectState& s = objects_[object];
+  s.requested = true;
+  s.transfer = context_.flows.BeginTransfer(flow, page_.objects[object].bytes);
+  if (in_flight_++ == 0) busy_since_ = context_.sim.Now();
+}
+
+WebClientApp::Connection& WebClientApp::ConnectionOf(const TcpEndpoint& endpoint) {
+  return *by_flow_.at(endpoint.flow());
+}
+
+void WebClientApp::OnConnected(TcpEndpoint& endpoint) {
+  if (!endpoint.initiator()) return;
+  Connection& c = ConnectionOf(endpoint);
+  c.connected = true;
+  WriteRequests(c, c.requests_unsent);
+  c.requests_unsent = 0;
+}
+
+void WebClientApp::OnDataReceived(TcpEndpoint& endpoint, Bytes total) {
+  Connection& c = ConnectionOf(endpoint);
+  const SimTime now = context_.sim.Now();
+  if (!endpoint.initiator()) {
+    // The server: every complete request is answered, in order, after the server's think time.
+    const size_t complete = static_cast<size_t>(total / http_.request_bytes);
+    while (c.responses_scheduled < complete && c.responses_scheduled < c.responses.size()) {
+      const Bytes size = c.responses[c.responses_scheduled++];
+      const SimTime at = Max(now, c.server_free) + http_.server_think;
+      c.server_free = at;
+      TcpEndpoint* server = &endpoint;
+      const bool close = !c.persistent;
+      auto respond = [server, size, close] {
+        server->Send(size);
+        if (close) server->Close();
+      };
+      if (at == now) {
+        respond();
+      } else {
+        agenda_.At(at, std::move(respond));
+      }
+    }
+    return;
+  }
+  while (!c.response_ends.empty() && c.response_ends.front() <= total) {
+    c.response_ends.pop_front();
+    --outstanding_;
+  }
+  while (!c.extents.empty()) {
+    const Extent e = c.extents.front();
+    if (total <= e.begin) break;
+    SeeLinks(e.object, std::min(total, e.end) - e.begin);
+    if (total < e.end) break;
+    c.extents.pop_front();
+    if (!c.persistent) {
+      context_.flows.EndFlow(endpoint.flow());
+      --open_objects_;
+      if (http_.mode == HttpMode::kSerial) next_open_ = now + Seconds(http_.connection_gap.Draw(rng_));
+    }
+    ObjectArrived(e.object);
+  }
+  if (arrived_ < static_cast<int>(objects_.size())) Pump();
+}
+
+void WebClientApp::SeeLinks(int parent, Bytes read) {
+  // Segment-filled: the glued response carries everything the primary names, and more.
+  if (http_.mode == HttpMode::kSegmentFilled && parent != 0) return;
+  const Bytes size = page_.objects[parent].bytes;
+  if (http_.discovery == LinkDiscovery::kAfterHtml && read < size) return;
+  ObjectState& p = objects_[parent];
+  while (p.next_child < p.children.size()) {
+    const int child = p.children[p.next_child];
+    const double at = page_.objects[child].link_at * static_cast<double>(size);
+    if (static_cast<double>(read) < at) break;
+    ++p.next_child;
+    MakeKnown(child);
+  }
+}
+
+void WebClientApp::ObjectArrived(int object) {
+  const SimTime now = context_.sim.Now();
+  objects_[object].done = true;
+  context_.flows.EndTransfer(objects_[object].transfer);
+  ++arrived_;
+  if (--in_flight_ == 0) retrieval_ = retrieval_ + (now - busy_since_);
+  PageRecord& record = context_.flows.page(record_);
+  if (page_.objects[object].content == ContentType::kHtml && --html_left_ == 0) record.html_end = now;
+  if (arrived_ == static_cast<int>(objects_.size())) FinishPage();
+}
+
+void WebClientApp::FinishPage() {
+  const SimTime now = context_.sim.Now();
+  PageRecord& record = context_.flows.page(record_);
+  record.end = now;
+  if (record.html_end.IsInfinite()) record.html_end = now;  // A page without HTML.
+  record.retrieval = retrieval_;
+  if (MorePages()) {
+    context_.sim.events().Schedule(*this, now + Seconds(http_.think.Draw(rng_)));
+  } else if (persistent_ != nullptr) {
+    persistent_->tcp->initiator().Close();
+    context_.flows.EndFlow(persistent_->tcp->id());
+  }
+}
+
+void WebClientApp::OnPeerClosed(TcpEndpoint& endpoint) { endpoint.Close(); }
+
+}  // namespace tcb

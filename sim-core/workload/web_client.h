@@ -1,0 +1,131 @@
+// A web client retrieving pages from a server, with the retrieval methods the seed papers compare
+// (Gürkan §4.3-4.6, E-TCP §4):
+//  - HTTP/1.0 serial: a new connection per object, one object at a time;
+//  - HTTP/1.0 parallel: a new connection per object, as many at once as the client's concurrency
+//    limit allows (E-TCP §4: 4 or unlimited);
+//  - HTTP/1.1 pipelined: one persistent connection; requests go out as objects become known, up to
+//    a number of outstanding requests; what happens after idle periods is the TCP option
+//    slowStartRestart;
+//  - HTTP/1.1 segment-filled (Gürkan §4.6): one persistent connection; the server extends the
+//    primary's response to whole segments with the start of the inline objects, and sends all the
+//    inline objects glued together in answer to one request, so no segment is under-filled until
+//    the page's end.
+// The client sees a link once it has read that far into the HTML (or, optionally, only when the
+// whole HTML has arrived), waits its parse delay, then requests the object. The application plays
+// both ends: the client initiates connections, the server answers each request after its think
+// time. One application per client.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "core/agenda.h"
+#include "core/distributions.h"
+#include "workload/application.h"
+#include "workload/web_page.h"
+
+namespace tcb {
+
+enum class HttpMode : uint8_t { kSerial, kParallel, kPipelined, kSegmentFilled };
+enum class LinkDiscovery : uint8_t { kAsHtmlArrives, kAfterHtml };
+
+struct HttpOptions {
+  HttpMode mode = HttpMode::kParallel;
+  int max_connections = 0;   // Parallel: open connections at most; 0 = unlimited.
+  int max_outstanding = 0;   // Pipelined: requests awaiting their response at most; 0 = unlimited.
+  Bytes request_bytes = 210;  // Gürkan §3.1 (after Mah: median request 240 bytes).
+  SimTime server_think;       // From a request's arrival to its response being written.
+  SimTime client_parse;       // From seeing a link to requesting the object.
+  LinkDiscovery discovery = LinkDiscovery::kAsHtmlArrives;
+  // Seconds from a page's completion to the next page's start (Gürkan §4.1: think time).
+  Distribution think = Distribution::Constant(0);
+  // Seconds between successive connection opens within a page: from the previous object's arrival
+  // (serial) or the previous open (parallel). Gürkan §4.2: "short time intervals like 1-10 msec".
+  Distribution connection_gap = Distribution::Constant(0);
+  int64_t pages = 1;  // -1: until the item's stop time.
+};
+
+class WebClientApp final : public Application, public TcpApplication {
+ public:
+  WebClientApp(WorkloadContext& context, AppPlacement placement, TcpConfig tcp, HttpOptions http,
+               const PageModel& pages, Rng rng);
+
+  void OnEvent() override;  // Starts the next page.
+
+  void OnConnected(TcpEndpoint& endpoint) override;
+  void OnDataReceived(TcpEndpoint& endpoint, Bytes total) override;
+  void OnPeerClosed(TcpEndpoint& endpoint) override;
+
+ private:
+  struct ObjectState {
+    bool requested = false;
+    bool done = false;
+    size_t transfer = 0;
+    std::vector<int> children;  // In link order.
+    size_t next_child = 0;      // First child whose link has not been seen.
+  };
+  // Where an object's bytes lie in the stream a connection delivers to the client.
+  struct Extent {
+    int object;
+    Bytes begin;
+    Bytes end;
+  };
+  struct Connection {
+    TcpConnection* tcp = nullptr;  // Not owned.
+    bool persistent = false;
+    bool connected = false;
+    int64_t requests_unsent = 0;  // Written by the client before the handshake completed.
+    std::deque<Extent> extents;   // Client side: objects still arriving, in stream order.
+    Bytes stream_end = 0;         // Client side: end of the last extent.
+    std::deque<Bytes> response_ends;  // Client side: stream offsets where awaited responses end.
+    Bytes responses_total = 0;        // Bytes of all responses requested so far.
+    std::vector<Bytes> responses;  // Server side: response sizes, one per request, in order.
+    size_t responses_scheduled = 0;
+    SimTime server_free;           // Server side: when it has finished with earlier requests.
+  };
+
+  void StartPage();
+  void Pump();
+  void OpenForObject(int object);
+  Connection& Persistent();
+  void Request(Connection& c, Bytes response, const std::vector<int>& objects);
+  void WriteRequests(Connection& c, int64_t n);
+  void SeeLinks(int parent, Bytes read);
+  void MakeKnown(int object);
+  void ObjectArrived(int object);
+  void MarkRequested(int object, FlowId flow);
+  void FinishPage();
+  bool MorePages() const;
+  Connection& ConnectionOf(const TcpEndpoint& endpoint);
+
+  TcpConfig tcp_;
+  HttpOptions http_;
+  const PageModel& model_;  // Not owned.
+  Rng rng_;
+  Agenda agenda_;
+
+  std::vector<std::unique_ptr<Connection>> connections_;
+  std::unordered_map<FlowId, Connection*> by_flow_;
+  Connection* persistent_ = nullptr;
+
+  // The page in progress.
+  int64_t pages_started_ = 0;
+  WebPage page_;
+  std::vector<ObjectState> objects_;
+  size_t record_ = 0;
+  std::deque<int> ready_;  // Known, not yet requested, in the order their links were seen.
+  int arrived_ = 0;
+  int html_left_ = 0;
+  int open_objects_ = 0;   // HTTP/1.0: object connections open.
+  int outstanding_ = 0;    // Persistent: requests awaiting their response.
+  int in_flight_ = 0;      // Objects requested and not yet arrived.
+  SimTime busy_since_;
+  SimTime retrieval_;
+  SimTime next_open_;      // HTTP/1.0: no connection opens before this.
+  bool glued_requested_ = false;
+  bool pump_pending_ = false;
+};
+
+}  // namespace tcb
