@@ -138,6 +138,26 @@ TEST(EtcpTest, AnEnsembleIsAsAggressiveAsOneConnection) {
   EXPECT_GT(bundle / one, 1.3);
 }
 
+// §3.3: "an ensemble will only be as aggressive as a single standard TCP connection": its window
+// stops growing at one connection's receive window however many members it has (with ns-2's
+// 20-packet window, E-TCP's ensembles in §4.3 never overflow the 10-packet queue).
+TEST(EtcpTest, TheAggregateWindowStopsAtOneReceiveWindow) {
+  json doc = testing::SingleLinkScenario(
+      10, 20, "unlimited", {{"flavor", "reno"}, {"mssBytes", 500}, {"receiveWindowBytes", 10000}},
+      {{"type", "bulk"}, {"name", "bundle"}, {"count", 4}, {"from", "server"}, {"to", "client"}, {"bytes", 200000}});
+  doc["hosts"] = {{"server", {{"sharing", {{"scheme", "etcp"}}}}}};
+  const RunOutput run = testing::RunDoc(doc, TraceLevel::kSeries);
+  const GroupSeries& g = run.recorder->group_series();
+  ASSERT_GT(g.size(), 0u);
+  int64_t peak = 0, peak_flight = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    peak = std::max(peak, g.cwnd[i]);
+    peak_flight = std::max(peak_flight, g.in_flight[i]);
+  }
+  EXPECT_EQ(peak, 10000);
+  EXPECT_LE(peak_flight, 10000);
+}
+
 // §3.1 case 2 and Fig. 3: a connection opening on a cached ECB reuses its state, skips slow start
 // and the handshake (§5), paces its first window from the cached RTT and window, and finishes sooner.
 TEST(EtcpTest, Fig3RepeatedTransferReusesTheCachedEcb) {

@@ -2,6 +2,8 @@
 // and packet conservation (checked inside every run, see metrics/invariants.h, and again here from
 // the summary), time never decreasing, determinism per seed, and a resultHash that does not depend
 // on the trace level.
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -34,6 +36,18 @@ void ExpectRunInvariants(const RunOutput& run) {
     if (!tr["endS"].is_null()) {
       EXPECT_GE(tr["endS"].get<double>(), tr["startS"].get<double>());
     }
+  }
+  // Pages: the HTML arrives no later than the page, and retrieval time never exceeds page time.
+  int64_t completed = 0;
+  for (const json& page : run.summary.value("pages", json::array())) {
+    if (page["totalTimeS"].is_null()) continue;
+    ++completed;
+    EXPECT_LE(page["htmlTimeS"].get<double>(), page["totalTimeS"].get<double>());
+    EXPECT_LE(page["retrievalTimeS"].get<double>(), page["totalTimeS"].get<double>() + 1e-9);
+    EXPECT_GT(page["retrievalTimeS"].get<double>(), 0.0);
+  }
+  if (run.summary.contains("pages")) {
+    EXPECT_EQ(completed, run.summary["run"]["pages"]["completed"].get<int64_t>());
   }
 }
 
@@ -186,7 +200,56 @@ json RandomScenario(uint64_t seed) {
     const char* contents[] = {"html", "image", "java", "ftp", "other"};
     if (chance(0.5)) item["content"] = contents[rng.UniformInt(5)];
     if (chance(0.3)) item["weight"] = uniform(0.5, 3);
-    switch (rng.UniformInt(4)) {
+    switch (rng.UniformInt(7)) {
+      case 4: {
+        item["type"] = "web";
+        item.erase("content");
+        json t = item.contains("tcp") ? item["tcp"] : json::object();
+        t["connection"] = "full";  // Requests and responses.
+        item["tcp"] = t;
+        item["http"] = pick({"1.0-serial", "1.0-parallel", "1.1-pipelined", "1.1-segment-filled"});
+        if (chance(0.5)) item["maxConnections"] = 1 + rng.UniformInt(4);
+        if (chance(0.5)) item["maxOutstandingRequests"] = 1 + rng.UniformInt(3);
+        item["inlineRequests"] = pick({"as-html-arrives", "after-html"});
+        item["serverThinkMs"] = chance(0.5) ? uniform(0, 20) : 0.0;
+        item["clientParseMs"] = chance(0.5) ? uniform(0, 20) : 0.0;
+        item["thinkS"] = {{"dist", "uniform"}, {"min", 0.0}, {"max", uniform(0, 2)}};
+        item["connectionGapS"] = chance(0.5) ? json(uniform(0, 0.1)) : json(0);
+        item["pageCount"] = 1 + rng.UniformInt(4);
+        item["count"] = 1 + rng.UniformInt(3);
+        if (chance(0.5)) {
+          item["page"] = {{"model", "mah"}, {"primaryBytes", {{"dist", "pareto"}, {"shape", 0.91}, {"scale", 1000}, {"max", 60000}}}};
+        } else {
+          json objects = json::array({{{"bytes", 1 + rng.UniformInt(20000)}}});
+          const int n = 1 + static_cast<int>(rng.UniformInt(6));
+          for (int k = 1; k < n; ++k) {
+            json o{{"bytes", 1 + rng.UniformInt(20000)}, {"parent", rng.UniformInt(k)},
+                   {"content", pick({"html", "image", "java"})}};
+            if (chance(0.3)) o["linkAt"] = uniform(0.01, 1);
+            objects.push_back(o);
+          }
+          item["page"] = {{"objects", objects}};
+        }
+        break;
+      }
+      case 5:
+        item["type"] = "rounds";
+        item["bytes"] = 1 + rng.UniformInt(60000);
+        item["rounds"] = 3;  // Every rounds item must agree.
+        item["idleS"] = 0.5;
+        item["startJitterS"] = uniform(0, 1);
+        item["count"] = 1 + rng.UniformInt(3);
+        item["reuseConnection"] = chance(0.5);
+        break;
+      case 6:
+        item["type"] = "sessions";
+        item["bytes"] = {{"dist", "pareto"}, {"shape", 1.7584}, {"scale", 3000}, {"max", 200000}};
+        item["gapS"] = {{"dist", "gamma"}, {"mean", 0.5}, {"sd", 1.0}};
+        if (chance(0.5)) {
+          item["sessions"] = {{"gapS", {{"dist", "exponential"}, {"mean", 0.5}}},
+                              {"transfers", {{"dist", "lognormal"}, {"mean", 3}, {"sd", 4}}}};
+        }
+        break;
       case 0:
         item["type"] = "bulk";
         item["startS"] = uniform(0, 2);
@@ -219,13 +282,15 @@ json RandomScenario(uint64_t seed) {
     traffic.push_back(item);
   }
   doc["traffic"] = traffic;
+  if (chance(0.3)) doc["record"] = {{"parallelSet", json::array({"item0"})}};
   // Every host runs one of the sharing schemes (RandomSharing lists them).
   doc["hosts"] = {{"*", {{"sharing", RandomSharing(rng)}}}};
   return doc;
 }
 
 TEST(RandomScenarioTest, InvariantsHoldAndRunsAreDeterministic) {
-  for (uint64_t seed = 1; seed <= 40; ++seed) {
+  std::map<std::string, int64_t> finished;  // Pages or transfers completed, by application type.
+  for (uint64_t seed = 1; seed <= 80; ++seed) {
     SCOPED_TRACE("random scenario " + std::to_string(seed));
     const json doc = RandomScenario(seed);
     Scenario scenario;
@@ -241,6 +306,15 @@ TEST(RandomScenarioTest, InvariantsHoldAndRunsAreDeterministic) {
     RunOptions none;
     none.trace = TraceLevel::kNone;
     EXPECT_EQ(a.result_hash, RunScenario(scenario, none).result_hash) << doc.dump();
+    for (const json& item : doc["traffic"]) {
+      const json& totals = a.summary["items"][item["name"].get<std::string>()];
+      finished[item["type"].get<std::string>()] +=
+          item["type"] == "web" ? totals["pages"]["completed"].get<int64_t>() : totals["transfersCompleted"].get<int64_t>();
+    }
+  }
+  // The mix exercises every kind of application that finishes work.
+  for (const char* type : {"bulk", "transfers", "web", "rounds", "sessions"}) {
+    EXPECT_GT(finished[type], 0) << type;
   }
 }
 

@@ -1,0 +1,276 @@
+// The web client: each retrieval method's connection pattern (Gürkan §4.3-4.6), link discovery as
+// the HTML arrives or after it (E-TCP §4, Gürkan §4.4), think, parse and gap times, page metrics.
+#include "workload/web_client.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "tests/test_scenarios.h"
+
+namespace tcb {
+namespace {
+
+using nlohmann::json;
+using testing::RunDoc;
+using testing::SingleLinkScenario;
+
+constexpr int kMss = 500;
+
+// A page of an HTML part of `html` bytes naming `images` images of `image` bytes.
+json Page(int html, int images, int image = 3000) {
+  json objects = json::array({{{"bytes", html}}});
+  for (int i = 0; i < images; ++i) objects.push_back({{"bytes", image}});
+  return {{"objects", objects}};
+}
+
+json Web(const char* http, json page) {
+  return {{"type", "web"}, {"name", "web"}, {"from", "client"}, {"to", "server"}, {"http", http},
+          {"page", std::move(page)}};
+}
+
+json Scenario(json web, json queue = "unlimited") {
+  return SingleLinkScenario(1, 20, std::move(queue),
+                            {{"flavor", "newreno"}, {"mssBytes", kMss}, {"receiveWindowBytes", 64000}},
+                            std::move(web));
+}
+
+struct FlowSpan {
+  double start;
+  double end;
+};
+
+std::vector<FlowSpan> Spans(const RunOutput& run) {
+  std::vector<FlowSpan> spans;
+  for (const json& f : run.summary["flows"]) spans.push_back({f["startS"].get<double>(), f["endS"].get<double>()});
+  return spans;
+}
+
+int MaxOverlap(const std::vector<FlowSpan>& spans) {
+  int best = 0;
+  for (const FlowSpan& s : spans) {
+    int n = 0;
+    for (const FlowSpan& o : spans) n += o.start <= s.start && s.start < o.end ? 1 : 0;
+    best = std::max(best, n);
+  }
+  return best;
+}
+
+TEST(WebClientTest, SerialOpensOneConnectionPerObjectOneAtATime) {
+  const RunOutput run = RunDoc(Scenario(Web("1.0-serial", Page(6000, 4))));
+  const std::vector<FlowSpan> spans = Spans(run);
+  ASSERT_EQ(spans.size(), 5u);
+  for (size_t i = 1; i < spans.size(); ++i) EXPECT_GE(spans[i].start, spans[i - 1].end);
+  const json& page = run.summary["pages"][0];
+  EXPECT_EQ(page["bytes"], 6000 + 4 * 3000);
+  EXPECT_EQ(page["objects"], 5);
+  EXPECT_DOUBLE_EQ(page["totalTimeS"].get<double>(), spans.back().end);
+  EXPECT_DOUBLE_EQ(page["htmlTimeS"].get<double>(), spans[0].end);
+  // Every object is a request and a response: each connection delivered 210 + its object.
+  EXPECT_EQ(run.summary["flows"][0]["bytes"], 210 + 6000);
+  EXPECT_EQ(run.summary["run"]["transfersCompleted"], 5);
+}
+
+TEST(WebClientTest, ParallelRequestsInlinesAsTheHtmlArrivesUpToTheLimit) {
+  json web = Web("1.0-parallel", Page(20000, 6));
+  const RunOutput unlimited = RunDoc(Scenario(web));
+  const std::vector<FlowSpan> spans = Spans(unlimited);
+  ASSERT_EQ(spans.size(), 7u);
+  // E-TCP §4.3: the client requests each image as it meets the link, before the HTML is complete.
+  EXPECT_LT(spans[1].start, spans[0].end);
+  EXPECT_GE(MaxOverlap(spans), 5);
+
+  web["maxConnections"] = 2;
+  const RunOutput limited = RunDoc(Scenario(web));
+  EXPECT_EQ(MaxOverlap(Spans(limited)), 2);
+  EXPECT_GT(limited.summary["pages"][0]["totalTimeS"].get<double>(),
+            unlimited.summary["pages"][0]["totalTimeS"].get<double>());
+}
+
+TEST(WebClientTest, AfterHtmlRequestsWaitForTheWholeHtmlAndTheParseDelay) {
+  json web = Web("1.0-parallel", Page(20000, 3));
+  web["inlineRequests"] = "after-html";
+  web["clientParseMs"] = 7;
+  const std::vector<FlowSpan> spans = Spans(RunDoc(Scenario(web)));
+  for (size_t i = 1; i < spans.size(); ++i) EXPECT_NEAR(spans[i].start, spans[0].end + 0.007, 1e-9);
+}
+
+TEST(WebClientTest, LinksSpreadEvenlyUnlessPlaced) {
+  // Three images: their links sit at 1/4, 1/2 and 3/4 of the HTML; an explicit linkAt moves one.
+  json page = Page(40000, 3);
+  page["objects"][3]["linkAt"] = 0.1;
+  const RunOutput run = RunDoc(Scenario(Web("1.0-parallel", page)));
+  // Connections open in the order the client meets the links: the placed one first.
+  std::vector<std::string> order;
+  for (const json& f : run.summary["flows"]) order.push_back(f["name"]);
+  EXPECT_EQ(order, (std::vector<std::string>{"web.p0.o0", "web.p0.o3", "web.p0.o1", "web.p0.o2"}));
+}
+
+TEST(WebClientTest, ChildrenOfInlineHtmlWaitForTheirParent) {
+  // A frameset: the page names two frames (HTML), each frame names an image.
+  json page = {{"objects",
+                {{{"bytes", 1000}},
+                 {{"bytes", 8000}, {"content", "html"}},
+                 {{"bytes", 8000}, {"content", "html"}},
+                 {{"bytes", 2000}, {"parent", 1}},
+                 {{"bytes", 2000}, {"parent", 2}}}}};
+  const RunOutput run = RunDoc(Scenario(Web("1.0-parallel", page)));
+  const json& flows = run.summary["flows"];
+  auto flow = [&](const std::string& suffix) -> const json& {
+    for (const json& f : flows) {
+      if (f["name"].get<std::string>().size() >= suffix.size() &&
+          f["name"].get<std::string>().compare(f["name"].get<std::string>().size() - suffix.size(), suffix.size(), suffix) == 0) {
+        return f;
+      }
+    }
+    throw std::runtime_error("no flow " + suffix);
+  };
+  EXPECT_GT(flow(".o3")["startS"].get<double>(), flow(".o1")["startS"].get<double>());
+  EXPECT_GT(flow(".o4")["startS"].get<double>(), flow(".o2")["startS"].get<double>());
+  // HTML time counts the three HTML parts, not the images.
+  const double html_end = std::max({flow(".o0")["endS"].get<double>(), flow(".o1")["endS"].get<double>(),
+                                    flow(".o2")["endS"].get<double>()});
+  EXPECT_DOUBLE_EQ(run.summary["pages"][0]["htmlTimeS"].get<double>(), html_end);
+}
+
+TEST(WebClientTest, PipelinedUsesOnePersistentConnectionAcrossPages) {
+  json web = Web("1.1-pipelined", Page(6000, 3));
+  web["pageCount"] = 3;
+  web["thinkS"] = 1;
+  const RunOutput run = RunDoc(Scenario(web));
+  ASSERT_EQ(run.summary["flows"].size(), 1u);
+  ASSERT_EQ(run.summary["pages"].size(), 3u);
+  for (int i = 1; i < 3; ++i) {
+    const json& prev = run.summary["pages"][i - 1];
+    EXPECT_NEAR(run.summary["pages"][i]["startS"].get<double>(),
+                prev["startS"].get<double>() + prev["totalTimeS"].get<double>() + 1.0, 1e-9);
+  }
+  EXPECT_EQ(run.summary["flows"][0]["bytes"], 3 * (4 * 210 + 6000 + 3 * 3000));
+  // Later pages skip the handshake.
+  EXPECT_LT(run.summary["pages"][1]["totalTimeS"].get<double>(), run.summary["pages"][0]["totalTimeS"].get<double>());
+}
+
+TEST(WebClientTest, OneOutstandingRequestIsSlowerThanPipelining) {
+  json web = Web("1.1-pipelined", Page(6000, 4));
+  const double pipelined = RunDoc(Scenario(web)).summary["pages"][0]["totalTimeS"].get<double>();
+  web["maxOutstandingRequests"] = 1;
+  const double one_at_a_time = RunDoc(Scenario(web)).summary["pages"][0]["totalTimeS"].get<double>();
+  // Each further request waits a round trip (40 ms) for the previous response.
+  EXPECT_GT(one_at_a_time, pipelined + 3 * 0.04);
+}
+
+// Gürkan §4.6, Table 4.7: the primary's response is extended to whole segments with the start of
+// the inline objects, and the rest of the page comes glued in one response; only the page's last
+// segment may be short.
+TEST(WebClientTest, SegmentFilledSendsOnlyFullSegmentsUntilThePagesEnd) {
+  const json page = Page(1234, 3, 3100);  // 1234 + 9300 bytes.
+  const RunOutput run = RunDoc(Scenario(Web("1.1-segment-filled", page)), TraceLevel::kFull);
+  const PacketTrace& t = run.recorder->packet_trace();
+  std::vector<int64_t> payloads;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.event[i] == static_cast<uint8_t>(PacketEvent::kSend) && !t.from_initiator[i] && t.payload[i] > 0) {
+      payloads.push_back(t.payload[i]);
+    }
+  }
+  ASSERT_EQ(payloads.size(), static_cast<size_t>((10534 + kMss - 1) / kMss));
+  for (size_t i = 0; i + 1 < payloads.size(); ++i) EXPECT_EQ(payloads[i], kMss) << "segment " << i;
+  // Two requests: the primary and the glued rest.
+  EXPECT_EQ(run.summary["flows"][0]["bytes"], 2 * 210 + 10534);
+
+  // Pipelined one request at a time (Gürkan Table 4.5), each response's last segment is short
+  // (Gürkan Fig. 4.4).
+  json one_at_a_time = Web("1.1-pipelined", page);
+  one_at_a_time["maxOutstandingRequests"] = 1;
+  const RunOutput pipelined = RunDoc(Scenario(one_at_a_time), TraceLevel::kFull);
+  const PacketTrace& p = pipelined.recorder->packet_trace();
+  int short_segments = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p.event[i] == static_cast<uint8_t>(PacketEvent::kSend) && !p.from_initiator[i] && p.payload[i] > 0 &&
+        p.payload[i] < kMss) {
+      ++short_segments;
+    }
+  }
+  EXPECT_EQ(short_segments, 4);
+}
+
+TEST(WebClientTest, ServerThinkTimeDelaysEveryResponse) {
+  json web = Web("1.0-serial", Page(3000, 2));
+  const double base = RunDoc(Scenario(web)).summary["pages"][0]["totalTimeS"].get<double>();
+  web["serverThinkMs"] = 50;
+  const double thinking = RunDoc(Scenario(web)).summary["pages"][0]["totalTimeS"].get<double>();
+  EXPECT_NEAR(thinking - base, 3 * 0.050, 1e-9);
+}
+
+TEST(WebClientTest, RetrievalTimeLeavesOutTheGapsBetweenSerialConnections) {
+  json web = Web("1.0-serial", Page(3000, 2));
+  const json plain = RunDoc(Scenario(web)).summary["pages"][0];
+  web["connectionGapS"] = 0.5;
+  const json gapped = RunDoc(Scenario(web)).summary["pages"][0];
+  EXPECT_NEAR(gapped["totalTimeS"].get<double>() - plain["totalTimeS"].get<double>(), 2 * 0.5, 1e-9);
+  EXPECT_NEAR(gapped["retrievalTimeS"].get<double>(), plain["retrievalTimeS"].get<double>(), 1e-9);
+  EXPECT_NEAR(plain["retrievalTimeS"].get<double>(), plain["totalTimeS"].get<double>(), 1e-9);
+  // Gürkan §4.1's effective retrieval rate: page bytes over retrieval time.
+  const RunOutput run = RunDoc(Scenario(web));
+  EXPECT_NEAR(run.summary["run"]["pages"]["retrievalRateBytesPerS"].get<double>(),
+              9000 / gapped["retrievalTimeS"].get<double>(), 1e-6);
+}
+
+TEST(WebClientTest, MahPagesAreAPrimaryAndThreeInlinesOfAtLeastOneKilobyte) {
+  json web = Web("1.0-parallel", {{"model", "mah"}});
+  web["pageCount"] = 50;
+  const RunOutput run = RunDoc(Scenario(web));
+  ASSERT_EQ(run.summary["pages"].size(), 50u);
+  for (const json& p : run.summary["pages"]) {
+    EXPECT_EQ(p["objects"], 4);
+    EXPECT_GE(p["bytes"].get<int64_t>(), 4000);
+    EXPECT_LE(p["bytes"].get<int64_t>(), 4000000);  // The default caps: 1 MB per object.
+  }
+  for (const json& t : run.summary["transfers"]) EXPECT_GE(t["bytes"].get<int64_t>(), 1000);
+}
+
+TEST(WebClientTest, StopTimeEndsTheClientAfterItsCurrentPage) {
+  json web = Web("1.1-pipelined", Page(3000, 1));
+  web["pageCount"] = "forever";
+  web["thinkS"] = 0.3;
+  web["stopS"] = 2;
+  json doc = Scenario(web);
+  doc["durationS"] = 10;
+  const RunOutput run = RunDoc(doc);
+  EXPECT_EQ(run.summary["stopReason"], "idle");
+  for (const json& p : run.summary["pages"]) EXPECT_LT(p["startS"].get<double>(), 2.0);
+  EXPECT_GT(run.summary["pages"].size(), 3u);
+  EXPECT_TRUE(run.summary["flows"][0]["closed"].get<bool>());
+}
+
+TEST(WebClientTest, NeedsFullConnections) {
+  json doc = Scenario(Web("1.0-serial", Page(1000, 0)));
+  doc["tcp"]["connection"] = "one-way";
+  try {
+    ParseScenario(doc);
+    FAIL() << "accepted a one-way web client";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$.traffic[0].tcp.connection");
+  }
+}
+
+TEST(WebClientTest, PageErrorsNameTheObject) {
+  json page = Page(1000, 2);
+  page["objects"][2]["parent"] = 2;
+  try {
+    ParseScenario(Scenario(Web("1.0-serial", page)));
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$.traffic[0].page.objects[2].parent");
+  }
+  page = Page(1000, 2);
+  page["objects"][0]["parent"] = 0;
+  try {
+    ParseScenario(Scenario(Web("1.0-serial", page)));
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$.traffic[0].page.objects[0].parent");
+  }
+}
+
+}  // namespace
+}  // namespace tcb
