@@ -432,6 +432,30 @@ void ParseHosts(const json& hosts, const TopologySpec& topology, Scenario& s) {
   }
 }
 
+// Replaces every built-in page reference ({"named": ...}) by the page itself, so that the normalised
+// scenario says what was run.
+void ExpandNamedPages(json& doc) {
+  for (size_t i = 0; i < doc["traffic"].size(); ++i) {
+    json& item = doc["traffic"][i];
+    if (!item.contains("page") || !item["page"].contains("named")) continue;
+    const std::string name = item["page"]["named"].get<std::string>();
+    const std::string path = "scenario/pages/" + name + ".json";
+    bool found = false;
+    for (const EmbeddedFile& f : EmbeddedFiles()) {
+      if (f.path == path) {
+        item["page"] = json::parse(f.content);
+        found = true;
+      }
+    }
+    if (!found) {
+      std::string known;
+      for (const std::string& n : PageNames()) known += (known.empty() ? "" : ", ") + n;
+      throw ScenarioError(Child(Child(Index("$.traffic", i), "page"), "named"),
+                          "no built-in page \"" + name + "\" (there are " + known + ")");
+    }
+  }
+}
+
 // Copies the scenario-wide TCP options under every traffic item, overlaid with the item's own, so
 // that schema defaults fill only what neither level set.
 void MergeTcpOverrides(json& doc) {
@@ -481,6 +505,17 @@ void CheckTrafficEndpoints(const Scenario& s) {
 
 }  // namespace
 
+std::vector<std::string> PageNames() {
+  constexpr std::string_view kDir = "scenario/pages/";
+  std::vector<std::string> names;
+  for (const EmbeddedFile& f : EmbeddedFiles()) {
+    if (f.path.substr(0, kDir.size()) == kDir) {
+      names.emplace_back(f.path.substr(kDir.size(), f.path.size() - kDir.size() - 5));
+    }
+  }
+  return names;
+}
+
 // Function-local statics: initialised once, thread-safely, on first use.
 const nlohmann::json& ScenarioSchemaDocument() {
   static const json schema = ParseEmbedded("scenario/schema/scenario.schema.json");
@@ -525,6 +560,7 @@ Scenario ParseScenario(const nlohmann::json& document) {
 
   Scenario s;
   s.document = document;
+  ExpandNamedPages(s.document);
   MergeTcpOverrides(s.document);
   schema.ApplyDefaults(s.document);
   const json& d = s.document;

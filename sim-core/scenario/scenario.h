@@ -103,6 +103,9 @@ nlohmann::json ParseJsonText(std::string_view text);
 Scenario ParseScenario(const nlohmann::json& document);
 Scenario ParseScenarioText(std::string_view text);
 
+// The built-in web pages (scenario/pages), by name, sorted.
+std::vector<std::string> PageNames();
+
 // The scenario schema, as compiled into the library.
 const nlohmann::json& ScenarioSchemaDocument();
 const nlohmann::json& ResultSchemaDocument();

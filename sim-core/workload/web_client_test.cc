@@ -3,6 +3,7 @@
 #include "workload/web_client.h"
 
 #include <algorithm>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -29,7 +30,7 @@ json Web(const char* http, json page) {
           {"page", std::move(page)}};
 }
 
-json Scenario(json web, json queue = "unlimited") {
+json OnALink(json web, json queue = "unlimited") {
   return SingleLinkScenario(1, 20, std::move(queue),
                             {{"flavor", "newreno"}, {"mssBytes", kMss}, {"receiveWindowBytes", 64000}},
                             std::move(web));
@@ -57,7 +58,7 @@ int MaxOverlap(const std::vector<FlowSpan>& spans) {
 }
 
 TEST(WebClientTest, SerialOpensOneConnectionPerObjectOneAtATime) {
-  const RunOutput run = RunDoc(Scenario(Web("1.0-serial", Page(6000, 4))));
+  const RunOutput run = RunDoc(OnALink(Web("1.0-serial", Page(6000, 4))));
   const std::vector<FlowSpan> spans = Spans(run);
   ASSERT_EQ(spans.size(), 5u);
   for (size_t i = 1; i < spans.size(); ++i) EXPECT_GE(spans[i].start, spans[i - 1].end);
@@ -73,7 +74,7 @@ TEST(WebClientTest, SerialOpensOneConnectionPerObjectOneAtATime) {
 
 TEST(WebClientTest, ParallelRequestsInlinesAsTheHtmlArrivesUpToTheLimit) {
   json web = Web("1.0-parallel", Page(20000, 6));
-  const RunOutput unlimited = RunDoc(Scenario(web));
+  const RunOutput unlimited = RunDoc(OnALink(web));
   const std::vector<FlowSpan> spans = Spans(unlimited);
   ASSERT_EQ(spans.size(), 7u);
   // E-TCP §4.3: the client requests each image as it meets the link, before the HTML is complete.
@@ -81,7 +82,7 @@ TEST(WebClientTest, ParallelRequestsInlinesAsTheHtmlArrivesUpToTheLimit) {
   EXPECT_GE(MaxOverlap(spans), 5);
 
   web["maxConnections"] = 2;
-  const RunOutput limited = RunDoc(Scenario(web));
+  const RunOutput limited = RunDoc(OnALink(web));
   EXPECT_EQ(MaxOverlap(Spans(limited)), 2);
   EXPECT_GT(limited.summary["pages"][0]["totalTimeS"].get<double>(),
             unlimited.summary["pages"][0]["totalTimeS"].get<double>());
@@ -91,7 +92,7 @@ TEST(WebClientTest, AfterHtmlRequestsWaitForTheWholeHtmlAndTheParseDelay) {
   json web = Web("1.0-parallel", Page(20000, 3));
   web["inlineRequests"] = "after-html";
   web["clientParseMs"] = 7;
-  const std::vector<FlowSpan> spans = Spans(RunDoc(Scenario(web)));
+  const std::vector<FlowSpan> spans = Spans(RunDoc(OnALink(web)));
   for (size_t i = 1; i < spans.size(); ++i) EXPECT_NEAR(spans[i].start, spans[0].end + 0.007, 1e-9);
 }
 
@@ -99,7 +100,7 @@ TEST(WebClientTest, LinksSpreadEvenlyUnlessPlaced) {
   // Three images: their links sit at 1/4, 1/2 and 3/4 of the HTML; an explicit linkAt moves one.
   json page = Page(40000, 3);
   page["objects"][3]["linkAt"] = 0.1;
-  const RunOutput run = RunDoc(Scenario(Web("1.0-parallel", page)));
+  const RunOutput run = RunDoc(OnALink(Web("1.0-parallel", page)));
   // Connections open in the order the client meets the links: the placed one first.
   std::vector<std::string> order;
   for (const json& f : run.summary["flows"]) order.push_back(f["name"]);
@@ -114,7 +115,7 @@ TEST(WebClientTest, ChildrenOfInlineHtmlWaitForTheirParent) {
                  {{"bytes", 8000}, {"content", "html"}},
                  {{"bytes", 2000}, {"parent", 1}},
                  {{"bytes", 2000}, {"parent", 2}}}}};
-  const RunOutput run = RunDoc(Scenario(Web("1.0-parallel", page)));
+  const RunOutput run = RunDoc(OnALink(Web("1.0-parallel", page)));
   const json& flows = run.summary["flows"];
   auto flow = [&](const std::string& suffix) -> const json& {
     for (const json& f : flows) {
@@ -137,7 +138,7 @@ TEST(WebClientTest, PipelinedUsesOnePersistentConnectionAcrossPages) {
   json web = Web("1.1-pipelined", Page(6000, 3));
   web["pageCount"] = 3;
   web["thinkS"] = 1;
-  const RunOutput run = RunDoc(Scenario(web));
+  const RunOutput run = RunDoc(OnALink(web));
   ASSERT_EQ(run.summary["flows"].size(), 1u);
   ASSERT_EQ(run.summary["pages"].size(), 3u);
   for (int i = 1; i < 3; ++i) {
@@ -152,9 +153,9 @@ TEST(WebClientTest, PipelinedUsesOnePersistentConnectionAcrossPages) {
 
 TEST(WebClientTest, OneOutstandingRequestIsSlowerThanPipelining) {
   json web = Web("1.1-pipelined", Page(6000, 4));
-  const double pipelined = RunDoc(Scenario(web)).summary["pages"][0]["totalTimeS"].get<double>();
+  const double pipelined = RunDoc(OnALink(web)).summary["pages"][0]["totalTimeS"].get<double>();
   web["maxOutstandingRequests"] = 1;
-  const double one_at_a_time = RunDoc(Scenario(web)).summary["pages"][0]["totalTimeS"].get<double>();
+  const double one_at_a_time = RunDoc(OnALink(web)).summary["pages"][0]["totalTimeS"].get<double>();
   // Each further request waits a round trip (40 ms) for the previous response.
   EXPECT_GT(one_at_a_time, pipelined + 3 * 0.04);
 }
@@ -164,7 +165,7 @@ TEST(WebClientTest, OneOutstandingRequestIsSlowerThanPipelining) {
 // segment may be short.
 TEST(WebClientTest, SegmentFilledSendsOnlyFullSegmentsUntilThePagesEnd) {
   const json page = Page(1234, 3, 3100);  // 1234 + 9300 bytes.
-  const RunOutput run = RunDoc(Scenario(Web("1.1-segment-filled", page)), TraceLevel::kFull);
+  const RunOutput run = RunDoc(OnALink(Web("1.1-segment-filled", page)), TraceLevel::kFull);
   const PacketTrace& t = run.recorder->packet_trace();
   std::vector<int64_t> payloads;
   for (size_t i = 0; i < t.size(); ++i) {
@@ -181,7 +182,7 @@ TEST(WebClientTest, SegmentFilledSendsOnlyFullSegmentsUntilThePagesEnd) {
   // (Gürkan Fig. 4.4).
   json one_at_a_time = Web("1.1-pipelined", page);
   one_at_a_time["maxOutstandingRequests"] = 1;
-  const RunOutput pipelined = RunDoc(Scenario(one_at_a_time), TraceLevel::kFull);
+  const RunOutput pipelined = RunDoc(OnALink(one_at_a_time), TraceLevel::kFull);
   const PacketTrace& p = pipelined.recorder->packet_trace();
   int short_segments = 0;
   for (size_t i = 0; i < p.size(); ++i) {
@@ -195,22 +196,22 @@ TEST(WebClientTest, SegmentFilledSendsOnlyFullSegmentsUntilThePagesEnd) {
 
 TEST(WebClientTest, ServerThinkTimeDelaysEveryResponse) {
   json web = Web("1.0-serial", Page(3000, 2));
-  const double base = RunDoc(Scenario(web)).summary["pages"][0]["totalTimeS"].get<double>();
+  const double base = RunDoc(OnALink(web)).summary["pages"][0]["totalTimeS"].get<double>();
   web["serverThinkMs"] = 50;
-  const double thinking = RunDoc(Scenario(web)).summary["pages"][0]["totalTimeS"].get<double>();
+  const double thinking = RunDoc(OnALink(web)).summary["pages"][0]["totalTimeS"].get<double>();
   EXPECT_NEAR(thinking - base, 3 * 0.050, 1e-9);
 }
 
 TEST(WebClientTest, RetrievalTimeLeavesOutTheGapsBetweenSerialConnections) {
   json web = Web("1.0-serial", Page(3000, 2));
-  const json plain = RunDoc(Scenario(web)).summary["pages"][0];
+  const json plain = RunDoc(OnALink(web)).summary["pages"][0];
   web["connectionGapS"] = 0.5;
-  const json gapped = RunDoc(Scenario(web)).summary["pages"][0];
+  const json gapped = RunDoc(OnALink(web)).summary["pages"][0];
   EXPECT_NEAR(gapped["totalTimeS"].get<double>() - plain["totalTimeS"].get<double>(), 2 * 0.5, 1e-9);
   EXPECT_NEAR(gapped["retrievalTimeS"].get<double>(), plain["retrievalTimeS"].get<double>(), 1e-9);
   EXPECT_NEAR(plain["retrievalTimeS"].get<double>(), plain["totalTimeS"].get<double>(), 1e-9);
   // Gürkan §4.1's effective retrieval rate: page bytes over retrieval time.
-  const RunOutput run = RunDoc(Scenario(web));
+  const RunOutput run = RunDoc(OnALink(web));
   EXPECT_NEAR(run.summary["run"]["pages"]["retrievalRateBytesPerS"].get<double>(),
               9000 / gapped["retrievalTimeS"].get<double>(), 1e-6);
 }
@@ -218,7 +219,7 @@ TEST(WebClientTest, RetrievalTimeLeavesOutTheGapsBetweenSerialConnections) {
 TEST(WebClientTest, MahPagesAreAPrimaryAndThreeInlinesOfAtLeastOneKilobyte) {
   json web = Web("1.0-parallel", {{"model", "mah"}});
   web["pageCount"] = 50;
-  const RunOutput run = RunDoc(Scenario(web));
+  const RunOutput run = RunDoc(OnALink(web));
   ASSERT_EQ(run.summary["pages"].size(), 50u);
   for (const json& p : run.summary["pages"]) {
     EXPECT_EQ(p["objects"], 4);
@@ -233,7 +234,7 @@ TEST(WebClientTest, StopTimeEndsTheClientAfterItsCurrentPage) {
   web["pageCount"] = "forever";
   web["thinkS"] = 0.3;
   web["stopS"] = 2;
-  json doc = Scenario(web);
+  json doc = OnALink(web);
   doc["durationS"] = 10;
   const RunOutput run = RunDoc(doc);
   EXPECT_EQ(run.summary["stopReason"], "idle");
@@ -243,7 +244,7 @@ TEST(WebClientTest, StopTimeEndsTheClientAfterItsCurrentPage) {
 }
 
 TEST(WebClientTest, NeedsFullConnections) {
-  json doc = Scenario(Web("1.0-serial", Page(1000, 0)));
+  json doc = OnALink(Web("1.0-serial", Page(1000, 0)));
   doc["tcp"]["connection"] = "one-way";
   try {
     ParseScenario(doc);
@@ -257,7 +258,7 @@ TEST(WebClientTest, PageErrorsNameTheObject) {
   json page = Page(1000, 2);
   page["objects"][2]["parent"] = 2;
   try {
-    ParseScenario(Scenario(Web("1.0-serial", page)));
+    ParseScenario(OnALink(Web("1.0-serial", page)));
     FAIL();
   } catch (const ScenarioError& e) {
     EXPECT_EQ(e.path(), "$.traffic[0].page.objects[2].parent");
@@ -265,10 +266,52 @@ TEST(WebClientTest, PageErrorsNameTheObject) {
   page = Page(1000, 2);
   page["objects"][0]["parent"] = 0;
   try {
-    ParseScenario(Scenario(Web("1.0-serial", page)));
+    ParseScenario(OnALink(Web("1.0-serial", page)));
     FAIL();
   } catch (const ScenarioError& e) {
     EXPECT_EQ(e.path(), "$.traffic[0].page.objects[0].parent");
+  }
+}
+
+}  // namespace
+}  // namespace tcb
+
+namespace tcb {
+namespace {
+
+// E-TCP §4's five pages, as shipped: the object counts the paper lists, and every size inside the
+// range its label quotes from the paper ("medium image (7-13K)": 7 to 13 KB).
+TEST(BuiltInPagesTest, MatchTheEtcpPageDescriptions) {
+  const std::map<std::string, size_t> objects{
+      {"etcp-text", 4}, {"etcp-map", 5}, {"etcp-graphics", 14}, {"etcp-frames", 27}, {"etcp-java", 36}};
+  EXPECT_EQ(PageNames(), (std::vector<std::string>{"etcp-frames", "etcp-graphics", "etcp-java", "etcp-map", "etcp-text"}));
+  for (const auto& [name, count] : objects) {
+    SCOPED_TRACE(name);
+    const Scenario s = ParseScenario(OnALink(Web("1.0-parallel", {{"named", name}})));
+    const json& page = s.document["traffic"][0]["page"];
+    ASSERT_EQ(page["objects"].size(), count);
+    EXPECT_EQ(s.traffic[0].page.fixed.at(0).objects.size(), count);
+    for (const json& o : page["objects"]) {
+      const std::string label = o["label"];
+      const size_t open = label.find('(');
+      const size_t dash = label.find('-', open);
+      const size_t k = label.find('K', open);
+      ASSERT_NE(open, std::string::npos) << label;
+      const double lo = std::stod(label.substr(open + 1));
+      const double hi = dash != std::string::npos && dash < k ? std::stod(label.substr(dash + 1)) : lo;
+      EXPECT_GE(o["bytes"].get<double>(), lo * 1024) << label;
+      EXPECT_LE(o["bytes"].get<double>(), hi * 1024) << label;
+    }
+  }
+}
+
+TEST(BuiltInPagesTest, AnUnknownNameListsTheKnownOnes) {
+  try {
+    ParseScenario(OnALink(Web("1.0-parallel", {{"named", "etcp-news"}})));
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$.traffic[0].page.named");
+    EXPECT_NE(e.problem().find("etcp-java"), std::string::npos) << e.problem();
   }
 }
 
