@@ -43,6 +43,7 @@ void EventList::Schedule(EventSource& source, SimTime at) {
   const uint64_t seq = next_seq_++;
   source.pending_seq_ = seq;
   source.pending_at_ = at;
+  if (at > source.last_entry_at_) source.last_entry_at_ = at;
   Push(Entry{at, seq, &source});
 }
 

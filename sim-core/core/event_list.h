@@ -26,11 +26,16 @@ class EventSource {
 
   bool IsScheduled() const { return pending_seq_ != 0; }
   SimTime ScheduledAt() const { return pending_at_; }
+  // The latest time this source was ever scheduled for. Rescheduling and cancelling leave entries
+  // in the event list until their time (they are recognised as stale then), so a source may be
+  // destroyed only once the clock has passed this time.
+  SimTime LastEntryAt() const { return last_entry_at_; }
 
  private:
   friend class EventList;
   uint64_t pending_seq_ = 0;  // 0: nothing pending.
   SimTime pending_at_;
+  SimTime last_entry_at_;
 };
 
 // A binary heap of (time, seq, source). Rescheduling or cancelling leaves the old entry in the heap;

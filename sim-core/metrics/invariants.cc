@@ -45,11 +45,14 @@ void CheckRunInvariants(const Network& network, const FlowRegistry& flows) {
                              ") are not all in links (" + std::to_string(in_links) + ")");
   }
   for (const FlowInfo& f : flows.flows()) {
-    const TcpConnection* conn = flows.connection(f.id);
-    if (conn == nullptr) continue;
-    CheckDirection(f, conn->initiator(), conn->responder());
-    CheckDirection(f, conn->responder(), conn->initiator());
+    // Reclaimed connections were checked when they were destroyed.
+    if (const TcpConnection* conn = flows.connection(f.id)) CheckConnectionInvariants(f, *conn);
   }
+}
+
+void CheckConnectionInvariants(const FlowInfo& flow, const TcpConnection& connection) {
+  CheckDirection(flow, connection.initiator(), connection.responder());
+  CheckDirection(flow, connection.responder(), connection.initiator());
 }
 
 }  // namespace tcb

@@ -21,5 +21,7 @@ class InvariantViolation : public std::logic_error {
 };
 
 void CheckRunInvariants(const Network& network, const FlowRegistry& flows);
+// The delivery invariants of one connection (also checked before a finished one is destroyed).
+void CheckConnectionInvariants(const FlowInfo& flow, const TcpConnection& connection);
 
 }  // namespace tcb

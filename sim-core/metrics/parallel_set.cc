@@ -55,7 +55,7 @@ void ParallelSetMonitor::OnFlowStart(const FlowInfo& flow) {
     overlapped_[flow.id] = 1;
   }
   live_.push_back({flow.id, Delivered(flow.id)});
-  members_.push_back(flow.id);
+  ++members_;
 }
 
 void ParallelSetMonitor::OnFlowEnd(const FlowInfo& flow) {
@@ -64,6 +64,12 @@ void ParallelSetMonitor::OnFlowEnd(const FlowInfo& flow) {
   if (it == live_.end()) return;
   ClosePeriod(flow.end);
   live_.erase(it);
+  const TcpConnection& c = *flows_.connection(flow.id);
+  const TcpFlowRecord r = TcpFlowRecord::Of(c);
+  if (flow.end > flow.start) {
+    ended_.push_back({flow.id, static_cast<double>(r.bytes) / static_cast<double>(r.mss),
+                      (flow.end - flow.start).seconds(), r.initial, r.mss});
+  }
 }
 
 namespace {
@@ -111,27 +117,20 @@ nlohmann::json ParallelSetMonitor::Summary(SimTime stop) {
   std::map<std::string, NewStats> fresh;
   for (const std::string& item : items_) fresh[item];
   Throughput parallel;
-  for (FlowId id : members_) {
-    const FlowInfo& f = flows_.flows()[id];
-    if (f.end.IsInfinite() || f.end > stop || f.end == f.start) continue;
-    const TcpConnection& c = *flows_.connection(id);
-    const TcpEndpoint& sender = c.initiator().bytes_written() >= c.responder().bytes_written()
-                                    ? c.initiator()
-                                    : c.responder();
-    const double mss = static_cast<double>(sender.config().mss);
-    const double segments = static_cast<double>(Delivered(id)) / mss;
-    const double seconds = (f.end - f.start).seconds();
-    if (overlapped_[id]) parallel.Add(segments, seconds);
-    if (!could_share_[id]) continue;
+  for (const Ended& e : ended_) {
+    const FlowInfo& f = flows_.flows()[e.flow];
+    if (f.end > stop) continue;
+    if (overlapped_[e.flow]) parallel.Add(e.segments, e.seconds);
+    if (!could_share_[e.flow]) continue;
     NewStats& n = fresh[f.item];
-    n.throughput.Add(segments, seconds);
-    const TcpInitialState& init = sender.initial_state();
-    if (!init.valid) continue;
-    n.cwnd.Add(static_cast<double>(init.cwnd) / mss);
-    n.ssthresh.Add(static_cast<double>(std::min(init.ssthresh, TcpConfig::kInfiniteSsthresh)) / mss);
-    if (init.has_rtt) {
-      n.srtt.Add(init.srtt.seconds());
-      n.rttvar.Add(init.rttvar.seconds());
+    n.throughput.Add(e.segments, e.seconds);
+    if (!e.initial.valid) continue;
+    const double mss = static_cast<double>(e.mss);
+    n.cwnd.Add(static_cast<double>(e.initial.cwnd) / mss);
+    n.ssthresh.Add(static_cast<double>(std::min(e.initial.ssthresh, TcpConfig::kInfiniteSsthresh)) / mss);
+    if (e.initial.has_rtt) {
+      n.srtt.Add(e.initial.srtt.seconds());
+      n.rttvar.Add(e.initial.rttvar.seconds());
     }
   }
   json new_connections = json::object();
@@ -147,7 +146,7 @@ nlohmann::json ParallelSetMonitor::Summary(SimTime stop) {
   parallel_json["meanJainIndex"] = periods_ > 0 ? json(jain_sum_ / static_cast<double>(periods_)) : json(nullptr);
   parallel_json["periods"] = periods_;
   return {{"items", items_},
-          {"connections", members_.size()},
+          {"connections", members_},
           {"newConnections", std::move(new_connections)},
           {"parallel", std::move(parallel_json)}};
 }

@@ -36,6 +36,14 @@ class ParallelSetMonitor final : public FlowObserver {
     FlowId flow;
     Bytes bytes_at_period_start;
   };
+  // A member as it ended (its connection may be gone by the time of the summary).
+  struct Ended {
+    FlowId flow;
+    double segments;
+    double seconds;
+    TcpInitialState initial;
+    Bytes mss;
+  };
   bool InSet(const FlowInfo& flow) const;
   Bytes Delivered(FlowId flow) const;
   void ClosePeriod(SimTime now);
@@ -46,7 +54,8 @@ class ParallelSetMonitor final : public FlowObserver {
   SimTime period_start_;
   double jain_sum_ = 0;
   int64_t periods_ = 0;
-  std::vector<FlowId> members_;      // Every member, in start order.
+  int64_t members_ = 0;
+  std::vector<Ended> ended_;         // Every member that ended, in end order.
   std::vector<uint8_t> could_share_;  // By flow id: started beside an established, measured member.
   std::vector<uint8_t> overlapped_;   // By flow id: ran at the same time as another member.
 };

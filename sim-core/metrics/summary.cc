@@ -20,22 +20,16 @@ double GoodputBps(Bytes bytes, SimTime start, SimTime end) {
   return span.ns() > 0 ? static_cast<double>(bytes) * 8.0 / span.seconds() : 0.0;
 }
 
-json TcpFlowJson(const FlowInfo& f, const TcpConnection& c, SimTime stop) {
+json TcpFlowJson(const FlowInfo& f, const TcpFlowRecord& r, SimTime stop) {
   json j;
-  const TcpEndpoint& a = c.initiator();
-  const TcpEndpoint& b = c.responder();
-  const Bytes bytes = a.bytes_received() + b.bytes_received();
   const bool done = !f.end.IsInfinite();
-  j["segmentsSent"] = a.stats().segments_sent + b.stats().segments_sent;
-  j["dataSegmentsSent"] = a.stats().data_segments_sent + b.stats().data_segments_sent;
-  j["retransmissions"] = a.stats().retransmissions + b.stats().retransmissions;
-  j["timeouts"] = a.stats().timeouts + b.stats().timeouts;
-  j["bytes"] = bytes;
-  j["goodputBps"] = GoodputBps(bytes, f.start, done ? f.end : stop);
-  // The side that sends the data is the one that got data written: the initiator for bulk and
-  // transfers, possibly both for request/response.
-  const TcpEndpoint& sender = a.bytes_written() >= b.bytes_written() ? a : b;
-  const TcpInitialState& init = sender.initial_state();
+  j["segmentsSent"] = r.segments_sent;
+  j["dataSegmentsSent"] = r.data_segments_sent;
+  j["retransmissions"] = r.retransmissions;
+  j["timeouts"] = r.timeouts;
+  j["bytes"] = r.bytes;
+  j["goodputBps"] = GoodputBps(r.bytes, f.start, done ? f.end : stop);
+  const TcpInitialState& init = r.initial;
   if (init.valid) {
     j["initial"] = {{"cwndBytes", init.cwnd},
                     {"ssthreshBytes", std::min(init.ssthresh, TcpConfig::kInfiniteSsthresh)},
@@ -44,8 +38,8 @@ json TcpFlowJson(const FlowInfo& f, const TcpConnection& c, SimTime stop) {
   } else {
     j["initial"] = nullptr;
   }
-  j["established"] = a.established() || a.closed();
-  j["closed"] = a.closed() && b.closed();
+  j["established"] = r.established;
+  j["closed"] = r.closed;
   return j;
 }
 
@@ -117,50 +111,54 @@ json BuildSummary(const SummaryInputs& in) {
   json flows = json::array();
   int tcp_flows = 0, udp_flows = 0;
   for (const FlowInfo& f : reg.flows()) {
+    const bool tcp = reg.is_tcp(f.id);
+    const SimTime end = f.end.IsInfinite() ? in.stop : f.end;
+    (tcp ? tcp_flows : udp_flows)++;
+    if (tcp && (fair_items.empty() || fair_items.count(f.item))) {
+      fair_goodputs.push_back(GoodputBps(reg.tcp_record(f.id).bytes, f.start, end));
+    }
+    if (!in.flow_records) continue;
     json j;
     j["id"] = f.id;
     j["name"] = f.name;
     j["item"] = f.item;
-    j["protocol"] = f.protocol == Protocol::kTcp ? "tcp" : "udp";
+    j["protocol"] = tcp ? "tcp" : "udp";
     j["from"] = net.node(f.from).name();
     j["to"] = net.node(f.to).name();
     j["startS"] = f.start.seconds();
     j["endS"] = Seconds(f.end);
     j["completionTimeS"] = f.end.IsInfinite() ? json(nullptr) : json((f.end - f.start).seconds());
-    if (const TcpConnection* c = reg.connection(f.id)) {
-      ++tcp_flows;
-      j.update(TcpFlowJson(f, *c, in.stop));
-      if (fair_items.empty() || fair_items.count(f.item)) {
-        fair_goodputs.push_back(j["goodputBps"].get<double>());
-      }
+    if (tcp) {
+      j.update(TcpFlowJson(f, reg.tcp_record(f.id), in.stop));
     } else {
-      ++udp_flows;
       const UdpFlowStats& u = *reg.udp_stats(f.id);
       j["packetsSent"] = u.packets_sent;
       j["packetsReceived"] = u.packets_received;
       j["bytes"] = u.payload_received;
-      j["goodputBps"] = GoodputBps(u.payload_received, f.start, f.end.IsInfinite() ? in.stop : f.end);
+      j["goodputBps"] = GoodputBps(u.payload_received, f.start, end);
     }
     flows.push_back(std::move(j));
   }
-  s["flows"] = std::move(flows);
+  if (in.flow_records) s["flows"] = std::move(flows);
 
   json transfers = json::array();
   int done = 0;
   double completion_sum = 0;
   for (const TransferRecord& t : reg.transfers()) {
     const bool finished = !t.end.IsInfinite();
-    transfers.push_back({{"flow", t.flow},
-                         {"bytes", t.bytes},
-                         {"startS", t.start.seconds()},
-                         {"endS", Seconds(t.end)},
-                         {"completionTimeS", finished ? json((t.end - t.start).seconds()) : json(nullptr)}});
+    if (in.flow_records) {
+      transfers.push_back({{"flow", t.flow},
+                           {"bytes", t.bytes},
+                           {"startS", t.start.seconds()},
+                           {"endS", Seconds(t.end)},
+                           {"completionTimeS", finished ? json((t.end - t.start).seconds()) : json(nullptr)}});
+    }
     if (finished) {
       ++done;
       completion_sum += (t.end - t.start).seconds();
     }
   }
-  s["transfers"] = std::move(transfers);
+  if (in.flow_records) s["transfers"] = std::move(transfers);
 
   // Per traffic item: its flows, transfers and pages.
   struct ItemTotals {
@@ -176,8 +174,8 @@ json BuildSummary(const SummaryInputs& in) {
   for (const FlowInfo& f : reg.flows()) {
     ItemTotals& t = items[f.item];
     ++t.flows;
-    if (const TcpConnection* c = reg.connection(f.id)) {
-      t.bytes += c->initiator().bytes_received() + c->responder().bytes_received();
+    if (reg.is_tcp(f.id)) {
+      t.bytes += reg.tcp_record(f.id).bytes;
     } else {
       t.bytes += reg.udp_stats(f.id)->payload_received;
     }
@@ -195,9 +193,9 @@ json BuildSummary(const SummaryInputs& in) {
   for (const PageRecord& p : reg.pages()) {
     items[p.item].pages.Add(p, in.stop);
     all_pages.Add(p, in.stop);
-    pages.push_back(PageJson(p, in.stop));
+    if (in.flow_records) pages.push_back(PageJson(p, in.stop));
   }
-  s["pages"] = std::move(pages);
+  if (in.flow_records) s["pages"] = std::move(pages);
   json items_json = json::object();
   for (const auto& [name, t] : items) {
     json j = {{"flows", t.flows},

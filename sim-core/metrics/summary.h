@@ -24,6 +24,7 @@ struct SummaryInputs {
   bool stopped_idle = false;
   std::vector<std::string> fairness_items;  // Empty: every TCP flow.
   std::vector<std::string> items;           // Every traffic item, in scenario order.
+  bool flow_records = true;                 // Include the flows, transfers and pages arrays.
 };
 
 nlohmann::json BuildSummary(const SummaryInputs& in);

@@ -88,17 +88,23 @@ Packet& Network::NewPacket() {
 
 void Network::Inject(Packet& packet) {
   ++counters_.injected;
+  if (packet.flow >= 0) {
+    if (static_cast<size_t>(packet.flow) >= flow_in_flight_.size()) flow_in_flight_.resize(packet.flow + 1, 0);
+    ++flow_in_flight_[packet.flow];
+  }
   packet.sent_at = sim_.Now();
   nodes_[packet.src]->Receive(packet);
 }
 
 void Network::Deliver(Packet& packet) {
   ++counters_.delivered;
+  if (packet.flow >= 0) --flow_in_flight_[packet.flow];
   packet.endpoint->Receive(packet);
 }
 
 void Network::Drop(Packet& packet, LinkId link, PacketEvent why) {
   ++counters_.dropped;
+  if (packet.flow >= 0) --flow_in_flight_[packet.flow];
   if (recorder_ != nullptr && recorder_->packets()) {
     recorder_->RecordPacket(sim_.Now(), why, packet, link);
   }

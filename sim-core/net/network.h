@@ -76,6 +76,11 @@ class Network {
   void Drop(Packet& packet, LinkId link, PacketEvent why);
   // Called by an endpoint that has consumed a packet.
   void Release(Packet& packet) { pool_.Release(&packet); }
+  // Packets of `flow` injected and not yet delivered or dropped: an endpoint may be destroyed only
+  // when none is left to reach it.
+  int32_t FlowInFlight(FlowId flow) const {
+    return flow >= 0 && static_cast<size_t>(flow) < flow_in_flight_.size() ? flow_in_flight_[flow] : 0;
+  }
 
   Simulation& sim() { return sim_; }
   Recorder* recorder() { return recorder_; }
@@ -94,7 +99,8 @@ class Network {
 
  private:
   Simulation& sim_;
-  Recorder* recorder_;  // Not owned; may be null.
+  Recorder* recorder_;                   // Not owned; may be null.
+  std::vector<int32_t> flow_in_flight_;  // By flow id.
   ObjectPool<Packet> pool_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<Link>> links_;

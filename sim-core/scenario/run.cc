@@ -149,6 +149,8 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   if (scenario.default_sharing) sharing.SetDefault(*scenario.default_sharing);
 
   FlowRegistry flows(net);
+  // Connections are destroyed as they finish; their invariants are checked then.
+  flows.SetReclaimHook([](const FlowInfo& f, const TcpConnection& c) { CheckConnectionInvariants(f, c); });
   std::unique_ptr<ParallelSetMonitor> parallel_set;
   if (!scenario.record.parallel_set.empty()) {
     parallel_set = std::make_unique<ParallelSetMonitor>(flows, scenario.record.parallel_set);
@@ -191,7 +193,9 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   in.stopped_idle = idle && scenario.stop_when_idle;
   in.fairness_items = scenario.record.fairness;
   for (const TrafficItem& item : scenario.traffic) in.items.push_back(item.name);
+  in.flow_records = scenario.record.flow_records;
   out.summary = BuildSummary(in);
+  out.peak_live_connections = flows.peak_live_connections();
   if (parallel_set) out.summary["run"]["parallelSet"] = parallel_set->Summary(stop);
   out.summary["groups"] = NameGroupHosts(sharing.Describe(), net);
   out.result_hash = AddResultHash(out.summary);
@@ -205,7 +209,7 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
     // Ephemeral ports for initiators, a well-known port per application kind for responders.
     label.from_port = static_cast<uint16_t>(10000 + f.id % 50000);
     label.to_port = f.protocol == Protocol::kTcp ? 5001 : 9;
-    if (const TcpConnection* c = flows.connection(f.id)) label.mss = c->initiator().config().mss;
+    if (flows.is_tcp(f.id)) label.mss = flows.tcp_record(f.id).mss;
     out.flows.push_back(std::move(label));
   }
   for (size_t i = 0; i < net.link_count(); ++i) out.links.push_back(net.link(static_cast<LinkId>(i)).name());

@@ -51,6 +51,8 @@ struct RunOutput {
   std::vector<FlowLabel> flows;        // Indexed by flow id.
   std::vector<std::string> links;      // Link direction names, indexed by link id.
   std::vector<std::pair<std::string, LinkCapture>> captures;  // Per captured link name.
+  // The most TCP connections that existed at once: finished ones are destroyed as the run goes.
+  size_t peak_live_connections = 0;
 
   // The summary as printed: without per-flow, per-transfer and per-link arrays at level "none".
   nlohmann::json PrintedSummary() const;

@@ -610,6 +610,7 @@ Scenario ParseScenario(const nlohmann::json& document) {
                           "no traffic item named \"" + s.record.fairness[i] + "\"");
     }
   }
+  s.record.flow_records = r["flowRecords"].get<bool>();
   s.record.parallel_set = r["parallelSet"].get<std::vector<std::string>>();
   for (size_t i = 0; i < s.record.parallel_set.size(); ++i) {
     if (!item_names.count(s.record.parallel_set[i])) {

@@ -79,6 +79,7 @@ struct RecordOptions {
   std::vector<std::string> fairness;  // Traffic item names; empty: all TCP flows.
   std::vector<std::string> pcap_links;
   std::vector<std::string> parallel_set;  // Traffic item names.
+  bool flow_records = true;
 };
 
 struct Scenario {

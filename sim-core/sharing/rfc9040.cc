@@ -10,8 +10,8 @@ namespace tcb {
 class Rfc9040TemporalScheme::Member final : public ForwardingControl {
  public:
   Member(const TcpConfig& config, SenderHandle& sender, Rfc9040TemporalScheme& scheme, uint64_t key,
-         SimTime now)
-      : ForwardingControl(config, sender), scheme_(scheme), key_(key) {
+         TcbGroup& group, SimTime now)
+      : ForwardingControl(config, sender), scheme_(scheme), key_(key), group_(group) {
     cached_ = scheme_.Lookup(key_, now, config.InitialWindowBytes());
     // RFC 9040 Table 1: RTT and RTTVAR come from the cache when the connection opens, before its
     // handshake adds the first sample of its own.
@@ -36,13 +36,16 @@ class Rfc9040TemporalScheme::Member final : public ForwardingControl {
     closing.srtt = tcb().rtt.srtt();
     closing.rttvar = tcb().rtt.rttvar();
     scheme_.Store(key_, now, closing);
+    group_.Remove(this);
   }
+  ~Member() override { group_.Remove(this); }
 
   bool started_from_cache() const { return cached_.has_value(); }
 
  private:
   Rfc9040TemporalScheme& scheme_;
   uint64_t key_;
+  TcbGroup& group_;  // The users of the cache entry (for the outputs).
   std::optional<CachedTcb> cached_;
 };
 
@@ -61,7 +64,7 @@ std::unique_ptr<CongestionControl> Rfc9040TemporalScheme::Attach(const TcpConfig
                                                                   const ConnectionContext& context) {
   const uint64_t key = GroupKey(config_.scope, context);
   Entry& entry = EntryFor(key, context);
-  auto member = std::make_unique<Member>(config, sender, *this, key, env_.sim->Now());
+  auto member = std::make_unique<Member>(config, sender, *this, key, entry.group, env_.sim->Now());
   if (member->started_from_cache()) ++entry.hits;
   entry.group.Add(member.get(), context.flow);
   return member;

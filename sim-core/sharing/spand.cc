@@ -110,7 +110,9 @@ class SpandScheme::Member final : public ForwardingControl {
     // §5.1: "its W_c can be estimated as the congestion window size when the connection terminates".
     if (!loss_reported_ && tcb().rtt.has_sample()) Report(now, Packets(tcb().cwnd));
     ForwardingControl::OnClosed(now);
+    group_.Remove(this);
   }
+  ~Member() override { group_.Remove(this); }
 
   int optimal_starts_ = 0;
 

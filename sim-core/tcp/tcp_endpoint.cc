@@ -427,6 +427,20 @@ void TcpEndpoint::CheckClosed() {
   pacing_timer_.Stop();
   cc_->OnClosed(sim_.Now());
   if (app_ != nullptr) app_->OnClosed(*this);
+  // A one-way transfer has no FIN: its receiving end is done when its sender is (everything it
+  // will ever receive has been acknowledged).
+  if (config_.model == ConnectionModel::kOneWay && peer_ != nullptr && peer_->state_ == State::kEstablished) {
+    peer_->state_ = State::kClosed;
+    peer_->rto_timer_.Stop();
+    peer_->pacing_timer_.Stop();
+    peer_->delayed_ack_timer_.Stop();
+    peer_->cc_->OnClosed(sim_.Now());
+    if (peer_->app_ != nullptr) peer_->app_->OnClosed(*peer_);
+  }
+}
+
+SimTime TcpEndpoint::LastTimerEntryAt() const {
+  return Max(rto_timer_.LastEntryAt(), Max(delayed_ack_timer_.LastEntryAt(), pacing_timer_.LastEntryAt()));
 }
 
 void TcpEndpoint::RecordState() {

@@ -96,6 +96,8 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   const CongestionControl& controller() const { return *cc_; }
   const TcpInitialState& initial_state() const { return initial_state_; }
   SimTime current_rto() const;
+  // The latest time any of this endpoint's timers was scheduled for (see EventSource::LastEntryAt).
+  SimTime LastTimerEntryAt() const;
 
   // PacketSink.
   void Receive(Packet& packet) override;

@@ -2,6 +2,8 @@
 // transfer with its start and end: the records the summary is made from.
 #pragma once
 
+#include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +29,21 @@ struct TransferRecord {
   Bytes bytes = 0;
   SimTime start;
   SimTime end = SimTime::Infinite();  // Infinite while unfinished.
+};
+
+// What the summary needs of a TCP connection; kept when the connection itself is gone.
+struct TcpFlowRecord {
+  int64_t segments_sent = 0;
+  int64_t data_segments_sent = 0;
+  int64_t retransmissions = 0;
+  int64_t timeouts = 0;
+  Bytes bytes = 0;  // Application bytes delivered, both directions.
+  Bytes mss = 0;
+  TcpInitialState initial;  // Of the side that sent the data.
+  bool established = false;
+  bool closed = false;
+
+  static TcpFlowRecord Of(const TcpConnection& c);
 };
 
 // One page retrieval of a web client (E-TCP §4: HTML and total transmission time; Gürkan §4.1:
@@ -102,8 +119,26 @@ class FlowRegistry {
   const std::vector<FlowInfo>& flows() const { return flows_; }
   const std::vector<TransferRecord>& transfers() const { return transfers_; }
   const std::vector<PageRecord>& pages() const { return pages_; }
-  // The connection of a TCP flow (null for UDP flows).
+  // The connection of a TCP flow while it exists: null for UDP flows, and for TCP connections
+  // reclaimed after both ends closed (see ReclaimFinished).
   const TcpConnection* connection(FlowId flow) const { return tcp_[flow].get(); }
+  // The record of a TCP flow, live or reclaimed.
+  TcpFlowRecord tcp_record(FlowId flow) const {
+    return tcp_[flow] ? TcpFlowRecord::Of(*tcp_[flow]) : reclaimed_[flow];
+  }
+  bool is_tcp(FlowId flow) const { return flows_[flow].protocol == Protocol::kTcp; }
+
+  // Destroys connections that are finished: the application ended the flow, both ends closed, no
+  // packet of the flow is in the network and no timer entry of theirs is left in the event list.
+  // Long runs open millions of connections; this keeps memory to the ones alive. Checks a few
+  // candidates per call (AddTcp calls it). `before_destroy` (if set) sees each connection last.
+  void ReclaimFinished();
+  void SetReclaimHook(std::function<void(const FlowInfo&, const TcpConnection&)> before_destroy) {
+    before_destroy_ = std::move(before_destroy);
+  }
+  // TCP connections that exist now, and the most that existed at once.
+  size_t live_connections() const { return live_tcp_; }
+  size_t peak_live_connections() const { return peak_live_tcp_; }
   UdpFlowStats& udp_stats(FlowId flow) { return udp_[flow]->stats; }
   const UdpFlowStats* udp_stats(FlowId flow) const { return udp_[flow] ? &udp_[flow]->stats : nullptr; }
   UdpSink& udp_sink(FlowId flow) { return udp_[flow]->sink; }
@@ -123,6 +158,11 @@ class FlowRegistry {
   std::vector<TransferRecord> transfers_;
   std::vector<PageRecord> pages_;
   std::vector<FlowObserver*> observers_;
+  std::vector<TcpFlowRecord> reclaimed_;  // By flow id; meaningful once tcp_[id] is null.
+  std::deque<FlowId> finishing_;          // Ended TCP flows whose connections still exist.
+  size_t live_tcp_ = 0;
+  size_t peak_live_tcp_ = 0;
+  std::function<void(const FlowInfo&, const TcpConnection&)> before_destroy_;
 };
 
 }  // namespace tcb

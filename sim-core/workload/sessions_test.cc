@@ -59,5 +59,38 @@ TEST(SessionsTest, DrawnSizesFollowTheDistribution) {
   }
 }
 
+// Long runs open a connection per transfer; finished ones are destroyed as the run goes, so memory
+// follows the connections alive, not all that ever were.
+TEST(SessionsTest, FinishedConnectionsAreReclaimed) {
+  json doc = Sessions({{"bytes", 3000}, {"gapS", 0.2}});
+  doc["durationS"] = 120;
+  const RunOutput run = RunDoc(doc);
+  const int64_t opened = run.summary["run"]["tcpFlows"].get<int64_t>();
+  ASSERT_GT(opened, 100);
+  EXPECT_LE(run.peak_live_connections, 8u) << opened << " connections opened";
+  // Reclaimed connections are still counted, and their records are kept.
+  EXPECT_EQ(run.summary["flows"].size(), static_cast<size_t>(opened));
+  for (const json& f : run.summary["flows"]) {
+    if (f["endS"].is_null()) continue;  // The last, cut off by the end of the run.
+    EXPECT_TRUE(f["closed"].get<bool>()) << f["name"];
+    EXPECT_EQ(f["bytes"], 3000) << f["name"];
+  }
+}
+
+// flowRecords: false drops the per-flow, per-transfer and per-page arrays and changes nothing else.
+TEST(SessionsTest, WithoutFlowRecordsTheTotalsAreTheSame) {
+  json doc = Sessions({{"bytes", 3000}, {"gapS", 0.5}});
+  const RunOutput with = RunDoc(doc);
+  doc["record"]["flowRecords"] = false;
+  const RunOutput without = RunDoc(doc);
+  for (const char* key : {"flows", "transfers", "pages"}) {
+    EXPECT_TRUE(with.summary.contains(key)) << key;
+    EXPECT_FALSE(without.summary.contains(key)) << key;
+  }
+  EXPECT_EQ(with.summary["run"], without.summary["run"]);
+  EXPECT_EQ(with.summary["items"], without.summary["items"]);
+  EXPECT_EQ(with.summary["links"], without.summary["links"]);
+}
+
 }  // namespace
 }  // namespace tcb

@@ -135,15 +135,15 @@ void WebClientApp::OpenForObject(int object) {
   traits.content = page_.objects[object].content;  // E-TCP §4: tickets follow the content.
   TcpConnection& tcp = context_.flows.AddTcp(name, placement_.item, placement_.from, placement_.to,
                                              tcp_, context_.make_controller, traits);
-  auto c = std::make_unique<Connection>();
-  c->tcp = &tcp;
-  by_flow_[tcp.id()] = c.get();
+  auto owned = std::make_unique<Connection>();
+  Connection& c = *owned;
+  c.tcp = &tcp;
+  connections_[tcp.id()] = std::move(owned);
   tcp.initiator().SetApplication(this);
   tcp.responder().SetApplication(this);
-  connections_.push_back(std::move(c));
   ++open_objects_;
   MarkRequested(object, tcp.id());
-  Request(*connections_.back(), page_.objects[object].bytes, {object});
+  Request(c, page_.objects[object].bytes, {object});
   tcp.responder().Listen();
   tcp.initiator().Open();
 }
@@ -153,12 +153,11 @@ WebClientApp::Connection& WebClientApp::Persistent() {
   TcpConnection& tcp = context_.flows.AddTcp(placement_.flow_name, placement_.item, placement_.from,
                                              placement_.to, tcp_, context_.make_controller,
                                              placement_.traits);
-  auto c = std::make_unique<Connection>();
-  c->tcp = &tcp;
-  c->persistent = true;
-  by_flow_[tcp.id()] = c.get();
-  persistent_ = c.get();
-  connections_.push_back(std::move(c));
+  auto owned = std::make_unique<Connection>();
+  owned->tcp = &tcp;
+  owned->persistent = true;
+  persistent_ = owned.get();
+  connections_[tcp.id()] = std::move(owned);
   tcp.initiator().SetApplication(this);
   tcp.responder().SetApplication(this);
   tcp.responder().Listen();
@@ -194,7 +193,7 @@ void WebClientApp::MarkRequested(int object, FlowId flow) {
 }
 
 WebClientApp::Connection& WebClientApp::ConnectionOf(const TcpEndpoint& endpoint) {
-  return *by_flow_.at(endpoint.flow());
+  return *connections_.at(endpoint.flow());
 }
 
 void WebClientApp::OnConnected(TcpEndpoint& endpoint) {
@@ -239,12 +238,16 @@ void WebClientApp::OnDataReceived(TcpEndpoint& endpoint, Bytes total) {
     SeeLinks(e.object, std::min(total, e.end) - e.begin);
     if (total < e.end) break;
     c.extents.pop_front();
-    if (!c.persistent) {
+    const bool object_connection_done = !c.persistent;
+    if (object_connection_done) {
       context_.flows.EndFlow(endpoint.flow());
       --open_objects_;
       if (http_.mode == HttpMode::kSerial) next_open_ = now + Seconds(http_.connection_gap.Draw(rng_));
+      // Nothing more comes on it (the server has closed its side); only closing callbacks remain.
+      connections_.erase(endpoint.flow());
     }
     ObjectArrived(e.object);
+    if (object_connection_done) break;
   }
   if (arrived_ < static_cast<int>(objects_.size())) Pump();
 }

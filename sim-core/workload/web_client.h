@@ -106,8 +106,8 @@ class WebClientApp final : public Application, public TcpApplication {
   Rng rng_;
   Agenda agenda_;
 
-  std::vector<std::unique_ptr<Connection>> connections_;
-  std::unordered_map<FlowId, Connection*> by_flow_;
+  // Open connections by flow; a connection of HTTP/1.0 is forgotten once its object has arrived.
+  std::unordered_map<FlowId, std::unique_ptr<Connection>> connections_;
   Connection* persistent_ = nullptr;
 
   // The page in progress.
