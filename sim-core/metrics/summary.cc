@@ -73,6 +73,7 @@ json BuildSummary(const SummaryInputs& in) {
   std::vector<double> fair_goodputs;
   json flows = json::array();
   int tcp_flows = 0, udp_flows = 0;
+  int64_t retransmissions = 0, timeouts = 0;
   for (const FlowInfo& f : reg.flows()) {
     json j;
     j["id"] = f.id;
@@ -87,6 +88,8 @@ json BuildSummary(const SummaryInputs& in) {
     if (const TcpConnection* c = reg.connection(f.id)) {
       ++tcp_flows;
       j.update(TcpFlowJson(f, *c, in.stop));
+      retransmissions += j["retransmissions"].get<int64_t>();
+      timeouts += j["timeouts"].get<int64_t>();
       if (fair_items.empty() || fair_items.count(f.item)) {
         fair_goodputs.push_back(j["goodputBps"].get<double>());
       }
@@ -149,6 +152,8 @@ json BuildSummary(const SummaryInputs& in) {
       {"transfersStarted", reg.transfers().size()},
       {"transfersCompleted", done},
       {"meanCompletionTimeS", done > 0 ? json(completion_sum / done) : json(nullptr)},
+      {"retransmissions", retransmissions},
+      {"timeouts", timeouts},
       {"fairness", {{"jainIndex", JainIndex(fair_goodputs)}, {"flows", fair_goodputs.size()}}},
       {"packets",
        {{"injected", c.injected},
