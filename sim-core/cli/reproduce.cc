@@ -144,6 +144,9 @@ int Reproduce(const std::vector<std::string>& args) {
 
   // A built-in name first; anything else is a file.
   const std::optional<std::string_view> builtin = ExperimentText(*source);
+  if (!builtin && *source != "-" && !std::filesystem::exists(*source)) {
+    throw UsageError{"unknown experiment \"" + *source + "\" (see `tcpsim experiments`), and no such file"};
+  }
   const Experiment experiment = ParseExperimentText(builtin ? std::string(*builtin) : ReadInput(*source));
   const ExperimentPlan plan = Expand(experiment, mode);
 
