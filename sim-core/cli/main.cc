@@ -15,6 +15,7 @@
 #include "cli/cli_common.h"
 #include "cli/reproduce.h"
 #include "experiment/experiment.h"
+#include "experiment/report.h"
 #include "metrics/export.h"
 #include "scenario/presets.h"
 #include "scenario/run.h"
@@ -54,8 +55,9 @@ commands:
       -o, --out DIR     also write report.json and report.txt to DIR
   experiments           list the built-in experiments, one name per line
   experiment NAME       print a built-in experiment
-  schema [--result | --experiment]
-                        print the JSON Schema of scenarios (or of results, or of experiments)
+  schema [--result | --experiment | --report]
+                        print the JSON Schema of scenarios (or of results, experiments
+                        or experiment reports)
 )";
 
 std::string LoadScenarioText(const std::optional<std::string>& file,
@@ -214,12 +216,14 @@ int Main(const std::vector<std::string>& args) {
   if (command == "experiments") return tcb::cli::ListExperiments(rest);
   if (command == "experiment") return tcb::cli::PrintExperiment(rest);
   if (command == "schema") {
-    if (rest.size() > 1 || (rest.size() == 1 && rest[0] != "--result" && rest[0] != "--experiment")) {
-      throw UsageError{"schema takes no argument but --result or --experiment"};
+    if (rest.size() > 1 ||
+        (rest.size() == 1 && rest[0] != "--result" && rest[0] != "--experiment" && rest[0] != "--report")) {
+      throw UsageError{"schema takes no argument but --result, --experiment or --report"};
     }
     const auto& schema = rest.empty()                ? tcb::ScenarioSchemaDocument()
                          : rest[0] == "--result"     ? tcb::ResultSchemaDocument()
-                                                     : tcb::ExperimentSchemaDocument();
+                         : rest[0] == "--experiment" ? tcb::ExperimentSchemaDocument()
+                                                     : tcb::ReportSchemaDocument();
     std::cout << schema.dump(2) << '\n';
     return 0;
   }

@@ -193,7 +193,7 @@ void ParseAxes(const json& d, Experiment& e) {
       value.label = v.is_object() && v.contains("label")
                         ? v["label"].get<std::string>()
                         : ValueText(value.value) + (axis.unit.empty() ? "" : " " + axis.unit);
-      value.set = v.is_object() ? SubstituteValue(v["set"], value.value) : json::object();
+      value.set = v.is_object() ? SubstituteValue(v.value("set", json::object()), value.value) : json::object();
       for (const AxisValue& other : axis.values) {
         if (other.value == value.value) {
           throw ScenarioError(vpath, "duplicate value " + value.value.dump() + " of axis " + Quote(axis.name));
@@ -429,12 +429,7 @@ std::optional<std::string_view> ExperimentText(std::string_view name) {
 }
 
 const nlohmann::json& ExperimentSchemaDocument() {
-  static const json schema = [] {
-    for (const EmbeddedFile& f : EmbeddedFiles()) {
-      if (f.path == "scenario/schema/experiment.schema.json") return json::parse(f.content);
-    }
-    throw std::logic_error("missing embedded file scenario/schema/experiment.schema.json");
-  }();
+  static const json schema = json::parse(EmbeddedFileText("scenario/schema/experiment.schema.json").value());
   return schema;
 }
 

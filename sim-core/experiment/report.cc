@@ -9,6 +9,7 @@
 #include "experiment/json_pointer.h"
 #include "metrics/sha256.h"
 #include "metrics/statistics.h"
+#include "scenario/embedded_files.h"
 
 namespace tcb {
 
@@ -148,6 +149,11 @@ std::string ClaimResultLine(const json& report, const json& claim, const json& r
 }
 
 }  // namespace
+
+const nlohmann::json& ReportSchemaDocument() {
+  static const json schema = json::parse(EmbeddedFileText("scenario/schema/report.schema.json").value());
+  return schema;
+}
 
 RunRecord RecordRun(const Experiment& experiment, const nlohmann::json& summary) {
   RunRecord record;

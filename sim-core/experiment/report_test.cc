@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "metrics/statistics.h"
+#include "scenario/json_schema.h"
 #include "tests/test_scenarios.h"
 
 namespace tcb {
@@ -48,6 +49,12 @@ std::optional<double> DefaultValue(size_t variant, size_t x, int replication, si
   return m + 10;
 }
 
+void ExpectConformsToReportSchema(const json& report) {
+  const JsonSchema schema = JsonSchema::Compile(ReportSchemaDocument());
+  const auto error = schema.Validate(report);
+  EXPECT_FALSE(error.has_value()) << error->path << ": " << error->message;
+}
+
 using ValueFunction = std::function<std::optional<double>(size_t variant, size_t x, int replication, size_t metric)>;
 
 json Report(const json& claims, ExperimentMode mode = ExperimentMode::kFull, const ValueFunction& value = DefaultValue) {
@@ -62,7 +69,9 @@ json Report(const json& claims, ExperimentMode mode = ExperimentMode::kFull, con
     r.result_hash = std::to_string(spec.index);
     records.push_back(std::move(r));
   }
-  return BuildReport(e, plan, records);
+  json report = BuildReport(e, plan, records);
+  ExpectConformsToReportSchema(report);
+  return report;
 }
 
 // The verdict of a single claim.
@@ -251,6 +260,7 @@ TEST_P(BuiltInClaimsTest, AgreeOnQuick) {
   const json report = RunExperiment(e, ExperimentMode::kQuick);
   EXPECT_EQ(report["claimSummary"]["agree"], e.claims.size()) << FormatReport(report);
   EXPECT_TRUE(ClaimsHold(report));
+  ExpectConformsToReportSchema(report);
 }
 
 INSTANTIATE_TEST_SUITE_P(Experiments, BuiltInClaimsTest, ::testing::ValuesIn(ExperimentNames()),

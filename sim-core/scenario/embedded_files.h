@@ -15,6 +15,14 @@ struct EmbeddedFile {
 // All embedded files, sorted by path.
 const std::vector<EmbeddedFile>& EmbeddedFiles();
 
+// The content of the embedded file at `path`, or nullopt.
+inline std::optional<std::string_view> EmbeddedFileText(std::string_view path) {
+  for (const EmbeddedFile& f : EmbeddedFiles()) {
+    if (f.path == path) return f.content;
+  }
+  return std::nullopt;
+}
+
 // The name of a JSON file directly in `dir` (e.g. "scenario/presets/"): the file name without ".json",
 // or nullopt for a path elsewhere.
 inline std::optional<std::string_view> EmbeddedJsonName(std::string_view path, std::string_view dir) {
