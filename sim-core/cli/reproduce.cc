@@ -30,7 +30,8 @@ constexpr int kMaxJobs = 1024;
 // "runs done / total" on stderr: rewritten in place on a terminal, else a line per tenth.
 class Progress {
  public:
-  Progress(std::string name, size_t total) : name_(std::move(name)), total_(total), tty_(isatty(STDERR_FILENO) != 0) {}
+  Progress(std::string name, size_t total)
+      : name_(std::move(name)), total_(total), tty_(isatty(STDERR_FILENO) != 0) {}
 
   // Called under the pool's lock with the number of runs finished so far.
   void Done(size_t done) {
@@ -96,7 +97,8 @@ int ParseJobs(const std::string& v) {
     used = 0;
   }
   if (used != v.size() || v.empty() || jobs < 1 || jobs > kMaxJobs) {
-    throw UsageError{"--jobs must be an integer from 1 to " + std::to_string(kMaxJobs) + " (got \"" + v + "\")"};
+    throw UsageError{"--jobs must be an integer from 1 to " + std::to_string(kMaxJobs) + " (got \"" + v +
+                     "\")"};
   }
   return jobs;
 }

@@ -42,7 +42,8 @@ std::optional<CellRef> Resolve(const CellSelector& selector, const std::vector<s
   return CellRef{*selector.variant, *index, *selector.metric};
 }
 
-json CellJson(const Experiment& e, const ExperimentPlan& plan, const CellStatistics& stats, const CellRef& c) {
+json CellJson(const Experiment& e, const ExperimentPlan& plan, const CellStatistics& stats,
+              const CellRef& c) {
   const SampleSummary& s = stats.At(c.variant, c.point, c.metric);
   return {{"variant", e.variants[c.variant].name},
           {"metric", e.metrics[c.metric].name},
@@ -81,7 +82,9 @@ json CheckRatio(const Claim& claim, const SampleSummary& a, const SampleSummary&
 json CheckSignificant(const Claim& claim, const SampleSummary& a, const SampleSummary& b) {
   const UnpairedTTest test = CompareUnpaired(a, b);
   const std::optional<DifferenceInterval> interval = IntervalAt(test, claim.level);
-  if (!interval) return {{"outcome", "no data"}, {"reason", "the t-test needs two runs or more on each side"}};
+  if (!interval) {
+    return {{"outcome", "no data"}, {"reason", "the t-test needs two runs or more on each side"}};
+  }
   const bool agrees = claim.greater ? interval->low > 0 : interval->high < 0;
   json out{{"outcome", agrees ? "agrees" : "differs"},
            {"difference", test.difference},
@@ -164,7 +167,8 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
       if (!b || !seen.emplace(*a, *b).second) continue;
       result["b"] = CellJson(e, plan, stats, *b);
       const SampleSummary& sb = stats.At(b->variant, b->point, b->metric);
-      result.update(claim.kind == ClaimKind::kRatio ? CheckRatio(claim, sa, sb) : CheckSignificant(claim, sa, sb));
+      result.update(claim.kind == ClaimKind::kRatio ? CheckRatio(claim, sa, sb)
+                                                    : CheckSignificant(claim, sa, sb));
     } else {
       if (!seen.emplace(*a, *a).second) continue;
       const bool lowest = claim.kind == ClaimKind::kLowest;
@@ -172,7 +176,9 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
       json means = json::array();
       for (size_t v : claim.among) {
         const SampleSummary& s = stats.At(v, a->point, a->metric);
-        means.push_back({{"variant", e.variants[v].name}, {"n", s.n}, {"mean", s.n > 0 ? json(s.mean) : json(nullptr)}});
+        means.push_back({{"variant", e.variants[v].name},
+                         {"n", s.n},
+                         {"mean", s.n > 0 ? json(s.mean) : json(nullptr)}});
         if (s.n == 0) {
           agrees = false;
         } else if (sa.n > 0 && (lowest ? s.mean < sa.mean : s.mean > sa.mean)) {

@@ -33,7 +33,9 @@ std::string Index(const std::string& path, size_t i) { return JsonPathIndex(path
 std::string Quote(const std::string& s) { return "\"" + s + "\""; }
 
 // How reports and messages print an axis value: strings without quotes.
-std::string ValueText(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+std::string ValueText(const json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
 
 bool ContainsValueMarker(const json& v) {
   if (v.is_string()) return v.get_ref<const std::string&>() == kValueMarker;
@@ -57,7 +59,8 @@ json SubstituteValue(json v, const json& value) {
 void RejectValueMarker(const json& set, const std::string& path) {
   for (const auto& [pointer, value] : set.items()) {
     if (ContainsValueMarker(value)) {
-      throw ScenarioError(Child(path, pointer), "\"$value\" stands for an axis value; only an axis's set can use it");
+      throw ScenarioError(Child(path, pointer),
+                          "\"$value\" stands for an axis value; only an axis's set can use it");
     }
   }
 }
@@ -132,7 +135,8 @@ size_t FindAxisValue(const Axis& axis, const json& value, const std::string& pat
   }
   std::string values;
   for (const AxisValue& v : axis.values) values += (values.empty() ? "" : ", ") + v.value.dump();
-  throw ScenarioError(path, value.dump() + " is not a value of axis " + Quote(axis.name) + " (" + values + ")");
+  throw ScenarioError(path,
+                      value.dump() + " is not a value of axis " + Quote(axis.name) + " (" + values + ")");
 }
 
 // A point filter: axis name -> value; open for the axes it does not name.
@@ -181,7 +185,9 @@ void ParseAxes(const json& d, Experiment& e) {
     const std::string path = Index("$.axes", i);
     Axis axis;
     axis.name = a["name"].get<std::string>();
-    if (!names.insert(axis.name).second) throw ScenarioError(Child(path, "name"), "duplicate axis name " + Quote(axis.name));
+    if (!names.insert(axis.name).second) {
+      throw ScenarioError(Child(path, "name"), "duplicate axis name " + Quote(axis.name));
+    }
     axis.label = a.value("label", axis.name);
     axis.unit = a["unit"].get<std::string>();
     axis.set = a["set"];
@@ -193,10 +199,12 @@ void ParseAxes(const json& d, Experiment& e) {
       value.label = v.is_object() && v.contains("label")
                         ? v["label"].get<std::string>()
                         : ValueText(value.value) + (axis.unit.empty() ? "" : " " + axis.unit);
-      value.set = v.is_object() ? SubstituteValue(v.value("set", json::object()), value.value) : json::object();
+      value.set = json::object();
+      if (v.is_object()) value.set = SubstituteValue(v.value("set", json::object()), value.value);
       for (const AxisValue& other : axis.values) {
         if (other.value == value.value) {
-          throw ScenarioError(vpath, "duplicate value " + value.value.dump() + " of axis " + Quote(axis.name));
+          throw ScenarioError(vpath,
+                              "duplicate value " + value.value.dump() + " of axis " + Quote(axis.name));
         }
       }
       axis.values.push_back(std::move(value));
@@ -246,7 +254,9 @@ void ParseMetrics(const json& d, Experiment& e, NameIndex& names) {
     metric.label = m.value("label", metric.name);
     metric.unit = m["unit"].get<std::string>();
     metric.pointer = m["pointer"].get<std::string>();
-    if (auto problem = CheckSummaryPointer(metric.pointer)) throw ScenarioError(Child(path, "pointer"), *problem);
+    if (auto problem = CheckSummaryPointer(metric.pointer)) {
+      throw ScenarioError(Child(path, "pointer"), *problem);
+    }
     e.metrics.push_back(std::move(metric));
   }
 }
@@ -290,11 +300,19 @@ void ParseClaims(const json& d, Experiment& e, const NameIndex& variants, const 
       const std::string spath = Child(path, key);
       const json s = c.contains(key) ? c[key] : json::object();
       CellSelector cell;
-      cell.variant = s.contains("variant") ? Lookup(variants, s["variant"], Child(spath, "variant"), "variant") : variant;
-      cell.metric = s.contains("metric") ? Lookup(metrics, s["metric"], Child(spath, "metric"), "metric") : metric;
+      cell.variant = variant;
+      if (s.contains("variant")) {
+        cell.variant = Lookup(variants, s["variant"], Child(spath, "variant"), "variant");
+      }
+      cell.metric = metric;
+      if (s.contains("metric")) cell.metric = Lookup(metrics, s["metric"], Child(spath, "metric"), "metric");
       cell.point = ParsePointFilter(e, s.value("point", json::object()), Child(spath, "point"));
-      if (!cell.variant) throw ScenarioError(spath, "names no variant (give it here or as the claim's \"variant\")");
-      if (!cell.metric) throw ScenarioError(spath, "names no metric (give it here or as the claim's \"metric\")");
+      if (!cell.variant) {
+        throw ScenarioError(spath, "names no variant (give it here or as the claim's \"variant\")");
+      }
+      if (!cell.metric) {
+        throw ScenarioError(spath, "names no metric (give it here or as the claim's \"metric\")");
+      }
       return cell;
     };
     claim.a = selector("a");
@@ -308,12 +326,16 @@ void ParseClaims(const json& d, Experiment& e, const NameIndex& variants, const 
     }
     if (c.contains("min")) claim.min = c["min"].get<double>();
     if (c.contains("max")) claim.max = c["max"].get<double>();
-    if (claim.min && claim.max && *claim.min > *claim.max) throw ScenarioError(Child(path, "min"), "must not exceed max");
+    if (claim.min && claim.max && *claim.min > *claim.max) {
+      throw ScenarioError(Child(path, "min"), "must not exceed max");
+    }
     if (c.contains("direction")) claim.greater = c["direction"] == "greater";
     if (c.contains("level")) claim.level = c["level"].get<double>();
     const json& points = c["points"];
     if (points.is_string()) {
-      claim.points = points == "most" ? ClaimPoints::kMost : points == "any" ? ClaimPoints::kAny : ClaimPoints::kAll;
+      claim.points = points == "most" ? ClaimPoints::kMost
+                     : points == "any" ? ClaimPoints::kAny
+                                       : ClaimPoints::kAll;
     } else {
       claim.points = ClaimPoints::kListed;
       for (size_t j = 0; j < points.size(); ++j) {
@@ -346,8 +368,8 @@ void ApplySet(json& doc, const json& set, const std::string& path, const json* a
 // A run's scenario is invalid: blame the last set that wrote at or around the failing place, or else
 // the variant.
 [[noreturn]] void ThrowRunScenarioError(const ScenarioError& error, const json& doc,
-                                        const std::vector<AppliedSet>& applied, const std::string& variant_path,
-                                        const std::string& context) {
+                                        const std::vector<AppliedSet>& applied,
+                                        const std::string& variant_path, const std::string& context) {
   const std::string where = UnderScenario(error.path());
   for (auto it = applied.rbegin(); it != applied.rend(); ++it) {
     const std::string target = PointerToJsonPath(doc, it->pointer);
@@ -355,7 +377,8 @@ void ApplySet(json& doc, const json& set, const std::string& path, const json* a
       throw ScenarioError(it->path, "makes " + where + " invalid" + context + ": " + error.problem());
     }
   }
-  throw ScenarioError(variant_path, "the scenario is invalid" + context + " at " + where + ": " + error.problem());
+  throw ScenarioError(variant_path,
+                      "the scenario is invalid" + context + " at " + where + ": " + error.problem());
 }
 
 // The points of a mode: the cartesian product of its axis values, the first axis varying slowest.
@@ -381,15 +404,18 @@ std::vector<std::vector<size_t>> Points(const Experiment& e, ExperimentMode mode
 }
 
 // Variant "sack", queue = 8, --quick: where in the expansion an error happened.
-std::string Context(const Experiment& e, size_t variant, const std::vector<size_t>& point, ExperimentMode mode) {
+std::string Context(const Experiment& e, size_t variant, const std::vector<size_t>& point,
+                    ExperimentMode mode) {
   std::string s = " (variant " + Quote(e.variants[variant].name);
-  for (size_t i = 0; i < point.size(); ++i) s += ", " + e.axes[i].name + " = " + ValueText(e.axes[i].values[point[i]].value);
+  for (size_t i = 0; i < point.size(); ++i) {
+    s += ", " + e.axes[i].name + " = " + ValueText(e.axes[i].values[point[i]].value);
+  }
   if (mode == ExperimentMode::kQuick) s += ", --quick";
   return s + ")";
 }
 
-std::shared_ptr<const Scenario> CellScenario(const Experiment& e, size_t variant, const std::vector<size_t>& point,
-                                             ExperimentMode mode) {
+std::shared_ptr<const Scenario> CellScenario(const Experiment& e, size_t variant,
+                                             const std::vector<size_t>& point, ExperimentMode mode) {
   const std::string context = Context(e, variant, point, mode);
   const std::string variant_path = Index("$.variants", variant);
   json doc = e.scenario;
@@ -399,7 +425,8 @@ std::shared_ptr<const Scenario> CellScenario(const Experiment& e, size_t variant
     const std::string axis_path = Index("$.axes", i);
     const AxisValue& value = e.axes[i].values[point[i]];
     ApplySet(doc, e.axes[i].set, Child(axis_path, "set"), &value.value, context, applied);
-    ApplySet(doc, value.set, Child(Index(Child(axis_path, "values"), point[i]), "set"), nullptr, context, applied);
+    const std::string value_path = Index(Child(axis_path, "values"), point[i]);
+    ApplySet(doc, value.set, Child(value_path, "set"), nullptr, context, applied);
   }
   if (mode == ExperimentMode::kQuick) ApplySet(doc, e.quick_set, "$.quick.set", nullptr, context, applied);
   try {
@@ -411,7 +438,9 @@ std::shared_ptr<const Scenario> CellScenario(const Experiment& e, size_t variant
 
 }  // namespace
 
-const char* ExperimentModeName(ExperimentMode mode) { return mode == ExperimentMode::kQuick ? "quick" : "full"; }
+const char* ExperimentModeName(ExperimentMode mode) {
+  return mode == ExperimentMode::kQuick ? "quick" : "full";
+}
 
 std::vector<std::string> ExperimentNames() {
   std::vector<std::string> names;
@@ -487,7 +516,8 @@ nlohmann::json RunSpec::ScenarioDocument() const {
 ExperimentPlan Expand(const Experiment& experiment, ExperimentMode mode) {
   ExperimentPlan plan;
   plan.mode = mode;
-  plan.replications = mode == ExperimentMode::kQuick ? experiment.quick_replications : experiment.replications;
+  plan.replications =
+      mode == ExperimentMode::kQuick ? experiment.quick_replications : experiment.replications;
   plan.points = Points(experiment, mode);
   for (size_t v = 0; v < experiment.variants.size(); ++v) {
     for (size_t p = 0; p < plan.points.size(); ++p) {
@@ -509,7 +539,9 @@ ExperimentPlan Expand(const Experiment& experiment, ExperimentMode mode) {
 
 nlohmann::json PointDocument(const Experiment& experiment, const std::vector<size_t>& point) {
   json doc = json::object();
-  for (size_t i = 0; i < point.size(); ++i) doc[experiment.axes[i].name] = experiment.axes[i].values[point[i]].value;
+  for (size_t i = 0; i < point.size(); ++i) {
+    doc[experiment.axes[i].name] = experiment.axes[i].values[point[i]].value;
+  }
   return doc;
 }
 

@@ -32,7 +32,8 @@ json SmallExperiment() {
       {"name": "sack", "label": "SACK", "set": {"/tcp/flavor": "sack"}}
     ],
     "axes": [
-      {"name": "buffer", "unit": "packets", "values": [4, 8, {"value": 16, "label": "big", "set": {"/tcp/initialWindow": 2}}],
+      {"name": "buffer", "unit": "packets",
+       "values": [4, 8, {"value": 16, "label": "big", "set": {"/tcp/initialWindow": 2}}],
        "set": {"/topology/link/queue": {"packets": "$value"}}},
       {"name": "size", "values": [10000, 30000], "set": {"/traffic/0/bytes": "$value"}}
     ],
@@ -184,7 +185,10 @@ TEST(ExperimentTest, SemanticErrorsNameThePath) {
   ExpectError([](json& d) { d["claims"][0]["points"] = {{{"buffer", 3}}}; }, "$.claims[0].points[0].buffer",
               "3 is not a value of axis \"buffer\"");
   ExpectError([](json& d) { d["claims"][0]["min"] = 2; }, "$.claims[0].min", "must not exceed max");
-  ExpectError([](json& d) { d["claims"].push_back({{"text", "t"}, {"kind", "lowest"}, {"metric", "completion"}, {"among", {"x"}}, {"variant", "sack"}}); },
+  ExpectError([](json& d) {
+                d["claims"].push_back(
+                    {{"text", "t"}, {"kind", "lowest"}, {"metric", "completion"}, {"among", {"x"}}, {"variant", "sack"}});
+              },
               "$.claims[1].among[0]", "no variant named \"x\"");
   ExpectError([](json& d) { d["scenario"]["seed"] = 9007199254740990ULL; }, "$.replications", "the scenario's seed plus");
 }

@@ -25,10 +25,14 @@ std::string FormatNumber(double x, int significant_digits) {
   return buffer;
 }
 
-// Means with four significant digits, interval half-widths with two: enough to compare with papers
-// that print two to four.
-std::string Mean(const json& x) { return x.is_number() ? FormatNumber(x.get<double>(), 4) : x.is_string() ? x.get<std::string>() : "-"; }
-std::string Spread(double x) { return FormatNumber(x, 2); }
+// Means (and ratios, differences, bounds) with four significant digits, interval half-widths with
+// two: enough to set beside papers that print two to four. A string ("inf") prints as it is, null
+// as "-".
+std::string Number(const json& x) {
+  if (x.is_number()) return FormatNumber(x.get<double>(), 4);
+  return x.is_string() ? x.get<std::string>() : "-";
+}
+std::string HalfWidth(double x) { return FormatNumber(x, 2); }
 
 // Display width of UTF-8 text: one column per code point (the report uses ±, −, ✓ and ✗).
 size_t Width(const std::string& s) {
@@ -37,7 +41,9 @@ size_t Width(const std::string& s) {
   return n;
 }
 
-std::string Pad(const std::string& s, size_t width) { return s + std::string(width - std::min(width, Width(s)), ' '); }
+std::string Pad(const std::string& s, size_t width) {
+  return s + std::string(width - std::min(width, Width(s)), ' ');
+}
 
 std::string Table(const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> widths;
@@ -71,7 +77,8 @@ std::string PointText(const json& report, const json& point) {
     const std::string name = axis["name"].get<std::string>();
     if (!point.contains(name)) continue;
     const json& value = point[name];
-    s += (s.empty() ? "" : ", ") + name + " = " + (value.is_string() ? value.get<std::string>() : value.dump());
+    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    s += (s.empty() ? "" : ", ") + name + " = " + text;
   }
   return s.empty() ? "all" : s;
 }
@@ -85,19 +92,20 @@ std::string ClaimCell(const json& report, const json& cell, const json& checked_
   }
   if (show_metric) s += " " + cell["metric"].get<std::string>();
   if (cell["point"] != checked_point) s += " at " + PointText(report, cell["point"]);
-  return s + " " + Mean(cell["mean"]);
+  return s + " " + Number(cell["mean"]);
 }
 
 std::string ClaimRule(const json& report, const json& claim) {
   const std::string kind = claim["kind"].get<std::string>();
   std::string rule;
   if (kind == "ratio") {
-    const bool min = claim.contains("min"), max = claim.contains("max");
+    const std::string min = claim.contains("min") ? Number(claim["min"]) : "";
+    const std::string max = claim.contains("max") ? Number(claim["max"]) : "";
     rule = "mean(a) / mean(b)";
-    if (min && max) {
-      rule += " within [" + FormatNumber(claim["min"].get<double>(), 4) + ", " + FormatNumber(claim["max"].get<double>(), 4) + "]";
+    if (!min.empty() && !max.empty()) {
+      rule += " within [" + min + ", " + max + "]";
     } else {
-      rule += min ? " at least " + FormatNumber(claim["min"].get<double>(), 4) : " at most " + FormatNumber(claim["max"].get<double>(), 4);
+      rule += min.empty() ? " at most " + max : " at least " + min;
     }
   } else if (kind == "significant") {
     rule = "mean(a) " + std::string(claim["direction"] == "greater" ? ">" : "<") + " mean(b) at confidence " +
@@ -123,23 +131,29 @@ std::string ClaimResultLine(const json& report, const json& claim, const json& r
   std::string s = PointText(report, r["point"]) + ": ";
   const bool two_metrics = r.contains("b") && r["a"]["metric"] != r["b"]["metric"];
   if (kind == "ratio") {
-    s += ClaimCell(report, r["a"], r["point"], two_metrics) + " / " + ClaimCell(report, r["b"], r["point"], two_metrics);
-    if (r.contains("ratio")) s += " = " + Mean(r["ratio"]);
+    s += ClaimCell(report, r["a"], r["point"], two_metrics) + " / " +
+         ClaimCell(report, r["b"], r["point"], two_metrics);
+    if (r.contains("ratio")) s += " = " + Number(r["ratio"]);
   } else if (kind == "significant") {
-    s += ClaimCell(report, r["a"], r["point"], two_metrics) + " vs " + ClaimCell(report, r["b"], r["point"], two_metrics);
+    s += ClaimCell(report, r["a"], r["point"], two_metrics) + " vs " +
+         ClaimCell(report, r["b"], r["point"], two_metrics);
     if (r.contains("interval")) {
-      s += "; difference " + Mean(r["difference"]) + ", " + FormatNumber(claim["level"].get<double>() * 100, 4) +
-           "% interval (" + Mean(r["interval"][0]) + ", " + Mean(r["interval"][1]) + ")";
+      s += "; difference " + Number(r["difference"]) + ", " +
+           FormatNumber(claim["level"].get<double>() * 100, 4) + "% interval (" + Number(r["interval"][0]) +
+           ", " + Number(r["interval"][1]) + ")";
       if (r["dof"].is_number()) s += ", dof " + FormatNumber(r["dof"].get<double>(), 3);
       if (r.contains("reported")) {
         const json& rep = r["reported"];
-        s += "; Savorić-style " + FormatNumber(rep["level"].get<double>(), 2) + " : (" + Mean(rep["interval"][0]) +
-             ", " + Mean(rep["interval"][1]) + ")" + (rep["significant"].get<bool>() ? "" : " not significant");
+        s += "; Savorić-style " + FormatNumber(rep["level"].get<double>(), 2) + " : (" +
+             Number(rep["interval"][0]) + ", " + Number(rep["interval"][1]) + ")" +
+             (rep["significant"].get<bool>() ? "" : " not significant");
       }
     }
   } else {
     s += ClaimCell(report, r["a"], r["point"], false) + "; among";
-    for (const json& m : r["means"]) s += " " + m["variant"].get<std::string>() + " " + Mean(m["mean"]) + ",";
+    for (const json& m : r["means"]) {
+      s += " " + m["variant"].get<std::string>() + " " + Number(m["mean"]) + ",";
+    }
     s.pop_back();
   }
   const std::string outcome = r["outcome"].get<std::string>();
@@ -159,15 +173,19 @@ RunRecord RecordRun(const Experiment& experiment, const nlohmann::json& summary)
   RunRecord record;
   for (const ExperimentMetric& m : experiment.metrics) {
     const json* value = FindInSummary(summary, m.pointer);
-    record.metrics.push_back(value != nullptr && value->is_number() ? std::optional<double>(value->get<double>())
-                                                                    : std::nullopt);
+    std::optional<double> number;
+    if (value != nullptr && value->is_number()) number = value->get<double>();
+    record.metrics.push_back(number);
   }
   if (summary.contains("resultHash")) record.result_hash = summary["resultHash"].get<std::string>();
   return record;
 }
 
-nlohmann::json BuildReport(const Experiment& e, const ExperimentPlan& plan, const std::vector<RunRecord>& runs) {
-  if (runs.size() != plan.runs.size()) throw std::invalid_argument("BuildReport: one record per run of the plan");
+nlohmann::json BuildReport(const Experiment& e, const ExperimentPlan& plan,
+                           const std::vector<RunRecord>& runs) {
+  if (runs.size() != plan.runs.size()) {
+    throw std::invalid_argument("BuildReport: one record per run of the plan");
+  }
   const size_t points = plan.points.size();
   const size_t metrics = e.metrics.size();
 
@@ -177,7 +195,9 @@ nlohmann::json BuildReport(const Experiment& e, const ExperimentPlan& plan, cons
   for (size_t i = 0; i < runs.size(); ++i) {
     const RunSpec& spec = plan.runs[i];
     for (size_t m = 0; m < metrics; ++m) {
-      if (runs[i].metrics.at(m)) values[(spec.variant * points + spec.point) * metrics + m].push_back(*runs[i].metrics[m]);
+      if (const std::optional<double> value = runs[i].metrics.at(m)) {
+        values[(spec.variant * points + spec.point) * metrics + m].push_back(*value);
+      }
     }
     hashes += runs[i].result_hash;
   }
@@ -199,18 +219,24 @@ nlohmann::json BuildReport(const Experiment& e, const ExperimentPlan& plan, cons
   report["variants"] = std::move(variants);
   json axes = json::array();
   for (size_t i = 0; i < e.axes.size(); ++i) {
-    json axis{{"name", e.axes[i].name}, {"label", e.axes[i].label}, {"unit", e.axes[i].unit}, {"values", json::array()}};
+    json axis{{"name", e.axes[i].name},
+              {"label", e.axes[i].label},
+              {"unit", e.axes[i].unit},
+              {"values", json::array()}};
     // The values this mode uses, in the order of the experiment.
     for (size_t j = 0; j < e.axes[i].values.size(); ++j) {
       bool used = false;
       for (const auto& p : plan.points) used = used || p[i] == j;
-      if (used) axis["values"].push_back({{"value", e.axes[i].values[j].value}, {"label", e.axes[i].values[j].label}});
+      const AxisValue& value = e.axes[i].values[j];
+      if (used) axis["values"].push_back({{"value", value.value}, {"label", value.label}});
     }
     axes.push_back(std::move(axis));
   }
   report["axes"] = std::move(axes);
   json point_list = json::array();
-  for (const auto& p : plan.points) point_list.push_back({{"point", PointDocument(e, p)}, {"label", PointLabel(e, p)}});
+  for (const auto& p : plan.points) {
+    point_list.push_back({{"point", PointDocument(e, p)}, {"label", PointLabel(e, p)}});
+  }
   report["points"] = std::move(point_list);
   json metric_list = json::array();
   for (const ExperimentMetric& m : e.metrics) {
@@ -289,8 +315,8 @@ std::string FormatReport(const nlohmann::json& report) {
       std::vector<std::string> row{report["points"][p]["label"].get<std::string>()};
       for (size_t v = 0; v < variants; ++v) {
         const json& cell = cells[(v * points + p) * metrics + m];
-        std::string text = cell["n"] == 0 ? "no data" : Mean(cell["mean"]);
-        if (cell["ci95"].is_number()) text += " ± " + Spread(cell["ci95"].get<double>());
+        std::string text = cell["n"] == 0 ? "no data" : Number(cell["mean"]);
+        if (cell["ci95"].is_number()) text += " ± " + HalfWidth(cell["ci95"].get<double>());
         if (cell["n"].get<int64_t>() > 0 && cell["n"].get<int64_t>() < replications) {
           text += " (n=" + std::to_string(cell["n"].get<int64_t>()) + ")";
         }
@@ -306,14 +332,19 @@ std::string FormatReport(const nlohmann::json& report) {
     out += "\nclaims\n";
     for (const json& claim : report["claims"]) {
       const std::string verdict = claim["verdict"].get<std::string>();
-      const std::string mark = verdict == "agrees" ? "✓ agrees" : verdict == "differs" ? "✗ DIFFERS" : "- not checked";
+      const std::string mark = verdict == "agrees"    ? "✓ agrees"
+                               : verdict == "differs" ? "✗ DIFFERS"
+                                                      : "- not checked";
       out += "  " + Pad(mark, 13) + " " + claim["text"].get<std::string>() + "\n";
       out += "                " + ClaimRule(report, claim) + "\n";
-      for (const json& r : claim["results"]) out += "                  " + ClaimResultLine(report, claim, r) + "\n";
+      for (const json& r : claim["results"]) {
+        out += "                  " + ClaimResultLine(report, claim, r) + "\n";
+      }
     }
     const json& s = report["claimSummary"];
-    out += "\n" + std::to_string(s["agree"].get<int64_t>()) + " agree, " + std::to_string(s["differ"].get<int64_t>()) +
-           " differ, " + std::to_string(s["notChecked"].get<int64_t>()) + " not checked\n";
+    out += "\n" + std::to_string(s["agree"].get<int64_t>()) + " agree, " +
+           std::to_string(s["differ"].get<int64_t>()) + " differ, " +
+           std::to_string(s["notChecked"].get<int64_t>()) + " not checked\n";
   }
   return out;
 }

@@ -22,11 +22,11 @@ struct RunRecord {
 
 RunRecord RecordRun(const Experiment& experiment, const nlohmann::json& summary);
 
-// The report: for every variant, point and metric, n, mean, sample sd and the half-width of the 95%
-// Student-t interval, beside the paper's value (cells in variant, point, metric order); every claim with its verdict and the numbers that
-// decided it at each point; and runsHash, the SHA-256 of the runs' resultHashes in run order. `runs`
-// must be in plan order (whatever order they ran in), so the report depends only on the experiment
-// and the mode. No wall time.
+// The report (report.schema.json): for every variant, point and metric (in that order), n, mean,
+// sample sd and the half-width of the 95% Student-t interval, beside the paper's value; every claim
+// with its verdict and the numbers that decided it at each point; and runsHash, the SHA-256 of the
+// runs' resultHashes in run order. `runs` must be in plan order (whatever order they ran in), so the
+// report depends only on the experiment and the mode. No wall time.
 nlohmann::json BuildReport(const Experiment& experiment, const ExperimentPlan& plan,
                            const std::vector<RunRecord>& runs);
 

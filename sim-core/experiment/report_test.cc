@@ -31,7 +31,8 @@ json SyntheticExperiment(json claims) {
     "axes": [{"name": "x", "values": [1, 2, 3], "set": {"/durationS": "$value"}}],
     "replications": 3,
     "quick": {"replications": 2, "axes": {"x": [1]}},
-    "metrics": [{"name": "m", "pointer": "/run/timeouts"}, {"name": "k", "unit": "s", "pointer": "/run/meanCompletionTimeS"}],
+    "metrics": [{"name": "m", "pointer": "/run/timeouts"},
+                {"name": "k", "unit": "s", "pointer": "/run/meanCompletionTimeS"}],
     "paper": [{"variant": "b", "point": {"x": 2}, "metric": "m", "value": 2.1}]
   })");
   doc["claims"] = std::move(claims);
@@ -55,9 +56,11 @@ void ExpectConformsToReportSchema(const json& report) {
   EXPECT_FALSE(error.has_value()) << error->path << ": " << error->message;
 }
 
-using ValueFunction = std::function<std::optional<double>(size_t variant, size_t x, int replication, size_t metric)>;
+using ValueFunction =
+    std::function<std::optional<double>(size_t variant, size_t x, int replication, size_t metric)>;
 
-json Report(const json& claims, ExperimentMode mode = ExperimentMode::kFull, const ValueFunction& value = DefaultValue) {
+json Report(const json& claims, ExperimentMode mode = ExperimentMode::kFull,
+            const ValueFunction& value = DefaultValue) {
   const Experiment e = ParseExperiment(SyntheticExperiment(claims));
   const ExperimentPlan plan = Expand(e, mode);
   std::vector<RunRecord> records;
@@ -75,13 +78,22 @@ json Report(const json& claims, ExperimentMode mode = ExperimentMode::kFull, con
 }
 
 // The verdict of a single claim.
-std::string Verdict(const json& claim, ExperimentMode mode = ExperimentMode::kFull, const ValueFunction& value = DefaultValue) {
+std::string Verdict(const json& claim, ExperimentMode mode = ExperimentMode::kFull,
+                    const ValueFunction& value = DefaultValue) {
   return Report(json::array({claim}), mode, value)["claims"][0]["verdict"].get<std::string>();
 }
 
 json Claim(const std::string& kind, json fields) {
   json c{{"text", kind + " claim"}, {"kind", kind}, {"metric", "m"}};
   c.update(fields);
+  return c;
+}
+
+// A claim about variant a's cells against variant b's.
+json Compare(const std::string& kind, const char* a, const char* b, json fields) {
+  json c = Claim(kind, std::move(fields));
+  c["a"] = {{"variant", a}};
+  c["b"] = {{"variant", b}};
   return c;
 }
 
@@ -106,33 +118,36 @@ TEST(ExperimentReportTest, CellsHaveMeanSdAndConfidenceInterval) {
   EXPECT_NEAR(missing["mean"].get<double>(), 13.05, 1e-12);
 
   const json none = Report(json::array(), ExperimentMode::kFull,
-                           [](size_t, size_t, int r, size_t) { return r == 0 ? std::optional<double>(4) : std::nullopt; });
+                           [](size_t, size_t, int r, size_t) {
+                             return r == 0 ? std::optional<double>(4) : std::nullopt;
+                           });
   EXPECT_EQ(none["cells"][0]["n"], 1);
   EXPECT_EQ(none["cells"][0]["mean"], 4);
   EXPECT_TRUE(none["cells"][0]["sd"].is_null());
   EXPECT_TRUE(none["cells"][0]["ci95"].is_null());
-  const json empty = Report(json::array(), ExperimentMode::kFull, [](size_t, size_t, int, size_t) { return std::nullopt; });
+  const json empty =
+      Report(json::array(), ExperimentMode::kFull, [](size_t, size_t, int, size_t) { return std::nullopt; });
   EXPECT_EQ(empty["cells"][0]["n"], 0);
   EXPECT_TRUE(empty["cells"][0]["mean"].is_null());
 }
 
 TEST(ExperimentReportTest, RatioClaims) {
   // a/b = 0.5 at x = 1, 2 and 1.25 at x = 3.
-  EXPECT_EQ(Verdict(Claim("ratio", {{"a", {{"variant", "a"}}}, {"b", {{"variant", "b"}}}, {"max", 0.6}})), "differs");
-  EXPECT_EQ(Verdict(Claim("ratio", {{"a", {{"variant", "a"}}}, {"b", {{"variant", "b"}}}, {"max", 0.6}, {"points", "most"}})),
+  EXPECT_EQ(Verdict(Compare("ratio", "a", "b", {{"max", 0.6}})), "differs");
+  EXPECT_EQ(Verdict(Compare("ratio", "a", "b", {{"max", 0.6}, {"points", "most"}})), "agrees");
+  EXPECT_EQ(Verdict(Compare("ratio", "a", "b", {{"min", 1.0}, {"points", "any"}})), "agrees");
+  EXPECT_EQ(Verdict(Compare("ratio", "a", "b", {{"min", 1.5}, {"points", "any"}})), "differs");
+  const json listed{{{"x", 1}}, {{"x", 2}}};
+  EXPECT_EQ(Verdict(Compare("ratio", "a", "b", {{"min", 0.4}, {"max", 0.6}, {"points", listed}})), "agrees");
+  // "a" defaults to the claim's own variant.
+  EXPECT_EQ(Verdict(Claim("ratio", {{"variant", "c"}, {"b", {{"variant", "b"}}}, {"min", 1.49}, {"max", 1.51}})),
             "agrees");
-  EXPECT_EQ(Verdict(Claim("ratio", {{"a", {{"variant", "a"}}}, {"b", {{"variant", "b"}}}, {"min", 1.0}, {"points", "any"}})),
-            "agrees");
-  EXPECT_EQ(Verdict(Claim("ratio", {{"a", {{"variant", "a"}}}, {"b", {{"variant", "b"}}}, {"min", 1.5}, {"points", "any"}})),
-            "differs");
-  EXPECT_EQ(Verdict(Claim("ratio", {{"a", {{"variant", "a"}}}, {"b", {{"variant", "b"}}}, {"min", 0.4}, {"max", 0.6},
-                                    {"points", {{{"x", 1}}, {{"x", 2}}}}})),
-            "agrees");
-  EXPECT_EQ(Verdict(Claim("ratio", {{"variant", "c"}, {"b", {{"variant", "b"}}}, {"min", 1.49}, {"max", 1.51}})), "agrees");
 
   // Selectors that fix the point resolve to the same cells everywhere: checked once.
-  const json fixed = Report(json::array({Claim(
-      "ratio", {{"a", {{"variant", "a"}, {"point", {{"x", 3}}}}}, {"b", {{"variant", "a"}, {"point", {{"x", 1}}}}}, {"min", 2.4}, {"max", 2.6}})}));
+  json fixed_claim = Claim("ratio", {{"min", 2.4}, {"max", 2.6}});
+  fixed_claim["a"] = {{"variant", "a"}, {"point", {{"x", 3}}}};
+  fixed_claim["b"] = {{"variant", "a"}, {"point", {{"x", 1}}}};
+  const json fixed = Report(json::array({fixed_claim}));
   EXPECT_EQ(fixed["claims"][0]["verdict"], "agrees");
   ASSERT_EQ(fixed["claims"][0]["results"].size(), 1u);
   EXPECT_NEAR(fixed["claims"][0]["results"][0]["ratio"].get<double>(), 2.5, 1e-12);
@@ -142,9 +157,11 @@ TEST(ExperimentReportTest, RatioClaims) {
 }
 
 TEST(ExperimentReportTest, RatiosOfZeroMeans) {
-  const ValueFunction zeros = [](size_t v, size_t, int, size_t) { return std::optional<double>(v == 2 ? 3.0 : 0.0); };
-  const json report = Report(json::array({Claim("ratio", {{"a", {{"variant", "a"}}}, {"b", {{"variant", "b"}}}, {"min", 1}, {"max", 1}}),
-                                          Claim("ratio", {{"a", {{"variant", "c"}}}, {"b", {{"variant", "a"}}}, {"min", 100}})}),
+  const ValueFunction zeros = [](size_t v, size_t, int, size_t) {
+    return std::optional<double>(v == 2 ? 3.0 : 0.0);
+  };
+  const json report = Report(json::array({Compare("ratio", "a", "b", {{"min", 1}, {"max", 1}}),
+                                          Compare("ratio", "c", "a", {{"min", 100}})}),
                              ExperimentMode::kFull, zeros);
   EXPECT_EQ(report["claims"][0]["verdict"], "agrees");  // 0/0 counts as equal means.
   EXPECT_EQ(report["claims"][0]["results"][0]["ratio"], 1.0);
@@ -157,13 +174,15 @@ TEST(ExperimentReportTest, LowestAndHighestClaims) {
   EXPECT_EQ(Verdict(Claim("lowest", {{"variant", "a"}, {"points", "most"}})), "agrees");
   EXPECT_EQ(Verdict(Claim("highest", {{"variant", "c"}})), "agrees");
   EXPECT_EQ(Verdict(Claim("highest", {{"variant", "b"}})), "differs");
-  EXPECT_EQ(Verdict(Claim("highest", {{"variant", "b"}, {"among", {"a", "b"}}, {"points", {{{"x", 1}}, {{"x", 2}}}}})), "agrees");
+  const json listed{{{"x", 1}}, {{"x", 2}}};
+  EXPECT_EQ(Verdict(Claim("highest", {{"variant", "b"}, {"among", {"a", "b"}}, {"points", listed}})), "agrees");
   EXPECT_EQ(Verdict(Claim("lowest", {{"a", {{"variant", "b"}}}, {"among", {"b", "c"}}})), "agrees");
   // Ties count as lowest.
   const ValueFunction equal = [](size_t, size_t, int, size_t) { return std::optional<double>(1.0); };
   EXPECT_EQ(Verdict(Claim("lowest", {{"variant", "b"}}), ExperimentMode::kFull, equal), "agrees");
   // A variant without values makes the ranking undecidable: no data, which does not agree.
-  const json report = Report(json::array({Claim("lowest", {{"variant", "a"}, {"metric", "k"}, {"points", {{{"x", 1}}}}})}),
+  const json at_1{{{"x", 1}}};
+  const json report = Report(json::array({Claim("lowest", {{"variant", "a"}, {"metric", "k"}, {"points", at_1}})}),
                              ExperimentMode::kFull, [](size_t v, size_t, int, size_t) {
                                return v == 2 ? std::nullopt : std::optional<double>(1.0 + static_cast<double>(v));
                              });
@@ -173,7 +192,7 @@ TEST(ExperimentReportTest, LowestAndHighestClaims) {
 
 TEST(ExperimentReportTest, SignificantClaims) {
   // a = 1 ± 0.1 vs b = 2 ± 0.1 at x = 1: far apart.
-  const json less = Claim("significant", {{"a", {{"variant", "a"}}}, {"b", {{"variant", "b"}}}, {"direction", "less"},
+  const json less = Compare("significant", "a", "b", {{"direction", "less"},
                                           {"points", {{{"x", 1}}}}});
   const json report = Report(json::array({less}));
   EXPECT_EQ(report["claims"][0]["verdict"], "agrees");
@@ -194,12 +213,14 @@ TEST(ExperimentReportTest, SignificantClaims) {
   const ValueFunction close = [](size_t v, size_t, int rep, size_t) {
     return std::optional<double>((v == 0 ? 1.0 : 1.1) + 0.1 * (rep - 1));
   };
-  EXPECT_EQ(Verdict(Claim("significant", {{"a", {{"variant", "a"}}}, {"b", {{"variant", "b"}}}, {"direction", "less"}, {"level", 0.99}}),
+  EXPECT_EQ(Verdict(Compare("significant", "a", "b", {{"direction", "less"}, {"level", 0.99}}),
                     ExperimentMode::kFull, close),
             "differs");
 
   // No variance on either side: the difference is exact.
-  const ValueFunction exact = [](size_t v, size_t, int, size_t) { return std::optional<double>(v == 0 ? 1.0 : 2.0); };
+  const ValueFunction exact = [](size_t v, size_t, int, size_t) {
+    return std::optional<double>(v == 0 ? 1.0 : 2.0);
+  };
   EXPECT_EQ(Verdict(less, ExperimentMode::kFull, exact), "agrees");
   // One replication: the t-test cannot be made.
   const ValueFunction single = [](size_t v, size_t, int rep, size_t) {
