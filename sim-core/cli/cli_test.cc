@@ -167,4 +167,86 @@ TEST_F(CliTest, WritesSeriesTraceAndPcap) {
                  "error: --pcap: no link named \"nope\"");
 }
 
+// Two variants, one point, two replications of a short transfer.
+const char* kExperiment = R"({"schemaVersion": 1, "name": "cli-small",
+  "scenario": {"schemaVersion": 1, "durationS": 5, "tcp": {"connection": "one-way"},
+    "topology": {"kind": "single-link", "link": {"bandwidthMbps": 1, "delayMs": 10, "queue": {"packets": 5}}},
+    "traffic": [{"type": "bulk", "from": "server", "to": "client", "bytes": 50000, "startJitterS": 0.1}]},
+  "variants": [{"name": "reno", "set": {"/tcp/flavor": "reno"}}, {"name": "sack", "set": {"/tcp/flavor": "sack"}}],
+  "replications": 2,
+  "metrics": [{"name": "completion", "unit": "s", "pointer": "/run/meanCompletionTimeS"}],
+  "claims": [{"text": "SACK is at most twice as slow", "kind": "ratio", "metric": "completion",
+              "a": {"variant": "sack"}, "b": {"variant": "reno"}, "max": 2}]})";
+
+TEST_F(CliTest, ReproducesAnExperimentFile) {
+  const Result r = Tcpsim("reproduce - --jobs 2", kExperiment);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("completion [s]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("✓ agrees      SACK is at most twice as slow"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("4/4 runs"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("4 runs in "), std::string::npos) << r.err;
+
+  const Result j = Tcpsim("reproduce - --json --check", kExperiment);
+  ASSERT_EQ(j.code, 0) << j.err;
+  const auto report = nlohmann::json::parse(j.out);
+  EXPECT_EQ(report["experiment"], "cli-small");
+  EXPECT_EQ(report["runs"], 4);
+  EXPECT_EQ(report["claimSummary"]["agree"], 1);
+
+  // --check turns a differing claim into exit code 1; without it the report is still printed.
+  nlohmann::json wrong = nlohmann::json::parse(kExperiment);
+  wrong["claims"][0]["min"] = 1.0;  // SACK finishes several times sooner here.
+  const Result differs = Tcpsim("reproduce - --check", wrong.dump());
+  EXPECT_EQ(differs.code, 1) << differs.err;
+  EXPECT_NE(differs.out.find("✗ DIFFERS"), std::string::npos) << differs.out;
+  EXPECT_EQ(Tcpsim("reproduce -", wrong.dump()).code, 0);
+}
+
+TEST_F(CliTest, ReproduceIsTheSameOnOneOrTwoJobsAndWritesItsReports) {
+  const fs::path out = dir_ / "report";
+  const Result one = Tcpsim("reproduce tcpint-fig-sack --quick --json --jobs 1");
+  const Result two = Tcpsim("reproduce tcpint-fig-sack --quick --json --jobs 2 -o " + out.string());
+  ASSERT_EQ(one.code, 0) << one.err;
+  ASSERT_EQ(two.code, 0) << two.err;
+  EXPECT_EQ(one.out, two.out);
+  EXPECT_EQ(ReadFile(out / "report.json"), two.out);
+  const Result text = Tcpsim("reproduce tcpint-fig-sack --quick --jobs 2 --check");
+  EXPECT_EQ(text.code, 0) << text.out;
+  EXPECT_EQ(ReadFile(out / "report.txt"), text.out);
+  EXPECT_NE(text.out.find("mode quick"), std::string::npos);
+}
+
+TEST_F(CliTest, BadExperimentsAndReproduceArguments) {
+  nlohmann::json doc = nlohmann::json::parse(kExperiment);
+  doc["variants"][1]["set"]["/tcp/flavor"] = "vegas";
+  ExpectBadInput(Tcpsim("reproduce -", doc.dump()),
+                 "error: $.variants[1].set['/tcp/flavor']: makes $.scenario.tcp.flavor invalid (variant \"sack\"): "
+                 "must be one of");
+  doc = nlohmann::json::parse(kExperiment);
+  doc["metrics"][0]["pointer"] = "/run/speed";
+  ExpectBadInput(Tcpsim("reproduce -", doc.dump()), "error: $.metrics[0].pointer: /run has no \"speed\"");
+  ExpectBadInput(Tcpsim("reproduce -", "{\"schemaVersion\": 1"), "error: $: invalid JSON");
+  ExpectBadInput(Tcpsim("reproduce no-such-experiment"), "error: unknown experiment \"no-such-experiment\"");
+  ExpectBadInput(Tcpsim("reproduce - --jobs 0", kExperiment), "error: --jobs must be an integer from 1 to 1024");
+  ExpectBadInput(Tcpsim("reproduce - --fast", kExperiment), "error: unknown option --fast");
+  ExpectBadInput(Tcpsim("reproduce"), "error: reproduce needs an experiment name");
+  ExpectBadInput(Tcpsim("experiment nope"), "error: unknown experiment \"nope\"");
+}
+
+TEST_F(CliTest, ExperimentsAreListedPrintedAndTheirScenariosArePresets) {
+  const Result list = Tcpsim("experiments");
+  ASSERT_EQ(list.code, 0);
+  EXPECT_NE(list.out.find("tcpint-fig-sack\n"), std::string::npos);
+  EXPECT_NE(list.out.find("right-edge-recovery\n"), std::string::npos);
+  const Result doc = Tcpsim("experiment right-edge-recovery");
+  ASSERT_EQ(doc.code, 0);
+  EXPECT_EQ(nlohmann::json::parse(doc.out)["name"], "right-edge-recovery");
+  EXPECT_NE(Tcpsim("presets").out.find("right-edge-recovery\n"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(Tcpsim("preset tcpint-fig-sack").out)["name"], "tcpint-fig-sack");
+  const Result run = Tcpsim("run --preset right-edge-recovery --trace none");
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(nlohmann::json::parse(run.out)["scenario"]["name"], "right-edge-recovery");
+  EXPECT_EQ(nlohmann::json::parse(Tcpsim("schema --experiment").out)["title"], "Experiment");
+}
+
 }  // namespace

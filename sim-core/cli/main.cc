@@ -8,12 +8,14 @@
 #include <functional>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/cli_common.h"
+#include "cli/reproduce.h"
+#include "experiment/experiment.h"
+#include "experiment/report.h"
 #include "metrics/export.h"
 #include "scenario/presets.h"
 #include "scenario/run.h"
@@ -22,8 +24,9 @@
 namespace {
 
 using tcb::ScenarioError;
-
-constexpr int kBadInput = 2;
+using tcb::cli::kBadInput;
+using tcb::cli::ReadInput;
+using tcb::cli::UsageError;
 
 constexpr const char* kUsage = R"(usage: tcpsim <command> [options]
 
@@ -38,26 +41,24 @@ commands:
       --duration S      override the scenario's durationS
       --stats           print wall time, events/s, packets/s and peak memory to stderr
   validate <file|->     check a scenario; prints the normalised scenario (defaults filled in)
-  presets               list the built-in scenarios, one name per line
+  presets               list the built-in scenarios, one name per line (each experiment's
+                        base scenario among them, under the experiment's name)
   preset NAME           print a built-in scenario
-  schema [--result]     print the JSON Schema of scenarios (or of results)
+  reproduce <NAME|file|->
+                        run an experiment (a seed paper's table or figure): every variant,
+                        point and replication; prints our numbers beside the paper's and
+                        checks the paper's claims
+      --quick | --full  reduced size (seconds) or full size (the default)
+      --jobs N          runs in parallel (default: the number of cores)
+      --json            print the JSON report instead of the tables
+      --check           exit with code 1 if a claim differs
+      -o, --out DIR     also write report.json and report.txt to DIR
+  experiments           list the built-in experiments, one name per line
+  experiment NAME       print a built-in experiment
+  schema [--result | --experiment | --report]
+                        print the JSON Schema of scenarios (or of results, experiments
+                        or experiment reports)
 )";
-
-// A usage error: exit code 2 like bad scenarios, the path is the offending argument.
-struct UsageError {
-  std::string message;
-};
-
-std::string ReadInput(const std::string& source) {
-  if (source == "-") {
-    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  }
-  std::ifstream in(source, std::ios::binary);
-  if (!in) throw ScenarioError("$", "cannot read file \"" + source + "\"");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string LoadScenarioText(const std::optional<std::string>& file,
                              const std::optional<std::string>& preset) {
@@ -211,11 +212,18 @@ int Main(const std::vector<std::string>& args) {
     std::cout << *text;
     return 0;
   }
+  if (command == "reproduce") return tcb::cli::Reproduce(rest);
+  if (command == "experiments") return tcb::cli::ListExperiments(rest);
+  if (command == "experiment") return tcb::cli::PrintExperiment(rest);
   if (command == "schema") {
-    if (rest.size() > 1 || (rest.size() == 1 && rest[0] != "--result")) {
-      throw UsageError{"schema takes no argument but --result"};
+    if (rest.size() > 1 ||
+        (rest.size() == 1 && rest[0] != "--result" && rest[0] != "--experiment" && rest[0] != "--report")) {
+      throw UsageError{"schema takes no argument but --result, --experiment or --report"};
     }
-    const auto& schema = rest.empty() ? tcb::ScenarioSchemaDocument() : tcb::ResultSchemaDocument();
+    const auto& schema = rest.empty()                ? tcb::ScenarioSchemaDocument()
+                         : rest[0] == "--result"     ? tcb::ResultSchemaDocument()
+                         : rest[0] == "--experiment" ? tcb::ExperimentSchemaDocument()
+                                                     : tcb::ReportSchemaDocument();
     std::cout << schema.dump(2) << '\n';
     return 0;
   }

@@ -110,12 +110,16 @@ json BuildSummary(const SummaryInputs& in) {
   std::vector<double> fair_goodputs;
   json flows = json::array();
   int tcp_flows = 0, udp_flows = 0;
+  int64_t retransmissions = 0, timeouts = 0;
   for (const FlowInfo& f : reg.flows()) {
     const bool tcp = reg.is_tcp(f.id);
     const SimTime end = f.end.IsInfinite() ? in.stop : f.end;
     (tcp ? tcp_flows : udp_flows)++;
-    if (tcp && (fair_items.empty() || fair_items.count(f.item))) {
-      fair_goodputs.push_back(GoodputBps(reg.tcp_record(f.id).bytes, f.start, end));
+    if (tcp) {
+      const TcpFlowRecord r = reg.tcp_record(f.id);
+      retransmissions += r.retransmissions;
+      timeouts += r.timeouts;
+      if (fair_items.empty() || fair_items.count(f.item)) fair_goodputs.push_back(GoodputBps(r.bytes, f.start, end));
     }
     if (!in.flow_records) continue;
     json j;
@@ -238,6 +242,8 @@ json BuildSummary(const SummaryInputs& in) {
       {"transfersStarted", reg.transfers().size()},
       {"transfersCompleted", done},
       {"meanCompletionTimeS", done > 0 ? json(completion_sum / done) : json(nullptr)},
+      {"retransmissions", retransmissions},
+      {"timeouts", timeouts},
       {"fairness", {{"jainIndex", JainIndex(fair_goodputs)}, {"flows", fair_goodputs.size()}}},
       {"pages", all_pages.Json()},
       {"packets",

@@ -1,4 +1,5 @@
-// Built-in scenarios: the files in scenario/presets/, compiled into the library.
+// Built-in scenarios: the files in scenario/presets/, and the base scenario of every built-in
+// experiment (scenario/experiments/) under the experiment's name, compiled into the library.
 #pragma once
 
 #include <optional>
@@ -8,9 +9,10 @@
 
 namespace tcb {
 
-// Preset names (file names without ".json"), sorted.
+// Preset names (file names without ".json"; for experiments, the experiment's file name), sorted.
 std::vector<std::string> PresetNames();
-// The JSON text of a preset, or nullopt for an unknown name.
-std::optional<std::string_view> PresetText(std::string_view name);
+// The JSON text of a preset, or nullopt for an unknown name. An experiment's base scenario is its
+// "scenario" member, serialised.
+std::optional<std::string> PresetText(std::string_view name);
 
 }  // namespace tcb

@@ -1,0 +1,151 @@
+// Experiments: a seed paper's table or figure as a base scenario plus variants, axes and
+// replications (experiment.schema.json), expanded into runs. The library has no threads: whoever runs
+// the runs (the CLI's thread pool, a WASM worker, a server queue) calls back with their summaries.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario/scenario.h"
+
+namespace tcb {
+
+enum class ExperimentMode : uint8_t { kFull, kQuick };
+const char* ExperimentModeName(ExperimentMode mode);
+
+// A claim's selector with names resolved: the variant, metric and axis values it fixes; what it
+// leaves open comes from the claim and the point being checked.
+struct CellSelector {
+  std::optional<size_t> variant;
+  std::optional<size_t> metric;
+  std::vector<std::optional<size_t>> point;  // Per axis: a value index, or open.
+};
+
+enum class ClaimKind : uint8_t { kRatio, kLowest, kHighest, kSignificant };
+enum class ClaimPoints : uint8_t { kAll, kMost, kAny, kListed };
+
+struct Claim {
+  std::string text;
+  ClaimKind kind = ClaimKind::kRatio;
+  CellSelector a;  // With the claim's own variant and metric filled in.
+  CellSelector b;  // kRatio and kSignificant.
+  std::vector<size_t> among;  // kLowest, kHighest: the variants compared (all by default).
+  std::optional<double> min;  // kRatio.
+  std::optional<double> max;
+  bool greater = true;  // kSignificant: mean(a) > mean(b), else mean(a) < mean(b).
+  double level = 0.95;  // kSignificant.
+  ClaimPoints points = ClaimPoints::kAll;
+  std::vector<std::vector<std::optional<size_t>>> point_filters;  // kListed: per filter, per axis.
+};
+
+struct AxisValue {
+  nlohmann::json value;  // A number, string or boolean.
+  std::string label;
+  nlohmann::json set;  // Extra sets for this point, "$value" already substituted.
+};
+
+struct Axis {
+  std::string name;
+  std::string label;
+  std::string unit;
+  std::vector<AxisValue> values;
+  nlohmann::json set;  // With "$value" still in it.
+};
+
+struct ExperimentMetric {
+  std::string name;
+  std::string label;
+  std::string unit;
+  std::string pointer;  // Into a run summary; see FindInSummary.
+};
+
+struct PaperValue {
+  size_t variant = 0;
+  std::vector<size_t> point;  // A value index per axis.
+  size_t metric = 0;
+  double value = 0;
+  std::string note;
+};
+
+struct Variant {
+  std::string name;
+  std::string label;
+  nlohmann::json set;
+};
+
+struct Experiment {
+  nlohmann::json document;  // As validated, with the schema's defaults filled in.
+  std::string name;
+  std::string title;
+  std::string reference;
+  std::string description;
+  nlohmann::json scenario;
+  std::vector<Variant> variants;
+  std::vector<Axis> axes;
+  int replications = 1;
+  int quick_replications = 1;
+  std::vector<std::vector<size_t>> quick_axis_values;  // Per axis: the value indices kept by --quick.
+  nlohmann::json quick_set;
+  std::vector<ExperimentMetric> metrics;
+  std::vector<PaperValue> paper;
+  std::vector<Claim> claims;
+};
+
+// Built-in experiments: the files in scenario/experiments/, compiled into the library. Names are
+// the file names without ".json", sorted.
+std::vector<std::string> ExperimentNames();
+std::optional<std::string_view> ExperimentText(std::string_view name);
+// The experiment schema, as compiled into the library.
+const nlohmann::json& ExperimentSchemaDocument();
+
+// Validates against experiment.schema.json, then checks what the schema cannot: unique names,
+// references to variants, axes, values and metrics that exist, metric pointers that lead to a number
+// in result.schema.json, and that the scenario of every variant at every point, in both modes, is a
+// valid scenario. Throws ScenarioError with the path in the experiment document, e.g.
+// "$.variants[2].set['/tcp/flavor']".
+Experiment ParseExperiment(const nlohmann::json& document);
+Experiment ParseExperimentText(std::string_view text);
+
+// One run of an experiment.
+struct RunSpec {
+  size_t index = 0;    // Position in run order.
+  size_t variant = 0;  // Into Experiment::variants.
+  size_t point = 0;    // Into ExperimentPlan::points.
+  int replication = 0;
+  uint64_t seed = 0;  // The scenario's seed + replication: common random numbers across variants.
+  std::shared_ptr<const Scenario> scenario;  // Shared by the replications of a cell; run with `seed`.
+
+  // The scenario document of this run, seed included (e.g. to send to another process).
+  nlohmann::json ScenarioDocument() const;
+};
+
+struct ExperimentPlan {
+  ExperimentMode mode = ExperimentMode::kFull;
+  int replications = 1;
+  // Each point: a value index per axis. The cartesian product of the mode's axis values, the first
+  // axis varying slowest.
+  std::vector<std::vector<size_t>> points;
+  // Variant-major, then point, then replication.
+  std::vector<RunSpec> runs;
+};
+
+// Expands into runs. Throws ScenarioError when a set cannot be applied or a run's scenario is invalid
+// (ParseExperiment has already checked both modes, so this does not happen for a parsed experiment).
+ExperimentPlan Expand(const Experiment& experiment, ExperimentMode mode);
+
+// A point as a document ({"queue": 8}) and as a label for tables ("8 packets, 4 connections"; "all"
+// when there are no axes).
+nlohmann::json PointDocument(const Experiment& experiment, const std::vector<size_t>& point);
+std::string PointLabel(const Experiment& experiment, const std::vector<size_t>& point);
+
+// Runs one spec in this thread: RunScenario at trace level "none" with the spec's seed. Returns the
+// summary.
+nlohmann::json RunSpecSummary(const RunSpec& spec);
+
+}  // namespace tcb
