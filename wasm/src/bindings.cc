@@ -2,6 +2,7 @@
 // presets, schemas and runs. No C++ exception crosses into JavaScript: every failure comes back as
 // {error: {kind, ...}}, which the worker turns into a rejected promise.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
@@ -41,7 +42,9 @@ val Guarded(Body&& body) {
     out["error"].set("problem", e.problem());
     return out;
   } catch (const std::bad_alloc&) {
-    return Error("memory", "out of memory: the run needs more than the module's maximum memory");
+    const size_t maximum_mib = emscripten_get_heap_max() >> 20;
+    return Error("memory", "out of memory: the run needs more than the module's maximum of " +
+                               std::to_string(maximum_mib) + " MiB");
   } catch (const std::exception& e) {
     return Error("internal", e.what());
   }

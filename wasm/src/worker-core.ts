@@ -5,8 +5,9 @@
 import createTcbsimModule, { type TcbsimEngine } from './engine/tcbsim.mjs';
 import type { Reply, Request, WorkerError, WorkerMessage } from './protocol.js';
 
-// Progress posts at most this often, so that the main thread hears at least every 100 ms.
-const kProgressIntervalMs = 40;
+// Progress posts at most this often, so that the main thread hears at least every 100 ms even on
+// a loaded machine.
+const kProgressIntervalMs = 25;
 // The engine calls back every this many events: about a millisecond of simulation.
 const kProgressEveryEvents = 16384;
 
