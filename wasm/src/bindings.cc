@@ -6,6 +6,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <chrono>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -147,7 +148,8 @@ val Validate(const std::string& text) {
 }
 
 // run(text, {seed?, trace?, progressEveryEvents?}, progress(nowS, durationS))
-//   -> {summary: JSON text as `tcpsim run` prints it, flows, links, groups, series?, trace?} | {error}
+//   -> {summary: JSON text as `tcpsim run` prints it, flows, links, groups, series?, trace?,
+//       wallSeconds: the run's wall time, measured as `tcpsim run --stats` does} | {error}
 val Run(const std::string& text, val options, val progress) {
   return Guarded([&] {
     const tcb::Scenario scenario = tcb::ParseScenarioText(text);
@@ -178,8 +180,11 @@ val Run(const std::string& text, val options, val progress) {
       return true;
     };
 
+    const auto started = std::chrono::steady_clock::now();
     const tcb::RunOutput run = tcb::RunScenario(scenario, run_options);
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
     val out = val::object();
+    out.set("wallSeconds", wall.count());
     out.set("summary", run.PrintedSummary().dump());
     std::vector<std::string> flow_names;
     for (const tcb::FlowLabel& f : run.flows) flow_names.push_back(f.name);

@@ -100,7 +100,7 @@ export interface SimulationResult {
   groups: string[];
   series?: Series;
   trace?: PacketTrace;
-  /** Wall time the module spent on the run (parsing, simulating, copying out). */
+  /** Wall time of the simulation itself, measured like `tcpsim run --stats` (without parsing or copying out). */
   wallSeconds: number;
 }
 

@@ -34,7 +34,6 @@ function buffersOf(value: unknown, out: Transferable[] = []): Transferable[] {
 
 function run(engine: TcbsimEngine, request: Extract<Request, { type: 'run' }>, post: Post) {
   let lastPost = -Infinity;
-  const started = performance.now();
   const options = { progressEveryEvents: kProgressEveryEvents, trace: request.trace, seed: request.seed };
   // Embind reads absent options as undefined; drop the keys rather than send undefined values.
   if (options.trace === undefined) delete options.trace;
@@ -47,9 +46,8 @@ function run(engine: TcbsimEngine, request: Extract<Request, { type: 'run' }>, p
     }
   });
   if ('error' in out) return out;
-  const wallSeconds = (performance.now() - started) / 1000;
-  const { summary, ...columns } = out;
-  return { value: { summary: JSON.parse(summary), ...columns, wallSeconds } };
+  const { summary, ...rest } = out;
+  return { value: { summary: JSON.parse(summary), ...rest } };
 }
 
 function handle(engine: TcbsimEngine, request: Request, post: Post): { value: unknown } | { error: WorkerError } {

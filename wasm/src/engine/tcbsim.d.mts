@@ -15,6 +15,7 @@ export interface EngineRunOutput {
   groups: string[];
   series?: unknown;
   trace?: unknown;
+  wallSeconds: number;
 }
 
 export interface TcbsimEngine {
