@@ -5,7 +5,13 @@ import type { RunOptions, Scenario } from './types.js';
 
 export * from './types.js';
 export * from './errors.js';
-export { Simulator, type SimulatorOptions, type SimulatorStats, type WorkerHost, type WorkerPort } from './simulator.js';
+export {
+  Simulator,
+  type SimulatorOptions,
+  type SimulatorStats,
+  type WorkerHost,
+  type WorkerPort,
+} from './simulator.js';
 export type { Reply, WorkerMessage } from './protocol.js';
 
 export function defaultFunctions(host: WorkerHost) {

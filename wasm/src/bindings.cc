@@ -81,16 +81,22 @@ val StringArray(const Strings& strings) {
   return out;
 }
 
+// The columns TcpSeries and GroupSeries share: a window's state over time.
+template <class WindowSeries>
+val WindowColumns(const WindowSeries& s) {
+  val table = val::object();
+  table.set("timeNs", CopyColumnAsDouble(s.time_ns));
+  table.set("cwndBytes", CopyColumnAsDouble(s.cwnd));
+  table.set("ssthreshBytes", CopySsthresh(s.ssthresh));
+  table.set("srttNs", CopyColumnAsDouble(s.srtt_ns));
+  table.set("rttvarNs", CopyColumnAsDouble(s.rttvar_ns));
+  table.set("inFlightBytes", CopyColumnAsDouble(s.in_flight));
+  return table;
+}
+
 val SeriesColumns(const tcb::Recorder& recorder) {
-  const tcb::TcpSeries& t = recorder.tcp_series();
-  val tcp = val::object();
-  tcp.set("timeNs", CopyColumnAsDouble(t.time_ns));
-  tcp.set("flow", CopyColumn(t.flow));
-  tcp.set("cwndBytes", CopyColumnAsDouble(t.cwnd));
-  tcp.set("ssthreshBytes", CopySsthresh(t.ssthresh));
-  tcp.set("srttNs", CopyColumnAsDouble(t.srtt_ns));
-  tcp.set("rttvarNs", CopyColumnAsDouble(t.rttvar_ns));
-  tcp.set("inFlightBytes", CopyColumnAsDouble(t.in_flight));
+  val tcp = WindowColumns(recorder.tcp_series());
+  tcp.set("flow", CopyColumn(recorder.tcp_series().flow));
 
   const tcb::QueueSeries& q = recorder.queue_series();
   val queue = val::object();
@@ -99,16 +105,9 @@ val SeriesColumns(const tcb::Recorder& recorder) {
   queue.set("packets", CopyColumn(q.packets));
   queue.set("bytes", CopyColumnAsDouble(q.bytes));
 
-  const tcb::GroupSeries& g = recorder.group_series();
-  val group = val::object();
-  group.set("timeNs", CopyColumnAsDouble(g.time_ns));
-  group.set("group", CopyColumn(g.group));
-  group.set("cwndBytes", CopyColumnAsDouble(g.cwnd));
-  group.set("ssthreshBytes", CopySsthresh(g.ssthresh));
-  group.set("srttNs", CopyColumnAsDouble(g.srtt_ns));
-  group.set("rttvarNs", CopyColumnAsDouble(g.rttvar_ns));
-  group.set("inFlightBytes", CopyColumnAsDouble(g.in_flight));
-  group.set("members", CopyColumn(g.members));
+  val group = WindowColumns(recorder.group_series());
+  group.set("group", CopyColumn(recorder.group_series().group));
+  group.set("members", CopyColumn(recorder.group_series().members));
 
   val series = val::object();
   series.set("tcp", tcp);

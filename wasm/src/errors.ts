@@ -3,7 +3,10 @@
 /** The scenario is invalid: the same JSON path and problem as `tcpsim` prints ("error: <path>: <problem>"). */
 export class ScenarioError extends Error {
   override name = 'ScenarioError';
-  constructor(readonly path: string, readonly problem: string) {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
     super(`${path}: ${problem}`);
   }
 }

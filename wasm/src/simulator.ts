@@ -195,7 +195,9 @@ export class Simulator {
       (error: unknown) => {
         // Nothing can run: fail what waits, and try again on the next request.
         this.#loading = undefined;
-        const failure = new SimulationError(`cannot load the simulation module: ${error instanceof Error ? error.message : String(error)}`);
+        const failure = new SimulationError(
+          `cannot load the simulation module: ${error instanceof Error ? error.message : String(error)}`,
+        );
         for (const job of this.#queue.splice(0)) this.#settle(job, () => job.reject(failure));
       },
     );

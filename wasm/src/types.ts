@@ -105,7 +105,10 @@ export interface SimulationResult {
 }
 
 export type Validation =
-  | { valid: true; /** The scenario with every default filled in, as `tcpsim validate` prints it. */ scenario: Scenario }
+  | {
+      valid: true;
+      /** The scenario with every default filled in, as `tcpsim validate` prints it. */ scenario: Scenario;
+    }
   | { valid: false; error: { path: string; problem: string; message: string } };
 
 export interface HeapStats {

@@ -4,4 +4,7 @@ import { serveEngine } from './worker-core.js';
 
 if (!parentPort) throw new Error('worker-node.js runs as a worker thread');
 const port = parentPort;
-port.on('message', serveEngine((reply, transfer) => port.postMessage(reply, transfer as never)));
+port.on(
+  'message',
+  serveEngine((reply, transfer) => port.postMessage(reply, transfer as never)),
+);

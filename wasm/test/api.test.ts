@@ -24,6 +24,16 @@ import { tcpsim } from './native.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// A Simulator with one worker of its own, closed afterwards, so that a test sees its workers only.
+async function withOwnWorker(body: (simulator: Simulator) => Promise<void>) {
+  const simulator = createSimulator({ maxWorkers: 1 });
+  try {
+    await body(simulator);
+  } finally {
+    simulator.close();
+  }
+}
+
 // dumbbell-bulk takes a few hundred milliseconds of wall time: long enough to watch.
 async function longScenario(durationS = 60): Promise<Scenario> {
   const scenario = await getPreset('dumbbell-bulk');
@@ -46,7 +56,10 @@ describe('progress', () => {
       ticks++;
     }, 5);
     try {
-      const result = await runScenario(scenario, { trace: 'none', onProgress: (progress) => seen.push({ at: performance.now(), progress }) });
+      const result = await runScenario(scenario, {
+        trace: 'none',
+        onProgress: (progress) => seen.push({ at: performance.now(), progress }),
+      });
       const finished = performance.now();
       assert.ok(finished - started > 200, `the run should take a while to be a useful test (${finished - started} ms)`);
       assert.ok(seen.length >= 3, `${seen.length} progress reports`);
@@ -68,9 +81,8 @@ describe('progress', () => {
 });
 
 describe('cancellation', () => {
-  test('aborting mid-run rejects promptly with the reason, terminates the worker, and the next run is unaffected', async () => {
-    const simulator = createSimulator({ maxWorkers: 1 });
-    try {
+  test('aborting mid-run rejects promptly with the reason, terminates the worker, and the next run is unaffected', () =>
+    withOwnWorker(async (simulator) => {
       const scenario = await longScenario(180);
       const controller = new AbortController();
       let abortedAt = 0;
@@ -89,16 +101,15 @@ describe('cancellation', () => {
       assert.deepEqual(simulator.stats(), { workers: 0, busy: 0, queued: 0 });
 
       const short = await getPreset('scheme-etcp');
-      const [again, reference] = await Promise.all([simulator.runScenario(short), tcpsim(['run', '-'], JSON.stringify(short))]);
+      const [again, reference] = await Promise.all([
+        simulator.runScenario(short),
+        tcpsim(['run', '-'], JSON.stringify(short)),
+      ]);
       assert.equal(again.summary.resultHash, JSON.parse(reference.stdout).resultHash);
-    } finally {
-      simulator.close();
-    }
-  });
+    }));
 
-  test('an aborted run frees its memory', async () => {
-    const simulator = createSimulator({ maxWorkers: 1 });
-    try {
+  test('an aborted run frees its memory', () =>
+    withOwnWorker(async (simulator) => {
       const controller = new AbortController();
       const memory = { before: process.memoryUsage().rss, during: 0 };
       const run = simulator.runScenario(await longScenario(600), {
@@ -112,30 +123,25 @@ describe('cancellation', () => {
         },
       });
       await assert.rejects(run, (e: Error) => e.name === 'AbortError');
-      assert.ok(memory.during - memory.before > 200e6, `a full trace of 60 s takes memory (${((memory.during - memory.before) / 1e6).toFixed(0)} MB)`);
+      assert.ok(
+        memory.during - memory.before > 200e6,
+        `a full trace of 60 s takes memory (${((memory.during - memory.before) / 1e6).toFixed(0)} MB)`,
+      );
       // The worker thread exits asynchronously after terminate().
       for (let i = 0; i < 50 && process.memoryUsage().rss - memory.before > 100e6; i++) await sleep(20);
       const left = process.memoryUsage().rss - memory.before;
       assert.ok(left < 100e6, `${(left / 1e6).toFixed(0)} MB still held after the abort`);
-    } finally {
-      simulator.close();
-    }
-  });
+    }));
 
-  test('a signal aborted before the call rejects without running', async () => {
-    const simulator = createSimulator({ maxWorkers: 1 });
-    try {
+  test('a signal aborted before the call rejects without running', () =>
+    withOwnWorker(async (simulator) => {
       const reason = new Error('changed my mind');
       await assert.rejects(simulator.runScenario(await longScenario(), { signal: AbortSignal.abort(reason) }), reason);
       assert.deepEqual(simulator.stats(), { workers: 0, busy: 0, queued: 0 });
-    } finally {
-      simulator.close();
-    }
-  });
+    }));
 
-  test('aborting a queued run leaves the running one alone', async () => {
-    const simulator = createSimulator({ maxWorkers: 1 });
-    try {
+  test('aborting a queued run leaves the running one alone', () =>
+    withOwnWorker(async (simulator) => {
       const scenario = await longScenario(20);
       await simulator.listPresets(); // A worker is up, so the first run starts at once.
       const controller = new AbortController();
@@ -146,15 +152,11 @@ describe('cancellation', () => {
       await assert.rejects(second, (e: Error) => e.name === 'AbortError');
       assert.equal((await first).summary.simulatedTimeS, 20);
       assert.deepEqual(simulator.stats(), { workers: 1, busy: 0, queued: 0 });
-    } finally {
-      simulator.close();
-    }
-  });
+    }));
 });
 
-test('many sequential runs in one worker do not grow its memory', async () => {
-  const simulator = createSimulator({ maxWorkers: 1 });
-  try {
+test('many sequential runs in one worker do not grow its memory', () =>
+  withOwnWorker(async (simulator) => {
     const scenario = await getPreset('scheme-etcp');
     const first = await simulator.runScenario(scenario, { trace: 'full' });
     const baseline = await simulator.heapStats();
@@ -167,15 +169,17 @@ test('many sequential runs in one worker do not grow its memory', async () => {
     assert.equal(end.allocatedBytes, baseline.allocatedBytes, 'bytes still allocated after a run');
     assert.equal(end.memoryBytes, baseline.memoryBytes, 'linear memory');
     assert.deepEqual(simulator.stats(), { workers: 1, busy: 0, queued: 0 });
-  } finally {
-    simulator.close();
-  }
-});
+  }));
 
 describe('invalid input', () => {
   const base = JSON.stringify({
     schemaVersion: 1,
-    topology: { kind: 'dumbbell', pairs: 1, bottleneck: { bandwidthMbps: 1, delayMs: 10 }, access: { bandwidthMbps: 10, delayMs: 1 } },
+    topology: {
+      kind: 'dumbbell',
+      pairs: 1,
+      bottleneck: { bandwidthMbps: 1, delayMs: 10 },
+      access: { bandwidthMbps: 10, delayMs: 1 },
+    },
     traffic: [{ type: 'bulk', from: 'left0', to: 'right0', bytes: 10000 }],
   });
   const broken: Record<string, string> = {
@@ -223,7 +227,10 @@ describe('invalid input', () => {
   test('a bad seed or trace level is bad input too', async () => {
     await assert.rejects(runScenario(base, { seed: -1 }), ScenarioError);
     await assert.rejects(runScenario(base, { seed: 1.5 }), ScenarioError);
-    await assert.rejects(runScenario(base, { trace: 'everything' as never }), /trace: must be none, summary, series or full/);
+    await assert.rejects(
+      runScenario(base, { trace: 'everything' as never }),
+      /trace: must be none, summary, series or full/,
+    );
   });
 
   test('presets and schemas are those of tcpsim', async () => {
@@ -231,20 +238,16 @@ describe('invalid input', () => {
     assert.deepEqual(await listPresets(), names);
     assert.deepEqual(await getPreset(names[0]), JSON.parse((await tcpsim(['preset', names[0]])).stdout));
     await assert.rejects(getPreset('no-such-preset'), /unknown preset "no-such-preset"/);
-    const simulator = createSimulator({ maxWorkers: 1 });
-    try {
+    await withOwnWorker(async (simulator) => {
       assert.deepEqual(await simulator.getSchema('scenario'), JSON.parse((await tcpsim(['schema'])).stdout));
       assert.deepEqual(await simulator.getSchema('result'), JSON.parse((await tcpsim(['schema', '--result'])).stdout));
-    } finally {
-      simulator.close();
-    }
+    });
   });
 });
 
 describe('failures', () => {
-  test('a run too big for the memory limit rejects with OutOfMemoryError and the worker is replaced', async () => {
-    const simulator = createSimulator({ maxWorkers: 1 });
-    try {
+  test('a run too big for the memory limit rejects with OutOfMemoryError and the worker is replaced', () =>
+    withOwnWorker(async (simulator) => {
       // Recording every packet of 1000 simulated seconds needs several GB.
       const huge = await longScenario(1000);
       await assert.rejects(simulator.runScenario(huge, { trace: 'full' }), (e: unknown) => {
@@ -256,27 +259,23 @@ describe('failures', () => {
       const after = await simulator.runScenario(await getPreset('scheme-etcp'));
       assert.match(after.summary.resultHash, /^[0-9a-f]{64}$/);
       assert.equal((await simulator.heapStats()).memoryBytes < 64 << 20, true, 'the new worker starts small');
-    } finally {
-      simulator.close();
-    }
-  });
+    }));
 
-  test('a failure inside the module rejects with SimulationError and the worker is replaced', async () => {
-    const simulator = createSimulator({ maxWorkers: 1 });
-    try {
+  test('a failure inside the module rejects with SimulationError and the worker is replaced', () =>
+    withOwnWorker(async (simulator) => {
       await simulator.listPresets();
       // A JavaScript caller passing a trace level that is no string: embind throws inside the call.
-      await assert.rejects(simulator.runScenario(await getPreset('scheme-etcp'), { trace: 5 as never }), (e: unknown) => {
-        assert.ok(e instanceof SimulationError);
-        assert.match(e.message, /^the simulation module failed: /);
-        return true;
-      });
+      await assert.rejects(
+        simulator.runScenario(await getPreset('scheme-etcp'), { trace: 5 as never }),
+        (e: unknown) => {
+          assert.ok(e instanceof SimulationError);
+          assert.match(e.message, /^the simulation module failed: /);
+          return true;
+        },
+      );
       assert.equal(simulator.stats().workers, 0);
       assert.ok((await simulator.listPresets()).length > 0);
-    } finally {
-      simulator.close();
-    }
-  });
+    }));
 
   test('a worker that dies rejects its request, and the next request gets a new worker', async () => {
     let spawned = 0;
@@ -294,7 +293,10 @@ describe('failures', () => {
     const simulator = new Simulator(dying);
     try {
       for (let i = 1; i <= 2; i++) {
-        await assert.rejects(simulator.listPresets(), new SimulationError('the simulation worker failed: worker exited with code 3'));
+        await assert.rejects(
+          simulator.listPresets(),
+          new SimulationError('the simulation worker failed: worker exited with code 3'),
+        );
         assert.equal(spawned, i);
         assert.deepEqual(simulator.stats(), { workers: 0, busy: 0, queued: 0 });
       }
@@ -315,28 +317,52 @@ describe('series and trace', () => {
     const scenario = await getPreset('scheme-etcp');
     scenario.durationS = 5;
     const text = JSON.stringify(scenario);
-    const [native, result] = await Promise.all([tcpsim(['run', '-', '--trace', 'full', '-o', dir], text), runScenario(text, { trace: 'full' })]);
+    const [native, result] = await Promise.all([
+      tcpsim(['run', '-', '--trace', 'full', '-o', dir], text),
+      runScenario(text, { trace: 'full' }),
+    ]);
     assert.equal(native.code, 0, native.stderr);
 
     const series = JSON.parse(await readFile(join(dir, 'series.json'), 'utf8'));
     assert.deepEqual(result.flows, series.flows);
     assert.deepEqual(result.links, series.links);
     assert.deepEqual(result.groups, series.groups);
-    assert.ok(result.series!.group.timeNs.length > 0 && result.series!.tcp.timeNs.length > 0 && result.series!.queue.timeNs.length > 0);
+    assert.ok(
+      result.series!.group.timeNs.length > 0 &&
+        result.series!.tcp.timeNs.length > 0 &&
+        result.series!.queue.timeNs.length > 0,
+    );
     for (const table of ['tcp', 'queue', 'group'] as const) {
+      assert.deepEqual(Object.keys(result.series![table]).sort(), Object.keys(series[table]).sort());
       for (const [column, values] of Object.entries(result.series![table])) {
         assert.deepEqual(Array.from(values as ArrayLike<number>), series[table][column], `${table}.${column}`);
       }
     }
 
-    const [header, ...rows] = (await readFile(join(dir, 'trace.csv'), 'utf8')).trim().split('\n').map((line) => line.split(','));
+    const [header, ...rows] = (await readFile(join(dir, 'trace.csv'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => line.split(','));
     const trace = result.trace!;
     assert.equal(trace.timeNs.length, rows.length);
-    const at = (name: string) => header.indexOf(name);
+    // trace.csv's columns, each beside the value the typed arrays give for row i.
+    const columns: [string, (i: number) => unknown][] = [
+      ['time_ns', (i) => trace.timeNs[i]],
+      ['event', (i) => trace.eventNames[trace.event[i]]],
+      ['flow', (i) => trace.flow[i]],
+      ['flow_name', (i) => (trace.flow[i] >= 0 ? result.flows[trace.flow[i]] : '')],
+      ['from_initiator', (i) => trace.fromInitiator[i]],
+      ['link', (i) => (trace.link[i] >= 0 ? result.links[trace.link[i]] : '')],
+      ['seq', (i) => trace.seq[i]],
+      ['payload', (i) => trace.payload[i]],
+      ['ack', (i) => trace.ack[i]],
+      ['window', (i) => trace.window[i]],
+      ['flags', (i) => trace.flags[i]],
+      ['uid', (i) => trace.uid[i]],
+    ];
+    assert.deepEqual(columns.map(([name]) => name).sort(), [...header].sort());
     rows.forEach((row, i) => {
-      const expected = [row[at('time_ns')], row[at('event')], row[at('flow')], row[at('flow_name')], row[at('link')], row[at('seq')], row[at('payload')], row[at('ack')], row[at('window')], row[at('flags')], row[at('from_initiator')], row[at('uid')]];
-      const actual = [trace.timeNs[i], trace.eventNames[trace.event[i]], trace.flow[i], trace.flow[i] >= 0 ? result.flows[trace.flow[i]] : '', trace.link[i] >= 0 ? result.links[trace.link[i]] : '', trace.seq[i], trace.payload[i], trace.ack[i], trace.window[i], trace.flags[i], trace.fromInitiator[i], trace.uid[i]].map(String);
-      assert.deepEqual(actual, expected, `trace row ${i}`);
+      for (const [name, value] of columns) assert.equal(String(value(i)), row[header.indexOf(name)], `trace row ${i}, ${name}`);
     });
   });
 

@@ -13,7 +13,12 @@ import { tcpsim } from './native.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const types: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.map': 'application/json' };
+const types: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
 
 let server: Server;
 let browser: BrowserContext;
@@ -39,8 +44,14 @@ before(async () => {
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = browser.pages()[0] ?? (await browser.newPage());
   const errors: string[] = [];
@@ -79,20 +90,32 @@ test('a preset run in a Web Worker gives the native resultHash, with series as t
 test('in the browser, bad input rejects with the CLI message and an abort stops the run', async () => {
   const outcome = await page.evaluate(async () => {
     const sim = await import('/browser.js' as string);
-    const bad = await sim.runScenario('{"schemaVersion": 1}').then(() => 'resolved', (e: Error) => `${e.name}: ${e.message}`);
+    const bad = await sim.runScenario('{"schemaVersion": 1}').then(
+      () => 'resolved',
+      (e: Error) => `${e.name}: ${e.message}`,
+    );
     const scenario = await sim.getPreset('dumbbell-bulk');
     scenario.durationS = 600;
     const controller = new AbortController();
     const started = performance.now();
     const aborted = await sim
-      .runScenario(scenario, { signal: controller.signal, onProgress: (p: { fraction: number }) => p.fraction > 0.01 && controller.abort() })
-      .then(() => 'resolved', (e: Error) => e.name);
+      .runScenario(scenario, {
+        signal: controller.signal,
+        onProgress: (p: { fraction: number }) => p.fraction > 0.01 && controller.abort(),
+      })
+      .then(
+        () => 'resolved',
+        (e: Error) => e.name,
+      );
     const after = await sim.listPresets();
     return { bad, aborted, seconds: (performance.now() - started) / 1000, presets: after.length };
   });
   const native = await tcpsim(['run', '-'], '{"schemaVersion": 1}');
   assert.equal(outcome.bad, `ScenarioError: ${native.stderr.trim().replace(/^error: /, '')}`);
   assert.equal(outcome.aborted, 'AbortError');
-  assert.ok(outcome.seconds < 5, `600 simulated seconds take about a minute; the abort came after ${outcome.seconds} s`);
+  assert.ok(
+    outcome.seconds < 5,
+    `600 simulated seconds take about a minute; the abort came after ${outcome.seconds} s`,
+  );
   assert.ok(outcome.presets > 0);
 });

@@ -25,7 +25,8 @@ function generator(seed: number) {
 
 export function randomScenario(seed: number): Scenario {
   const r = generator(seed);
-  const queue = () => r.pick([() => 'unlimited' as const, () => ({ packets: r.int(30) }), () => ({ bytes: 1500 + r.int(40000) })])();
+  const queue = () =>
+    r.pick([() => 'unlimited' as const, () => ({ packets: r.int(30) }), () => ({ bytes: 1500 + r.int(40000) })])();
   const link = (maxMbps: number) => {
     const rateLoss = r.chance(0.3) ? { rate: r.uniform(0, 0.05) } : undefined;
     const reverseLoss = r.chance(0.2) ? { rate: r.uniform(0, 0.05) } : undefined;
@@ -56,19 +57,41 @@ export function randomScenario(seed: number): Scenario {
     ...(r.chance(0.3) ? { initialSsthreshBytes: 2000 + r.int(60000) } : {}),
   });
   const sharing = () => {
-    const scheme = r.pick(['independent', 'rfc9040-temporal', 'rfc9040-ensemble', 'mv-tcbi', 'fs-tcbi', 'etcp', 'tcp-int', 'spand', 'congestion-manager'] as const);
+    const scheme = r.pick([
+      'independent',
+      'rfc9040-temporal',
+      'rfc9040-ensemble',
+      'mv-tcbi',
+      'fs-tcbi',
+      'etcp',
+      'tcp-int',
+      'spand',
+      'congestion-manager',
+    ] as const);
     const scope = r.pick(['host-pair', 'network', 'host'] as const);
     switch (scheme) {
       case 'independent':
         return { scheme };
       case 'etcp':
-        return { scheme, scope, tickets: r.pick(['fair', 'content', 'decay', 'html-pre'] as const), handshakeAvoidance: r.chance(0.5), paceHalfClosed: r.chance(0.5) };
+        return {
+          scheme,
+          scope,
+          tickets: r.pick(['fair', 'content', 'decay', 'html-pre'] as const),
+          handshakeAvoidance: r.chance(0.5),
+          paceHalfClosed: r.chance(0.5),
+        };
       case 'spand':
         return { scheme, windowS: 1 + r.int(60), segmentsPerAck: 1 + r.int(2), shiftOptimisation: r.chance(0.5) };
       case 'tcp-int':
         return { scheme, scope, weighted: r.chance(0.5), delayedAckRules: r.chance(0.5) };
       case 'rfc9040-temporal':
-        return { scheme, scope, merge: r.pick(['latest', 'mean', 'ewma'] as const), ageCwnd: r.chance(0.5), lifetimeS: 1 + r.int(20) };
+        return {
+          scheme,
+          scope,
+          merge: r.pick(['latest', 'mean', 'ewma'] as const),
+          ageCwnd: r.chance(0.5),
+          lifetimeS: 1 + r.int(20),
+        };
       default:
         return { scheme, scope };
     }
@@ -86,7 +109,14 @@ export function randomScenario(seed: number): Scenario {
       break;
     }
     case 1:
-      topology = { kind: 'parking-lot', hops: 2 + r.int(3), users: 2, crossPerRouter: 1, hop: link(10), access: link(100) };
+      topology = {
+        kind: 'parking-lot',
+        hops: 2 + r.int(3),
+        users: 2,
+        crossPerRouter: 1,
+        hop: link(10),
+        access: link(100),
+      };
       left = ['src0', 'src1', 'x1s0'];
       right = ['dst0', 'dst1', 'x1d0'];
       break;
@@ -115,17 +145,29 @@ export function randomScenario(seed: number): Scenario {
     switch (r.int(4)) {
       case 0:
         return {
-          ...common, ...tcpish, type: 'bulk' as const, startS: r.uniform(0, 2),
+          ...common,
+          ...tcpish,
+          type: 'bulk' as const,
+          startS: r.uniform(0, 2),
           ...(r.chance(0.7) ? { bytes: 1 + r.int(300000), repeat: 1 + r.int(3) } : {}),
         };
       case 1:
         return {
-          ...common, ...tcpish, type: 'transfers' as const, bytes: 1 + r.int(100000),
-          atS: [r.uniform(0, 3), r.uniform(0, 6), r.uniform(0, 9)], startJitterS: r.uniform(0, 1),
+          ...common,
+          ...tcpish,
+          type: 'transfers' as const,
+          bytes: 1 + r.int(100000),
+          atS: [r.uniform(0, 3), r.uniform(0, 6), r.uniform(0, 9)],
+          startJitterS: r.uniform(0, 1),
           reuseConnection: r.chance(0.5),
         };
       case 2:
-        return { ...common, type: 'telnet' as const, meanIntervalS: r.uniform(0.01, 0.5), ...(r.chance(0.5) ? { stopS: r.uniform(1, 10) } : {}) };
+        return {
+          ...common,
+          type: 'telnet' as const,
+          meanIntervalS: r.uniform(0.01, 0.5),
+          ...(r.chance(0.5) ? { stopS: r.uniform(1, 10) } : {}),
+        };
       default:
         return { ...common, type: 'onoff-udp' as const, rateKbps: r.uniform(10, 500) };
     }
