@@ -5,8 +5,11 @@
 //              and peak memory at 20/60/180 simulated seconds (flat when tracing is off);
 //              with BENCH_NS3=1 (or an existing ns-3 venv, see bench/ns3/README.md) the same
 //              scenario in ns-3 and the ratio of wall times.
+//   wasm       every preset (listed at run time): native and WASM (Node worker thread) wall time of
+//              the run and their ratio; the gzip-compressed size of tcbsim.wasm.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,10 +28,10 @@ function run(cmd, args, options = {}) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x, digits = 3) => Number(x).toPrecision(digits);
 
-// One run of a preset; returns the --stats line.
+// One run of a preset; returns the --stats line (stderr may also carry notes).
 function tcpsimStats(preset, extra = []) {
   const r = run(tcpsim, ['run', '--preset', preset, '--trace', 'none', '--stats', ...extra]);
-  return JSON.parse(r.stderr.trim().split('\n').pop());
+  return JSON.parse(r.stderr.trim().split('\n').findLast((line) => line.startsWith('{')));
 }
 
 function benchSimCore() {
@@ -67,7 +70,52 @@ function benchNs3(ourWall) {
   console.log(`ns-3 wall / sim-core wall        : ${fmt(r.wallSeconds / ourWall)}x`);
 }
 
+// Native and WASM side by side, per preset. Both measure the same span, the run itself (tcpsim
+// --stats wallSeconds, the result's wallSeconds); `api ms` is runScenario() as a caller sees it.
+// WASM runs first until V8 has tiered the code up (it has no on-stack replacement, so a run's loop
+// keeps the tier it started in). Short runs are repeated until they add up to 100 ms.
+async function benchWasm() {
+  const { createSimulator } = await import('@tcb-lab/sim');
+  const simulator = createSimulator({ maxWorkers: 1 });
+  const presets = run(tcpsim, ['presets']).stdout.trim().split('\n');
+  const enough = (times) => times.length >= repeats && (times.reduce((a, b) => a + b, 0) >= 100 || times.length >= 200);
+  console.log(`\n== WASM (Node worker thread) vs native, per preset (trace none, medians of >= ${repeats} runs)`);
+  console.log(`${'preset'.padEnd(28)} ${'native ms'.padStart(10)} ${'wasm ms'.padStart(10)} ${'ratio'.padStart(7)} ${'api ms'.padStart(8)}`);
+  const ratios = [];
+  const wasmMs = {};
+  for (const preset of presets) {
+    const native = [];
+    while (!enough(native)) native.push(tcpsimStats(preset).wallSeconds * 1e3);
+    const scenario = await simulator.getPreset(preset);
+    for (const warmup = []; !enough(warmup); ) warmup.push((await simulator.runScenario(scenario, { trace: 'none' })).wallSeconds * 1e3);
+    const inWorker = [];
+    const endToEnd = [];
+    while (!enough(inWorker)) {
+      const started = performance.now();
+      const result = await simulator.runScenario(scenario, { trace: 'none' });
+      endToEnd.push(performance.now() - started);
+      inWorker.push(result.wallSeconds * 1e3);
+    }
+    const wasm = median(inWorker);
+    wasmMs[preset] = wasm;
+    ratios.push(wasm / median(native));
+    console.log(`${preset.padEnd(28)} ${fmt(median(native)).padStart(10)} ${fmt(wasm).padStart(10)} ${fmt(wasm / median(native)).padStart(7)} ${fmt(median(endToEnd)).padStart(8)}`);
+  }
+  simulator.close();
+  const worst = Math.max(...ratios);
+  console.log(`ratio: median ${fmt(median(ratios))}, worst ${fmt(worst)}; target <= 1.6: ${worst <= 1.6 ? 'met' : 'NOT met'}`);
+  const fig5 = 'etcp-fig5-realistic';
+  console.log(fig5 in wasmMs
+    ? `${fig5} in WASM: ${fmt(wasmMs[fig5])} ms; target < 50 ms: ${wasmMs[fig5] < 50 ? 'met' : 'NOT met'}`
+    : `${fig5}: no such preset in this checkout yet`);
+  const bytes = readFileSync(join(root, 'wasm/dist/engine/tcbsim.wasm'));
+  const gzipped = gzipSync(bytes, { level: 9 }).length;
+  console.log(`tcbsim.wasm: ${fmt(bytes.length / 2 ** 20)} MiB, gzip -9 ${fmt(gzipped / 2 ** 20)} MiB; target < 1 MiB: ${gzipped < 2 ** 20 ? 'met' : 'NOT met'}`);
+}
+
 run('bash', [join(root, 'scripts/bootstrap')], { stdio: 'inherit' });
 run('bash', [join(root, 'scripts/build-sim-core'), 'release'], { stdio: ['ignore', 'ignore', 'inherit'] });
+run('bash', [join(root, 'scripts/build-wasm')], { stdio: ['ignore', 'ignore', 'inherit'] });
 const wall = benchSimCore();
 benchNs3(wall);
+await benchWasm();

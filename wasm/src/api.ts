@@ -1,0 +1,29 @@
+// What both entry points (node.ts, browser.ts) export: the types, the errors, the Simulator, and
+// functions that use one Simulator shared by the whole process or page.
+import { Simulator, type SimulatorOptions, type WorkerHost } from './simulator.js';
+import type { RunOptions, Scenario } from './types.js';
+
+export * from './types.js';
+export * from './errors.js';
+export {
+  Simulator,
+  type SimulatorOptions,
+  type SimulatorStats,
+  type WorkerHost,
+  type WorkerPort,
+} from './simulator.js';
+export type { Reply, WorkerMessage } from './protocol.js';
+
+export function defaultFunctions(host: WorkerHost) {
+  let shared: Simulator | undefined;
+  const simulator = () => (shared ??= new Simulator(host));
+  return {
+    /** A Simulator of one's own: its own workers, e.g. `{ maxWorkers: 1 }`. */
+    createSimulator: (options?: SimulatorOptions) => new Simulator(host, options),
+    runScenario: (scenario: Scenario | string, options?: RunOptions) => simulator().runScenario(scenario, options),
+    validateScenario: (scenario: Scenario | string) => simulator().validateScenario(scenario),
+    listPresets: () => simulator().listPresets(),
+    getPreset: (name: string) => simulator().getPreset(name),
+    getSchema: (which: 'scenario' | 'result') => simulator().getSchema(which),
+  };
+}

@@ -1,0 +1,32 @@
+// The package in a browser: the engine runs in module Web Workers. Bundlers (Vite) follow the
+// `new URL(..., import.meta.url)` references to the worker script and the .wasm file.
+import { defaultFunctions } from './api.js';
+import type { WorkerHost } from './simulator.js';
+
+export * from './api.js';
+
+const browserHost: WorkerHost = {
+  async loadModule() {
+    const response = await fetch(new URL('./engine/tcbsim.wasm', import.meta.url));
+    if (!response.ok) throw new Error(`fetching tcbsim.wasm: HTTP ${response.status}`);
+    return WebAssembly.compile(await response.arrayBuffer());
+  },
+  spawn(onReply, onFailure) {
+    const worker = new Worker(new URL('./worker-browser.js', import.meta.url), { type: 'module' });
+    worker.onmessage = (event) => onReply(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      onFailure(new Error(event.message || 'worker error'));
+    };
+    worker.onmessageerror = () => onFailure(new Error('a message from the worker could not be read'));
+    return {
+      post: (message) => worker.postMessage(message),
+      terminate: () => worker.terminate(),
+      setBusy: () => {},
+    };
+  },
+  defaultMaxWorkers: () => Math.min(4, navigator.hardwareConcurrency || 1),
+};
+
+export const { createSimulator, runScenario, validateScenario, listPresets, getPreset, getSchema } =
+  defaultFunctions(browserHost);

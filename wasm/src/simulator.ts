@@ -1,0 +1,280 @@
+// The Simulator: a small pool of workers (Web Workers or Node worker threads, see WorkerHost), each
+// running one instance of the engine. Requests queue for a free worker; a worker that is cancelled
+// (AbortSignal), runs out of memory, fails inside the module or dies is terminated, which frees
+// everything it held, and a fresh one is started when the next request needs it.
+import { OutOfMemoryError, ScenarioError, SimulationError } from './errors.js';
+import type { Reply, RequestBody, WorkerError, WorkerMessage } from './protocol.js';
+import type { HeapStats, Progress, RunOptions, Scenario, SimulationResult, Validation } from './types.js';
+
+/** One worker, whatever the platform. */
+export interface WorkerPort {
+  post(message: WorkerMessage): void;
+  terminate(): void;
+  /** Whether a request is running; a Node worker thread that is idle must not keep the process alive. */
+  setBusy(busy: boolean): void;
+}
+
+/** How a platform loads the compiled module and starts workers. */
+export interface WorkerHost {
+  /** The engine's WebAssembly module, compiled once and shared by every worker. */
+  loadModule(): Promise<WebAssembly.Module>;
+  /** Starts a worker; `onFailure` reports a worker that died or failed outside a request. */
+  spawn(onReply: (reply: Reply) => void, onFailure: (error: Error) => void): WorkerPort;
+  /** How many workers may run at once unless the caller says. */
+  defaultMaxWorkers(): number;
+}
+
+export interface SimulatorOptions {
+  /** Runs in parallel; more requests wait for a free worker. */
+  maxWorkers?: number;
+}
+
+export interface SimulatorStats {
+  /** Live workers (idle or busy). */
+  workers: number;
+  busy: number;
+  /** Requests waiting for a worker. */
+  queued: number;
+}
+
+interface Job {
+  body: RequestBody;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  onProgress?: (progress: Progress) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+interface Slot {
+  port: WorkerPort;
+  job?: Job;
+  requestId?: number;
+  retired: boolean;
+}
+
+function errorFromWorker(error: WorkerError): Error {
+  switch (error.kind) {
+    case 'scenario':
+      return new ScenarioError(error.path ?? '$', error.problem ?? error.message);
+    case 'memory':
+      return new OutOfMemoryError(error.message);
+    case 'internal':
+      return new SimulationError(`internal error: ${error.message}`);
+    case 'crash':
+      return new SimulationError(`the simulation module failed: ${error.message}`);
+  }
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+const scenarioText = (scenario: Scenario | string) =>
+  typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
+
+export class Simulator {
+  readonly #host: WorkerHost;
+  readonly #maxWorkers: number;
+  #module?: WebAssembly.Module;
+  #loading?: Promise<void>;
+  readonly #slots = new Set<Slot>();
+  readonly #idle: Slot[] = [];
+  readonly #queue: Job[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(host: WorkerHost, options: SimulatorOptions = {}) {
+    this.#host = host;
+    this.#maxWorkers = Math.max(1, Math.floor(options.maxWorkers ?? host.defaultMaxWorkers()));
+  }
+
+  /**
+   * Runs a scenario (a document or its JSON text) in a worker. Rejects with ScenarioError for bad
+   * input, OutOfMemoryError, SimulationError, or the signal's reason when aborted.
+   */
+  async runScenario(scenario: Scenario | string, options: RunOptions = {}): Promise<SimulationResult> {
+    const body: RequestBody = { type: 'run', text: scenarioText(scenario) };
+    if (options.trace !== undefined) body.trace = options.trace;
+    if (options.seed !== undefined) body.seed = options.seed;
+    return (await this.#submit(body, options)) as SimulationResult;
+  }
+
+  /** Checks a scenario as `tcpsim validate` does; an invalid one resolves with the CLI's path and problem. */
+  async validateScenario(scenario: Scenario | string): Promise<Validation> {
+    try {
+      const normalised = await this.#submit({ type: 'validate', text: scenarioText(scenario) });
+      return { valid: true, scenario: normalised as Scenario };
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      return { valid: false, error: { path: e.path, problem: e.problem, message: e.message } };
+    }
+  }
+
+  /** The built-in scenarios' names, sorted. */
+  async listPresets(): Promise<string[]> {
+    return (await this.#submit({ type: 'presets' })) as string[];
+  }
+
+  /** A built-in scenario; rejects for an unknown name. */
+  async getPreset(name: string): Promise<Scenario> {
+    const preset = await this.#submit({ type: 'preset', name });
+    if (preset === null) throw new RangeError(`unknown preset "${name}"`);
+    return preset as Scenario;
+  }
+
+  /** The JSON Schema of scenarios or results, as compiled into the module. */
+  async getSchema(which: 'scenario' | 'result'): Promise<object> {
+    return (await this.#submit({ type: 'schema', which })) as object;
+  }
+
+  /** Memory of the worker that answers (with maxWorkers 1: the only one). */
+  async heapStats(): Promise<HeapStats> {
+    return (await this.#submit({ type: 'heapStats' })) as HeapStats;
+  }
+
+  stats(): SimulatorStats {
+    let busy = 0;
+    for (const slot of this.#slots) if (slot.job) busy++;
+    return { workers: this.#slots.size, busy, queued: this.#queue.length };
+  }
+
+  /** Terminates every worker; pending requests reject. */
+  close(): void {
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) this.#settle(job, () => job.reject(new Error('simulator closed')));
+    for (const slot of [...this.#slots]) {
+      const job = slot.job;
+      this.#retire(slot);
+      if (job) this.#settle(job, () => job.reject(new Error('simulator closed')));
+    }
+  }
+
+  #submit(body: RequestBody, options: Pick<RunOptions, 'signal' | 'onProgress'> = {}): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (this.#closed) throw new Error('simulator closed');
+      const { signal, onProgress } = options;
+      if (signal?.aborted) throw abortReason(signal);
+      const job: Job = { body, resolve, reject, onProgress, signal };
+      if (signal) {
+        job.onAbort = () => this.#abort(job);
+        signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      this.#queue.push(job);
+      this.#pump();
+    });
+  }
+
+  // Hands queued jobs to idle workers, starting workers up to the maximum.
+  #pump(): void {
+    while (this.#queue.length > 0) {
+      let slot = this.#idle.pop();
+      if (!slot) {
+        if (this.#slots.size >= this.#maxWorkers) return;
+        if (!this.#module) {
+          this.#load();
+          return;
+        }
+        slot = this.#spawn(this.#module);
+      }
+      const job = this.#queue.shift()!;
+      slot.job = job;
+      slot.requestId = this.#nextId++;
+      slot.port.setBusy(true);
+      slot.port.post({ ...job.body, id: slot.requestId });
+    }
+  }
+
+  #load(): void {
+    this.#loading ??= this.#host.loadModule().then(
+      (module) => {
+        this.#module = module;
+        this.#loading = undefined;
+        if (!this.#closed) this.#pump();
+      },
+      (error: unknown) => {
+        // Nothing can run: fail what waits, and try again on the next request.
+        this.#loading = undefined;
+        const failure = new SimulationError(
+          `cannot load the simulation module: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        for (const job of this.#queue.splice(0)) this.#settle(job, () => job.reject(failure));
+      },
+    );
+  }
+
+  #spawn(module: WebAssembly.Module): Slot {
+    const slot: Slot = { port: undefined as unknown as WorkerPort, retired: false };
+    slot.port = this.#host.spawn(
+      (reply) => this.#onReply(slot, reply),
+      (error) => this.#onFailure(slot, error),
+    );
+    slot.port.post({ type: 'init', module });
+    this.#slots.add(slot);
+    return slot;
+  }
+
+  #onReply(slot: Slot, reply: Reply): void {
+    const job = slot.job;
+    if (slot.retired || !job || reply.id !== slot.requestId) return;
+    if (reply.type === 'progress') {
+      const { simulatedS, durationS } = reply;
+      job.onProgress?.({ simulatedS, durationS, fraction: durationS > 0 ? Math.min(1, simulatedS / durationS) : 1 });
+      return;
+    }
+    if (reply.type === 'done') {
+      this.#release(slot);
+      this.#settle(job, () => job.resolve(reply.value));
+      return;
+    }
+    // Bad input leaves the engine as it was; anything else may have left it unusable, and an
+    // out-of-memory worker keeps its grown memory: replace it.
+    if (reply.error.kind === 'scenario') this.#release(slot);
+    else this.#retire(slot);
+    this.#settle(job, () => job.reject(errorFromWorker(reply.error)));
+  }
+
+  #onFailure(slot: Slot, error: Error): void {
+    if (slot.retired) return;
+    const job = slot.job;
+    this.#retire(slot);
+    if (job) this.#settle(job, () => job.reject(new SimulationError(`the simulation worker failed: ${error.message}`)));
+  }
+
+  #abort(job: Job): void {
+    const queued = this.#queue.indexOf(job);
+    if (queued >= 0) {
+      this.#queue.splice(queued, 1);
+    } else {
+      const slot = [...this.#slots].find((s) => s.job === job);
+      if (!slot) return;
+      // The run is synchronous inside the worker: only terminating it stops the run and frees its memory.
+      this.#retire(slot);
+    }
+    this.#settle(job, () => job.reject(abortReason(job.signal!)));
+  }
+
+  // The worker finished its request and waits for the next.
+  #release(slot: Slot): void {
+    slot.job = undefined;
+    slot.port.setBusy(false);
+    this.#idle.push(slot);
+    this.#pump();
+  }
+
+  // The worker is terminated; a new one starts when a request needs it.
+  #retire(slot: Slot): void {
+    slot.retired = true;
+    slot.job = undefined;
+    this.#slots.delete(slot);
+    const idle = this.#idle.indexOf(slot);
+    if (idle >= 0) this.#idle.splice(idle, 1);
+    slot.port.terminate();
+    if (!this.#closed) this.#pump();
+  }
+
+  #settle(job: Job, settle: () => void): void {
+    if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
+    settle();
+  }
+}

@@ -1,0 +1,119 @@
+// The public types of the simulation API. Scenario and Result come from sim-core's JSON Schemas
+// (src/generated, built by scripts/generate-types.mjs); the columns mirror sim-core's Recorder.
+import type { Scenario } from './generated/scenario.js';
+import type { Result } from './generated/result.js';
+
+export type { Scenario } from './generated/scenario.js';
+export type { Result } from './generated/result.js';
+
+export type TraceLevel = NonNullable<NonNullable<Scenario['record']>['trace']>;
+
+export interface Progress {
+  /** Simulated time reached, in seconds. */
+  simulatedS: number;
+  /** The scenario's durationS. */
+  durationS: number;
+  /** simulatedS / durationS, in [0, 1]. */
+  fraction: number;
+}
+
+export interface RunOptions {
+  /** Called at least every 100 ms of wall time while the run proceeds, and once at the end. */
+  onProgress?: (progress: Progress) => void;
+  /** Aborting terminates the worker running the scenario; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Overrides the scenario's record.trace: 'series' adds `series`, 'full' also `trace`. */
+  trace?: TraceLevel;
+  /** Overrides the scenario's seed (like `tcpsim run --seed`). */
+  seed?: number;
+}
+
+// 64-bit quantities (times in ns, byte counts, sequence numbers) are Float64Array: exact below
+// 2^53, which the scenario schema's limits keep them under.
+export interface TcpSeriesColumns {
+  timeNs: Float64Array;
+  /** Index into `flows`. */
+  flow: Int32Array;
+  cwndBytes: Float64Array;
+  /** -1 while ssthresh is infinite. */
+  ssthreshBytes: Float64Array;
+  srttNs: Float64Array;
+  rttvarNs: Float64Array;
+  inFlightBytes: Float64Array;
+}
+
+export interface QueueSeriesColumns {
+  timeNs: Float64Array;
+  /** Index into `links` (one direction of a link). */
+  link: Int32Array;
+  packets: Int32Array;
+  bytes: Float64Array;
+}
+
+export interface GroupSeriesColumns {
+  timeNs: Float64Array;
+  /** Index into `groups`. */
+  group: Int32Array;
+  cwndBytes: Float64Array;
+  /** -1 while ssthresh is infinite. */
+  ssthreshBytes: Float64Array;
+  srttNs: Float64Array;
+  rttvarNs: Float64Array;
+  inFlightBytes: Float64Array;
+  members: Int32Array;
+}
+
+/** Time series, one row per change (trace level 'series' or 'full'); like `tcpsim run -o`'s series.json. */
+export interface Series {
+  tcp: TcpSeriesColumns;
+  queue: QueueSeriesColumns;
+  group: GroupSeriesColumns;
+}
+
+/** One row per packet event (trace level 'full'); like `tcpsim run -o`'s trace.csv. */
+export interface PacketTrace {
+  /** Names of the codes in `event`, e.g. eventNames[trace.event[i]] === 'drop'. */
+  eventNames: string[];
+  timeNs: Float64Array;
+  event: Uint8Array;
+  /** Index into `flows`. */
+  flow: Int32Array;
+  /** Index into `links` for drops and losses, otherwise -1. */
+  link: Int32Array;
+  seq: Float64Array;
+  payload: Int32Array;
+  ack: Float64Array;
+  window: Float64Array;
+  flags: Uint8Array;
+  fromInitiator: Uint8Array;
+  uid: Float64Array;
+}
+
+export interface SimulationResult {
+  /** The summary exactly as `tcpsim run` prints it at the same trace level (with resultHash). */
+  summary: Result;
+  /** Flow names, indexed by the flow columns. */
+  flows: string[];
+  /** Link direction names ("<link>:<from>><to>"), indexed by the link columns. */
+  links: string[];
+  /** Sharing group names, indexed by the group columns. */
+  groups: string[];
+  series?: Series;
+  trace?: PacketTrace;
+  /** Wall time of the simulation itself, measured like `tcpsim run --stats` (without parsing or copying out). */
+  wallSeconds: number;
+}
+
+export type Validation =
+  | {
+      valid: true;
+      /** The scenario with every default filled in, as `tcpsim validate` prints it. */ scenario: Scenario;
+    }
+  | { valid: false; error: { path: string; problem: string; message: string } };
+
+export interface HeapStats {
+  /** The worker's linear memory; it only grows, up to the build's maximum. */
+  memoryBytes: number;
+  /** Bytes allocated by malloc and not yet freed. */
+  allocatedBytes: number;
+}

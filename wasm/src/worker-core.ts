@@ -1,0 +1,98 @@
+// The worker side: instantiates the engine from the compiled module the Simulator sends, then
+// answers requests one at a time. A run is synchronous inside the module, so the worker reports
+// progress from the engine's callback and cannot see an AbortSignal: the Simulator cancels by
+// terminating the worker.
+import createTcbsimModule, { type TcbsimEngine } from './engine/tcbsim.mjs';
+import type { Reply, Request, WorkerError, WorkerMessage } from './protocol.js';
+
+// Progress posts at most this often, so that the main thread hears at least every 100 ms even on
+// a loaded machine.
+const kProgressIntervalMs = 25;
+// The engine calls back every this many events: about a millisecond of simulation.
+const kProgressEveryEvents = 16384;
+
+type Post = (reply: Reply, transfer: Transferable[]) => void;
+
+function instantiate(module: WebAssembly.Module): Promise<TcbsimEngine> {
+  return createTcbsimModule({
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
+      return {};
+    },
+  });
+}
+
+// The buffers of every typed array in `value`, to transfer rather than copy.
+function buffersOf(value: unknown, out: Transferable[] = []): Transferable[] {
+  if (ArrayBuffer.isView(value)) {
+    out.push(value.buffer as ArrayBuffer);
+  } else if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) buffersOf(v, out);
+  }
+  return out;
+}
+
+function run(engine: TcbsimEngine, request: Extract<Request, { type: 'run' }>, post: Post) {
+  let lastPost = -Infinity;
+  const options = { progressEveryEvents: kProgressEveryEvents, trace: request.trace, seed: request.seed };
+  // Embind reads absent options as undefined; drop the keys rather than send undefined values.
+  if (options.trace === undefined) delete options.trace;
+  if (options.seed === undefined) delete options.seed;
+  const out = engine.run(request.text, options, (simulatedS, durationS) => {
+    const now = performance.now();
+    if (now - lastPost >= kProgressIntervalMs || simulatedS >= durationS) {
+      lastPost = now;
+      post({ id: request.id, type: 'progress', simulatedS, durationS }, []);
+    }
+  });
+  if ('error' in out) return out;
+  const { summary, ...rest } = out;
+  return { value: { summary: JSON.parse(summary), ...rest } };
+}
+
+function handle(engine: TcbsimEngine, request: Request, post: Post): { value: unknown } | { error: WorkerError } {
+  switch (request.type) {
+    case 'run':
+      return run(engine, request, post);
+    case 'validate': {
+      const out = engine.validate(request.text);
+      return 'error' in out ? out : { value: JSON.parse(out.scenario) };
+    }
+    case 'presets':
+      return { value: engine.presetNames() };
+    case 'preset': {
+      const text = engine.presetText(request.name);
+      return { value: text === null ? null : JSON.parse(text) };
+    }
+    case 'schema':
+      return { value: JSON.parse(request.which === 'scenario' ? engine.scenarioSchema() : engine.resultSchema()) };
+    case 'heapStats':
+      return { value: engine.heapStats() };
+  }
+}
+
+/** Returns the worker's message handler; `post` sends a reply to the Simulator. */
+export function serveEngine(post: Post): (message: WorkerMessage) => void {
+  let engine: Promise<TcbsimEngine> | undefined;
+  return (message) => {
+    if (message.type === 'init') {
+      engine = instantiate(message.module);
+      return;
+    }
+    const request = message;
+    const ready = engine ?? Promise.reject(new Error('worker received a request before init'));
+    ready
+      .then((e) => handle(e, request, post))
+      .catch((e: unknown): { error: WorkerError } => ({
+        // A trap or abort inside the module, or a JavaScript error here.
+        error: { kind: 'crash', message: e instanceof Error ? e.message : String(e) },
+      }))
+      .then((outcome) => {
+        if ('error' in outcome) {
+          post({ id: request.id, type: 'error', error: outcome.error }, []);
+        } else {
+          post({ id: request.id, type: 'done', value: outcome.value }, buffersOf(outcome.value));
+        }
+      });
+  };
+}

@@ -1,0 +1,185 @@
+// Random valid scenarios for the native/WASM comparison, in the spirit of sim-core's
+// tests/invariants_test.cc RandomScenario: random topologies, TCP options, applications, losses
+// and sharing schemes, with arbitrary (non-round) numbers so that number parsing is exercised too.
+import type { Scenario } from '@tcb-lab/sim';
+
+// mulberry32: a small seeded generator; test inputs only, the simulator has its own.
+function generator(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    uniform: (lo: number, hi: number) => lo + (hi - lo) * next(),
+    int: (n: number) => Math.floor(next() * n),
+    chance: (p: number) => next() < p,
+    pick<T>(xs: readonly T[]): T {
+      return xs[Math.floor(next() * xs.length)];
+    },
+  };
+}
+
+export function randomScenario(seed: number): Scenario {
+  const r = generator(seed);
+  const queue = () =>
+    r.pick([() => 'unlimited' as const, () => ({ packets: r.int(30) }), () => ({ bytes: 1500 + r.int(40000) })])();
+  const link = (maxMbps: number) => {
+    const rateLoss = r.chance(0.3) ? { rate: r.uniform(0, 0.05) } : undefined;
+    const reverseLoss = r.chance(0.2) ? { rate: r.uniform(0, 0.05) } : undefined;
+    const scriptedLoss = r.chance(0.15) ? { packets: [1 + r.int(20), 3 + r.int(40)] } : undefined;
+    const lossForward = scriptedLoss ?? rateLoss;
+    return {
+      bandwidthMbps: r.uniform(0.2, maxMbps),
+      delayMs: r.uniform(0, 60),
+      queue: queue(),
+      ...(lossForward ? { lossForward } : {}),
+      ...(reverseLoss ? { lossReverse: reverseLoss } : {}),
+    };
+  };
+  const tcp = () => ({
+    flavor: r.pick(['tahoe', 'reno', 'newreno', 'sack'] as const),
+    rightEdgeRecovery: r.chance(0.2),
+    cwndValidation: r.chance(0.3),
+    connection: r.pick(['full', 'one-way'] as const),
+    mssBytes: 100 + r.int(1400),
+    delayedAck: r.chance(0.5),
+    delayedAckTimeoutMs: r.uniform(10, 300),
+    rtoGranularityMs: r.pick([0, 10, 50, 200, 500]),
+    minRtoMs: r.uniform(0, 1000),
+    slowStartRestart: r.chance(0.5),
+    nagle: r.chance(0.3),
+    receiveWindowBytes: 2000 + r.int(200000),
+    initialWindow: r.chance(0.5) ? 1 + r.int(4) : ('rfc3390' as const),
+    ...(r.chance(0.3) ? { initialSsthreshBytes: 2000 + r.int(60000) } : {}),
+  });
+  const sharing = () => {
+    const scheme = r.pick([
+      'independent',
+      'rfc9040-temporal',
+      'rfc9040-ensemble',
+      'mv-tcbi',
+      'fs-tcbi',
+      'etcp',
+      'tcp-int',
+      'spand',
+      'congestion-manager',
+    ] as const);
+    const scope = r.pick(['host-pair', 'network', 'host'] as const);
+    switch (scheme) {
+      case 'independent':
+        return { scheme };
+      case 'etcp':
+        return {
+          scheme,
+          scope,
+          tickets: r.pick(['fair', 'content', 'decay', 'html-pre'] as const),
+          handshakeAvoidance: r.chance(0.5),
+          paceHalfClosed: r.chance(0.5),
+        };
+      case 'spand':
+        return { scheme, windowS: 1 + r.int(60), segmentsPerAck: 1 + r.int(2), shiftOptimisation: r.chance(0.5) };
+      case 'tcp-int':
+        return { scheme, scope, weighted: r.chance(0.5), delayedAckRules: r.chance(0.5) };
+      case 'rfc9040-temporal':
+        return {
+          scheme,
+          scope,
+          merge: r.pick(['latest', 'mean', 'ewma'] as const),
+          ageCwnd: r.chance(0.5),
+          lifetimeS: 1 + r.int(20),
+        };
+      default:
+        return { scheme, scope };
+    }
+  };
+
+  let topology: Scenario['topology'];
+  let left: string[];
+  let right: string[];
+  switch (r.int(3)) {
+    case 0: {
+      const pairs = 1 + r.int(4);
+      topology = { kind: 'dumbbell', pairs, bottleneck: link(20), access: link(100) };
+      left = Array.from({ length: pairs }, (_, i) => `left${i}`);
+      right = Array.from({ length: pairs }, (_, i) => `right${i}`);
+      break;
+    }
+    case 1:
+      topology = {
+        kind: 'parking-lot',
+        hops: 2 + r.int(3),
+        users: 2,
+        crossPerRouter: 1,
+        hop: link(10),
+        access: link(100),
+      };
+      left = ['src0', 'src1', 'x1s0'];
+      right = ['dst0', 'dst1', 'x1d0'];
+      break;
+    default: {
+      // A random tree over six nodes.
+      const nodes = Array.from({ length: 6 }, (_, i) => ({ name: `n${i}` }));
+      const links = Array.from({ length: 5 }, (_, k) => ({ ...link(50), a: `n${r.int(k + 1)}`, b: `n${k + 1}` }));
+      type Custom = Extract<Scenario['topology'], { kind: 'custom' }>;
+      topology = { kind: 'custom', nodes: nodes as Custom['nodes'], links: links as Custom['links'] };
+      left = ['n0', 'n1', 'n2'];
+      right = ['n5', 'n4', 'n3'];
+    }
+  }
+
+  const items = 1 + r.int(4);
+  const traffic = Array.from({ length: items }, (_, i) => {
+    let from = r.pick(left);
+    let to = r.pick(right);
+    if (r.chance(0.3)) [from, to] = [to, from];
+    const common = { name: `item${i}`, from, to };
+    const tcpish = {
+      ...(r.chance(0.3) ? { tcp: tcp() } : {}),
+      ...(r.chance(0.5) ? { content: r.pick(['html', 'image', 'java', 'ftp', 'other'] as const) } : {}),
+      ...(r.chance(0.3) ? { weight: r.uniform(0.5, 3) } : {}),
+    };
+    switch (r.int(4)) {
+      case 0:
+        return {
+          ...common,
+          ...tcpish,
+          type: 'bulk' as const,
+          startS: r.uniform(0, 2),
+          ...(r.chance(0.7) ? { bytes: 1 + r.int(300000), repeat: 1 + r.int(3) } : {}),
+        };
+      case 1:
+        return {
+          ...common,
+          ...tcpish,
+          type: 'transfers' as const,
+          bytes: 1 + r.int(100000),
+          atS: [r.uniform(0, 3), r.uniform(0, 6), r.uniform(0, 9)],
+          startJitterS: r.uniform(0, 1),
+          reuseConnection: r.chance(0.5),
+        };
+      case 2:
+        return {
+          ...common,
+          type: 'telnet' as const,
+          meanIntervalS: r.uniform(0.01, 0.5),
+          ...(r.chance(0.5) ? { stopS: r.uniform(1, 10) } : {}),
+        };
+      default:
+        return { ...common, type: 'onoff-udp' as const, rateKbps: r.uniform(10, 500) };
+    }
+  });
+
+  return {
+    schemaVersion: 1,
+    seed,
+    durationS: r.uniform(2, 20),
+    tcp: tcp(),
+    topology,
+    traffic: traffic as Scenario['traffic'],
+    hosts: { '*': { sharing: sharing() } },
+  };
+}
