@@ -1,0 +1,98 @@
+// The presets gallery: presets grouped by the seed paper they come from, recognised by name prefix
+// or by the paper named in the preset's `reference`, so that new presets find their group.
+export interface Paper {
+  key: string;
+  title: string;
+  /** What the paper showed, in one line. */
+  finding: string;
+  prefixes: string[];
+  reference: RegExp;
+}
+
+export const papers: Paper[] = [
+  {
+    key: 'etcp',
+    title: 'Eggert, Heidemann, Touch: Effects of Ensemble-TCP',
+    finding: 'One window per ensemble, scheduled by tickets and cached for reuse, delivers HTML and whole pages sooner than independent connections (Figs. 5, 6).',
+    prefixes: ['etcp-'],
+    reference: /E-TCP|Ensemble-TCP|Eggert/i,
+  },
+  {
+    key: 'tcpint',
+    title: 'Balakrishnan et al.: TCP Behavior of a Busy Internet Server (TCP-INT)',
+    finding: 'Integrated congestion control and loss recovery across a host\'s parallel connections avoids timeouts that independent connections with small windows suffer (§5).',
+    prefixes: ['tcpint-', 'right-edge'],
+    reference: /TCP-INT|Balakrishnan/i,
+  },
+  {
+    key: 'rfc9040',
+    title: 'RFC 2140 / RFC 9040: TCP Control Block Interdependence',
+    finding: 'Temporal and ensemble sharing let new connections start from what earlier or concurrent ones learned about the path.',
+    prefixes: ['rfc9040-', 'rfc2140-'],
+    reference: /RFC ?(2140|9040)/i,
+  },
+  {
+    key: 'savoric',
+    title: 'Savorić, Karl, Wolisz: TCP Control Block Interdependence in Fixed Networks',
+    finding: 'MV- and FS-TCBI controllers raise the throughput of new connections beside established ones without hurting fairness (Tables 2–5).',
+    prefixes: ['savoric-', 'tcbi-'],
+    reference: /Savori/i,
+  },
+  {
+    key: 'gurkan',
+    title: 'Gürkan: HTTP Performance and its Interaction with TCP',
+    finding: 'Persistent pipelined HTTP/1.1 and larger initial windows retrieve pages faster than serial or parallel HTTP/1.0 (Tables 4.2–4.10).',
+    prefixes: ['gurkan-'],
+    reference: /G[üu]rkan/i,
+  },
+  {
+    key: 'spand',
+    title: 'Zhang, Qiu, Keshav: Speeding Up Short Data Transfers (TCP/SPAND)',
+    finding: 'Starting short transfers with the optimal paced window learned by a performance gateway cuts their completion time (Figs. 10–19).',
+    prefixes: ['spand-'],
+    reference: /SPAND/i,
+  },
+  {
+    key: 'schemes',
+    title: 'Scheme comparison',
+    finding: 'The same web-like workload under each sharing scheme, on the same seed.',
+    prefixes: ['scheme-'],
+    reference: /Scheme comparison/i,
+  },
+];
+
+export const otherPaper: Paper = {
+  key: 'other',
+  title: 'Other scenarios',
+  finding: 'Benchmarks and single mechanisms.',
+  prefixes: [],
+  reference: /$^/,
+};
+
+export interface PresetInfo {
+  name: string;
+  description: string;
+  reference: string;
+}
+
+/** The paper a preset belongs to: by name prefix first, then by its reference. */
+export function paperOf(preset: PresetInfo): Paper {
+  return (
+    papers.find((p) => p.prefixes.some((prefix) => preset.name.startsWith(prefix))) ??
+    papers.find((p) => p.reference.test(preset.reference)) ??
+    otherPaper
+  );
+}
+
+export function groupPresets(presets: PresetInfo[]): { paper: Paper; presets: PresetInfo[] }[] {
+  const groups = new Map<string, { paper: Paper; presets: PresetInfo[] }>();
+  for (const paper of [...papers, otherPaper]) groups.set(paper.key, { paper, presets: [] });
+  for (const preset of presets) groups.get(paperOf(preset).key)!.presets.push(preset);
+  return [...groups.values()].filter((g) => g.presets.length > 0);
+}
+
+/** The first sentence of a description, for one-line listings. */
+export function firstSentence(text: string): string {
+  const m = /^(.+?[.!?])(\s|$)/s.exec(text.trim());
+  return (m ? m[1] : text).replace(/\s+/g, ' ');
+}

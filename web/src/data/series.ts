@@ -1,0 +1,268 @@
+// Result → plot columns for the window, queue, throughput and RTT plots. Every function is pure and
+// works on the typed columns of @tcb-lab/sim's SimulationResult.
+import type { SimulationResult } from '@tcb-lab/sim';
+import { NS, pick, rowsByKey } from './columns';
+import type { TimeSequence } from './timeseq';
+
+export interface FlowWindow {
+  flow: number;
+  name: string;
+  t: Float64Array;
+  cwnd: Float64Array;
+  /** NaN while ssthresh is infinite. */
+  ssthresh: Float64Array;
+  srttS: Float64Array;
+  inFlight: Float64Array;
+}
+
+/** Per flow with any series rows: cwnd, ssthresh, srtt and bytes in flight over time (s, bytes). */
+export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>): FlowWindow[] {
+  const tcp = result.series?.tcp;
+  if (!tcp) return [];
+  const rows = rowsByKey(tcp.flow, result.flows.length);
+  const out: FlowWindow[] = [];
+  rows.forEach((r, flow) => {
+    if (r.length === 0) return;
+    const ssthresh = pick(tcp.ssthreshBytes, r);
+    for (let i = 0; i < ssthresh.length; i++) if (ssthresh[i] < 0) ssthresh[i] = NaN;
+    const srtt = pick(tcp.srttNs, r, NS);
+    for (let i = 0; i < srtt.length; i++) if (srtt[i] <= 0) srtt[i] = NaN;
+    out.push({
+      flow,
+      name: result.flows[flow],
+      t: pick(tcp.timeNs, r, NS),
+      cwnd: pick(tcp.cwndBytes, r),
+      ssthresh,
+      srttS: srtt,
+      inFlight: pick(tcp.inFlightBytes, r),
+    });
+  });
+  return out;
+}
+
+/** Schemes whose group has one window that its members draw from (their share is what they have in flight). */
+export const oneWindowSchemes = new Set(['etcp', 'tcp-int', 'congestion-manager']);
+
+export interface GroupWindow {
+  group: number;
+  name: string;
+  scheme: string;
+  /** The group's aggregate (or shared) window and ssthresh over time. */
+  t: Float64Array;
+  cwnd: Float64Array;
+  ssthresh: Float64Array;
+  members: Int32Array;
+  /** Members' shares stacked in member order: at times `stackT`, layer m spans [y0[m], y1[m]]. */
+  memberFlows: number[];
+  share: 'in flight' | 'cwnd';
+  stackT: Float64Array;
+  y0: Float64Array[];
+  y1: Float64Array[];
+}
+
+/**
+ * Per sharing group: the aggregate window from the group series and each member's share, stacked.
+ * For one-window schemes a member's share is its bytes in flight; for schemes in which members keep
+ * their own windows (TCBI, RFC 9040, SPAND) it is the member's cwnd while it is open.
+ */
+export function groupWindows(result: Pick<SimulationResult, 'series' | 'flows' | 'groups' | 'summary'>): GroupWindow[] {
+  const g = result.series?.group;
+  if (!g) return [];
+  const rows = rowsByKey(g.group, result.groups.length);
+  const flows = flowWindows(result);
+  const byFlow = new Map(flows.map((f) => [f.flow, f]));
+  const out: GroupWindow[] = [];
+  rows.forEach((r, group) => {
+    if (r.length === 0) return;
+    const info = result.summary.groups?.[group];
+    const scheme = info?.scheme ?? '';
+    const share = oneWindowSchemes.has(scheme) ? 'in flight' : 'cwnd';
+    const memberFlows = (info?.flows ?? []).filter((f) => byFlow.has(f));
+    const ssthresh = pick(g.ssthreshBytes, r);
+    for (let i = 0; i < ssthresh.length; i++) if (ssthresh[i] < 0) ssthresh[i] = NaN;
+    const members = memberFlows.map((f) => byFlow.get(f)!);
+    const stack = stackSteps(
+      members.map((m) => m.t),
+      members.map((m) => (share === 'cwnd' ? openWindow(m, result) : m.inFlight)),
+    );
+    out.push({
+      group,
+      name: result.groups[group],
+      scheme,
+      t: pick(g.timeNs, r, NS),
+      cwnd: pick(g.cwndBytes, r),
+      ssthresh,
+      members: Int32Array.from(r, (i) => g.members[i]),
+      memberFlows,
+      share,
+      stackT: stack.t,
+      y0: stack.y0,
+      y1: stack.y1,
+    });
+  });
+  return out;
+}
+
+// A member's cwnd, zero after its flow ended (a closed connection holds no share).
+function openWindow(m: FlowWindow, result: Pick<SimulationResult, 'summary'>): Float64Array {
+  const end = result.summary.flows?.find((f) => f.id === m.flow)?.endS;
+  if (end == null) return m.cwnd;
+  const y = Float64Array.from(m.cwnd);
+  // The last row at or after the end keeps the flow's final window; the stack drops it from there.
+  for (let i = 0; i < y.length; i++) if (m.t[i] >= end) y[i] = 0;
+  return y;
+}
+
+/**
+ * Stacks step series (each value holds until that series' next point, zero before its first) on
+ * the union of their times. Returns the union times and per layer the lower and upper edges.
+ */
+export function stackSteps(ts: Float64Array[], ys: Float64Array[]): { t: Float64Array; y0: Float64Array[]; y1: Float64Array[] } {
+  const all = new Float64Array(ts.reduce((n, t) => n + t.length, 0));
+  let k = 0;
+  for (const t of ts) {
+    all.set(t, k);
+    k += t.length;
+  }
+  all.sort();
+  let u = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[u - 1]) all[u++] = all[i];
+  const t = all.slice(0, u);
+  const y0: Float64Array[] = [];
+  const y1: Float64Array[] = [];
+  const base = new Float64Array(u);
+  ts.forEach((series, m) => {
+    const lower = Float64Array.from(base);
+    const upper = new Float64Array(u);
+    let j = -1;
+    for (let i = 0; i < u; i++) {
+      while (j + 1 < series.length && series[j + 1] <= t[i]) j++;
+      const v = j >= 0 ? ys[m][j] : 0;
+      upper[i] = lower[i] + v;
+      base[i] = upper[i];
+    }
+    y0.push(lower);
+    y1.push(upper);
+  });
+  return { t, y0, y1 };
+}
+
+export interface QueueLine {
+  link: number;
+  name: string;
+  t: Float64Array;
+  packets: Float64Array;
+  /** Times of the packets this link direction dropped (queue full) or lost, from the trace. */
+  dropT: Float64Array;
+}
+
+/** Queue occupancy per link direction that ever queued or dropped, in packets. */
+export function queueLines(result: Pick<SimulationResult, 'series' | 'links' | 'trace'>): QueueLine[] {
+  const q = result.series?.queue;
+  if (!q) return [];
+  const rows = rowsByKey(q.link, result.links.length);
+  const dropTimes: number[][] = result.links.map(() => []);
+  const tr = result.trace;
+  if (tr) {
+    const drop = tr.eventNames.indexOf('drop');
+    const loss = tr.eventNames.indexOf('loss');
+    for (let i = 0; i < tr.event.length; i++) {
+      const e = tr.event[i];
+      if ((e === drop || e === loss) && tr.link[i] >= 0 && tr.link[i] < dropTimes.length) dropTimes[tr.link[i]].push(tr.timeNs[i] / NS);
+    }
+  }
+  const out: QueueLine[] = [];
+  rows.forEach((r, link) => {
+    const packets = pick(q.packets, r);
+    if (!packets.some((p) => p > 0) && dropTimes[link].length === 0) return;
+    out.push({ link, name: result.links[link], t: pick(q.timeNs, r, NS), packets, dropT: Float64Array.from(dropTimes[link]) });
+  });
+  return out;
+}
+
+export interface RateLine {
+  conn: number;
+  name: string;
+  /** Bin centres (s). */
+  t: Float64Array;
+  throughputBps: Float64Array;
+  goodputBps: Float64Array;
+}
+
+/**
+ * Throughput (every data byte sent, retransmissions included) and goodput (bytes newly
+ * acknowledged) per connection, in bits per second over bins of `binS` seconds.
+ */
+export function rates(ts: TimeSequence, binS: number): RateLine[] {
+  const bins = Math.max(1, Math.ceil(ts.tMax / binS));
+  return ts.connections.map((c, k) => {
+    const sent = new Float64Array(bins);
+    const good = new Float64Array(bins);
+    for (let i = 0; i < ts.segments.t.length; i++) {
+      if (ts.segments.conn[i] !== k) continue;
+      sent[Math.min(bins - 1, Math.floor(ts.segments.t[i] / binS))] += ts.segments.hi[i] - ts.segments.lo[i];
+    }
+    const a = ts.acks[k];
+    let acked = a.y.length > 0 ? a.y[0] : 0;
+    for (let i = 0; i < a.t.length; i++) {
+      if (a.y[i] > acked) {
+        good[Math.min(bins - 1, Math.floor(a.t[i] / binS))] += a.y[i] - acked;
+        acked = a.y[i];
+      }
+    }
+    const t = new Float64Array(bins);
+    for (let b = 0; b < bins; b++) {
+      t[b] = (b + 0.5) * binS;
+      sent[b] = (sent[b] * 8) / binS;
+      good[b] = (good[b] * 8) / binS;
+    }
+    return { conn: k, name: c.name, t, throughputBps: sent, goodputBps: good };
+  });
+}
+
+/** A bin width giving about `target` bins over the run (1-2-5 steps). */
+export function niceBin(tMax: number, target = 100): number {
+  const raw = Math.max(tMax, 1e-6) / target;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
+export interface RttSamples {
+  conn: number;
+  name: string;
+  t: Float64Array;
+  rttS: Float64Array;
+}
+
+/**
+ * RTT samples per connection as tcptrace takes them: an ACK that acknowledges exactly the end of a
+ * segment sent once gives ACK time − send time; segments sent again give none (Karn).
+ */
+export function rttSamples(ts: TimeSequence): RttSamples[] {
+  return ts.connections.map((c, k) => {
+    const sentAt = new Map<number, number>(); // segment end → send time; NaN once retransmitted
+    for (let i = 0; i < ts.segments.t.length; i++) {
+      if (ts.segments.conn[i] !== k) continue;
+      const end = ts.segments.hi[i];
+      if (ts.segments.retx[i] || sentAt.has(end)) sentAt.set(end, NaN);
+      else sentAt.set(end, ts.segments.t[i]);
+    }
+    const t: number[] = [];
+    const rtt: number[] = [];
+    const a = ts.acks[k];
+    let last = -1;
+    for (let i = 0; i < a.t.length; i++) {
+      const ack = a.y[i];
+      if (ack === last) continue;
+      last = ack;
+      const sent = sentAt.get(ack);
+      if (sent !== undefined && !Number.isNaN(sent)) {
+        t.push(a.t[i]);
+        rtt.push(a.t[i] - sent);
+        sentAt.delete(ack);
+      }
+    }
+    return { conn: k, name: c.name, t: Float64Array.from(t), rttS: Float64Array.from(rtt) };
+  });
+}

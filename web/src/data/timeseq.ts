@@ -1,0 +1,143 @@
+// A run's packet trace as a time–sequence graph in tcptrace/xplot conventions: per connection, the
+// direction that carries its data; each segment a tick from seq to seq+len at its send time,
+// retransmissions flagged, drops where the network discarded a data segment, the cumulative ACK
+// and the receive window (ack + window) as step lines, SYN and FIN labelled.
+import type { SimulationResult } from '@tcb-lab/sim';
+import { NS } from './columns';
+
+export interface Connection {
+  /** Index into result.flows (the trace's flow column). */
+  flow: number;
+  name: string;
+  /** 1 when the connection's initiator sends the data plotted, 0 when the responder does. */
+  fromInitiator: number;
+}
+
+export interface StepLine {
+  t: Float64Array;
+  y: Float64Array;
+}
+
+export interface TimeSequence {
+  connections: Connection[];
+  /** Data segments in time order. */
+  segments: { t: Float64Array; lo: Float64Array; hi: Float64Array; conn: Int32Array; retx: Uint8Array };
+  /** Data segments dropped in a queue or lost on a link. */
+  drops: { t: Float64Array; seq: Float64Array; conn: Int32Array; link: Int32Array; loss: Uint8Array };
+  /** Per connection: cumulative ACK and receive-window edge, as step lines. */
+  acks: StepLine[];
+  windows: StepLine[];
+  /** SYN and FIN segments of the data direction. */
+  labels: { t: number; seq: number; conn: number; text: 'SYN' | 'FIN' }[];
+  tMax: number;
+  seqMax: number;
+}
+
+const SYN = 0x02;
+const FIN = 0x01;
+
+/** Builds the graph from a run at trace level 'full'; null without a packet trace. */
+export function timeSequence(result: Pick<SimulationResult, 'flows' | 'trace' | 'summary'>): TimeSequence | null {
+  const trace = result.trace;
+  if (!trace) return null;
+  const code = (name: string) => trace.eventNames.indexOf(name);
+  const SEND = code('send');
+  const RETX = code('retransmit');
+  const ACK = code('ack');
+  const DROP = code('drop');
+  const LOSS = code('loss');
+  const n = trace.timeNs.length;
+  const flowCount = result.flows.length;
+  const udp = new Uint8Array(flowCount);
+  for (const f of result.summary.flows ?? []) if (f.protocol === 'udp' && f.id < flowCount) udp[f.id] = 1;
+
+  // The data direction of each flow: the one that sent more payload.
+  const bytes = [new Float64Array(flowCount), new Float64Array(flowCount)];
+  for (let i = 0; i < n; i++) {
+    const e = trace.event[i];
+    if ((e === SEND || e === RETX) && trace.payload[i] > 0) bytes[trace.fromInitiator[i]][trace.flow[i]] += trace.payload[i];
+  }
+  const connOf = new Int32Array(flowCount).fill(-1);
+  const connections: Connection[] = [];
+  for (let f = 0; f < flowCount; f++) {
+    if (udp[f] || bytes[0][f] + bytes[1][f] === 0) continue;
+    connOf[f] = connections.length;
+    connections.push({ flow: f, name: result.flows[f], fromInitiator: bytes[1][f] >= bytes[0][f] ? 1 : 0 });
+  }
+  const dir = (f: number) => (connOf[f] >= 0 ? connections[connOf[f]].fromInitiator : -1);
+
+  let segCount = 0;
+  let dropCount = 0;
+  const ackCount = new Int32Array(connections.length);
+  for (let i = 0; i < n; i++) {
+    const f = trace.flow[i];
+    if (f < 0 || f >= flowCount || connOf[f] < 0) continue;
+    const e = trace.event[i];
+    const data = trace.fromInitiator[i] === dir(f);
+    if ((e === SEND || e === RETX) && data && trace.payload[i] > 0) segCount++;
+    else if ((e === DROP || e === LOSS) && data && trace.payload[i] > 0) dropCount++;
+    else if (e === ACK && !data) ackCount[connOf[f]]++;
+  }
+  const segments = {
+    t: new Float64Array(segCount),
+    lo: new Float64Array(segCount),
+    hi: new Float64Array(segCount),
+    conn: new Int32Array(segCount),
+    retx: new Uint8Array(segCount),
+  };
+  const drops = {
+    t: new Float64Array(dropCount),
+    seq: new Float64Array(dropCount),
+    conn: new Int32Array(dropCount),
+    link: new Int32Array(dropCount),
+    loss: new Uint8Array(dropCount),
+  };
+  const acks = connections.map((_, c) => ({ t: new Float64Array(ackCount[c]), y: new Float64Array(ackCount[c]) }));
+  const windows = connections.map((_, c) => ({ t: new Float64Array(ackCount[c]), y: new Float64Array(ackCount[c]) }));
+  const labels: TimeSequence['labels'] = [];
+  const ackFill = new Int32Array(connections.length);
+  let s = 0;
+  let d = 0;
+  let tMax = 0;
+  let seqMax = 0;
+  for (let i = 0; i < n; i++) {
+    const f = trace.flow[i];
+    if (f < 0 || f >= flowCount || connOf[f] < 0) continue;
+    const c = connOf[f];
+    const e = trace.event[i];
+    const t = trace.timeNs[i] / NS;
+    const data = trace.fromInitiator[i] === dir(f);
+    const seq = trace.seq[i];
+    const len = trace.payload[i];
+    if ((e === SEND || e === RETX) && data) {
+      if (len > 0) {
+        segments.t[s] = t;
+        segments.lo[s] = seq;
+        segments.hi[s] = seq + len;
+        segments.conn[s] = c;
+        segments.retx[s] = e === RETX ? 1 : 0;
+        s++;
+        if (seq + len > seqMax) seqMax = seq + len;
+      }
+      const flags = trace.flags[i];
+      if (flags & SYN) labels.push({ t, seq, conn: c, text: 'SYN' });
+      if (flags & FIN) labels.push({ t, seq: seq + len, conn: c, text: 'FIN' });
+      if (t > tMax) tMax = t;
+    } else if ((e === DROP || e === LOSS) && data && len > 0) {
+      drops.t[d] = t;
+      drops.seq[d] = seq;
+      drops.conn[d] = c;
+      drops.link[d] = trace.link[i];
+      drops.loss[d] = e === LOSS ? 1 : 0;
+      d++;
+    } else if (e === ACK && !data) {
+      const k = ackFill[c]++;
+      acks[c].t[k] = t;
+      acks[c].y[k] = trace.ack[i];
+      windows[c].t[k] = t;
+      windows[c].y[k] = trace.ack[i] + trace.window[i];
+      if (t > tMax) tMax = t;
+    }
+  }
+  return { connections, segments, drops, acks, windows, labels, tMax, seqMax };
+}

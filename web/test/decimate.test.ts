@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { decimatePoints, decimateStep, decimateTicks } from '../src/data/decimate';
+
+function segments(n: number, conns: number) {
+  const t = new Float64Array(n);
+  const lo = new Float64Array(n);
+  const hi = new Float64Array(n);
+  const conn = new Int32Array(n);
+  const retx = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    t[i] = i / n;
+    conn[i] = i % conns;
+    lo[i] = Math.floor(i / conns) * 1000;
+    hi[i] = lo[i] + 1000;
+    retx[i] = i % 97 === 0 ? 1 : 0;
+  }
+  return { t, lo, hi, conn, retx };
+}
+
+describe('decimateTicks', () => {
+  it('keeps every segment when each has its own pixel', () => {
+    const seg = segments(10, 2);
+    const d = decimateTicks(seg, 2, 0, 1, (t) => t * 1000);
+    expect(d.count).toBe(10);
+    expect(Array.from(d.lo.subarray(0, 10))).toEqual(Array.from(seg.lo));
+  });
+
+  it('merges a connection’s segments within one pixel column into one tick spanning them all', () => {
+    const seg = segments(1_000_000, 4);
+    const d = decimateTicks(seg, 4, 0, 1, (t) => t * 800);
+    // At most one tick per connection, retransmission flag and column.
+    expect(d.count).toBeLessThanOrEqual(800 * 4 * 2 + 8);
+    expect(d.count).toBeGreaterThanOrEqual(800 * 4);
+    // Coverage is kept: per connection the union of ticks spans the same bytes as the segments.
+    for (let c = 0; c < 4; c++) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let k = 0; k < d.count; k++) {
+        if (d.conn[k] !== c) continue;
+        lo = Math.min(lo, d.lo[k]);
+        hi = Math.max(hi, d.hi[k]);
+      }
+      expect(lo).toBe(0);
+      expect(hi).toBe(250_000_000);
+    }
+    // Every retransmission survives as a retransmission tick in its column.
+    let retx = 0;
+    for (let k = 0; k < d.count; k++) retx += d.retx[k];
+    expect(retx).toBeGreaterThan(0);
+  });
+
+  it('looks only at the visible time range', () => {
+    const seg = segments(1000, 1);
+    const d = decimateTicks(seg, 1, 0.5, 0.6, (t) => (t - 0.5) * 1e6);
+    expect(d.count).toBe(101);
+    expect(d.lo[0]).toBe(500 * 1000);
+  });
+});
+
+describe('decimateStep', () => {
+  it('keeps first, lowest, highest and last per column, and the point before the view', () => {
+    const t = [0, 1, 1.2, 1.4, 1.6, 3];
+    const y = [5, 1, 9, 3, 4, 7];
+    const d = decimateStep(t, y, 1, 2, (v) => Math.floor(v));
+    expect(d.count).toBe(3);
+    expect(Array.from(d.x.subarray(0, 3))).toEqual([0, 1, 3]);
+    expect([d.first[1], d.min[1], d.max[1], d.last[1]]).toEqual([1, 1, 9, 4]);
+    expect(d.first[0]).toBe(5);
+  });
+});
+
+describe('decimatePoints', () => {
+  it('draws one point per pixel cell', () => {
+    const t = [0, 0.1, 0.2, 5];
+    const y = [1, 1, 1, 2];
+    const d = decimatePoints(t, y, 0, 10, (v) => Math.floor(v), (v) => v);
+    expect(d.count).toBe(2);
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { Scenario } from '@tcb-lab/sim';
+import schema from '@schema/scenario.schema.json';
+import {
+  getPointer, parseValues, pathToPointer, runCount, scalarPointers, schemesOf, setPointer, withScheme,
+} from '../src/data/scenarioEdit';
+import { firstSentence, groupPresets, paperOf } from '../src/data/presets';
+import { branchLabel, controlOf, discriminator, initialValue, matchBranch, parseNumberInput, resolve, type SchemaNode } from '../src/data/schemaForm';
+
+const root = schema as unknown as SchemaNode;
+
+describe('JSON Pointers and error paths', () => {
+  it('reads and writes without touching the original', () => {
+    const doc = { a: { 'b/c': [1, 2] } };
+    expect(getPointer(doc, '/a/b~1c/1')).toBe(2);
+    const next = setPointer(doc, '/a/b~1c/0', 9);
+    expect(next.a['b/c']).toEqual([9, 2]);
+    expect(doc.a['b/c']).toEqual([1, 2]);
+    expect(setPointer(doc, '/a/x/y', true)).toEqual({ a: { 'b/c': [1, 2], x: { y: true } } });
+    expect(setPointer(doc, '/a/b~1c', undefined)).toEqual({ a: {} });
+  });
+
+  it('turns the CLI’s paths into pointers', () => {
+    expect(pathToPointer('$')).toBe('');
+    expect(pathToPointer('$.traffic[0].to')).toBe('/traffic/0/to');
+    expect(pathToPointer("$.hosts['left0'].sharing.scheme")).toBe('/hosts/left0/sharing/scheme');
+    expect(pathToPointer("$.hosts['*'].sharing")).toBe('/hosts/*/sharing');
+  });
+});
+
+describe('schemes', () => {
+  const base = { schemaVersion: 1, hosts: { left0: { sharing: { scheme: 'etcp', tickets: 'html-pre' } } } } as unknown as Scenario;
+  it('switches every host that names a scheme, keeping options when the scheme stays', () => {
+    expect(schemesOf(base)).toEqual(['etcp']);
+    expect(withScheme(base, 'tcp-int').hosts).toEqual({ left0: { sharing: { scheme: 'tcp-int' } } });
+    expect(withScheme(base, 'etcp').hosts).toEqual(base.hosts);
+  });
+  it('uses "*" when no host names one', () => {
+    const plain = { schemaVersion: 1 } as unknown as Scenario;
+    expect(schemesOf(plain)).toEqual(['independent']);
+    expect(withScheme(plain, 'etcp').hosts).toEqual({ '*': { sharing: { scheme: 'etcp' } } });
+  });
+});
+
+describe('sweeps', () => {
+  it('parses lists and inclusive ranges', () => {
+    expect(parseValues('1, 2, 4')).toEqual([1, 2, 4]);
+    expect(parseValues('reno, sack')).toEqual(['reno', 'sack']);
+    expect(parseValues('0.1:0.5:0.1')).toEqual([0.1, 0.2, 0.3, 0.4, 0.5]);
+    expect(() => parseValues('1:5:0')).toThrow(/step/);
+    expect(parseValues('')).toEqual([]);
+  });
+  it('counts runs', () => {
+    expect(runCount({ '/a': [1, 2, 3], '/b': ['x', 'y'] }, 5)).toBe(30);
+    expect(runCount({}, 4)).toBe(4);
+  });
+  it('lists scalar pointers', () => {
+    expect(scalarPointers({ a: 1, b: { c: 'x', d: [true] } })).toEqual(['/a', '/b/c', '/b/d/0']);
+  });
+});
+
+describe('presets', () => {
+  it('groups by name prefix, then by the reference', () => {
+    expect(paperOf({ name: 'etcp-fig5-frames', description: '', reference: '' }).key).toBe('etcp');
+    expect(paperOf({ name: 'gurkan-table4-3', description: '', reference: '' }).key).toBe('gurkan');
+    expect(paperOf({ name: 'my-run', description: '', reference: 'Savorić et al. Table 2' }).key).toBe('savoric');
+    expect(paperOf({ name: 'dumbbell-bulk', description: '', reference: 'Benchmark' }).key).toBe('other');
+    const groups = groupPresets([
+      { name: 'spand-fig10', description: '', reference: '' },
+      { name: 'etcp-fig4-fair', description: '', reference: '' },
+    ]);
+    expect(groups.map((g) => g.paper.key)).toEqual(['etcp', 'spand']);
+  });
+  it('shortens descriptions to their first sentence', () => {
+    expect(firstSentence('One 100 KB Reno transfer. More text.')).toBe('One 100 KB Reno transfer.');
+  });
+});
+
+describe('the form model from the scenario schema', () => {
+  it('resolves references and finds controls', () => {
+    const topology = controlOf(root, root.properties!.topology);
+    expect(topology.kind).toBe('choice');
+    if (topology.kind !== 'choice') return;
+    expect(discriminator(topology.branches)).toBe('kind');
+    expect(topology.branches.map((b) => branchLabel(b, 'kind'))).toContain('Single link');
+    const tcp = controlOf(root, root.properties!.tcp);
+    expect(tcp.kind).toBe('object');
+    const flavor = controlOf(root, resolve(root, root.properties!.tcp).properties!.flavor);
+    expect(flavor).toEqual({ kind: 'enum', options: ['tahoe', 'reno', 'newreno', 'sack'] });
+    expect(controlOf(root, root.properties!.hosts).kind).toBe('map');
+  });
+
+  it('tells which branch a value is in', () => {
+    const topology = controlOf(root, root.properties!.topology);
+    if (topology.kind !== 'choice') throw new Error('topology is a choice');
+    expect(matchBranch(topology.branches, { kind: 'dumbbell' })).toBe(1);
+    const iw = controlOf(root, resolve(root, root.properties!.tcp).properties!.initialWindow);
+    if (iw.kind !== 'choice') throw new Error('initialWindow is a choice');
+    expect(matchBranch(iw.branches, 'rfc3390')).toBe(1);
+    expect(matchBranch(iw.branches, 4)).toBe(0);
+    const queue = controlOf(root, root.$defs!.queue);
+    if (queue.kind !== 'choice') throw new Error('queue is a choice');
+    expect(matchBranch(queue.branches, { bytes: 10000 })).toBe(1);
+    expect(matchBranch(queue.branches, 'unlimited')).toBe(2);
+  });
+
+  it('starts a new branch from a value the schema accepts', () => {
+    const topology = controlOf(root, root.properties!.topology);
+    if (topology.kind !== 'choice') throw new Error('topology is a choice');
+    const single = initialValue(root, topology.branches[0]) as Record<string, unknown>;
+    expect(single.kind).toBe('single-link');
+    expect(Object.keys(single.link as object).sort()).toEqual(['bandwidthMbps', 'delayMs']);
+  });
+
+  it('keeps text that is no number for the validator to name', () => {
+    expect(parseNumberInput(' 2.5 ')).toBe(2.5);
+    expect(parseNumberInput('abc')).toBe('abc');
+    expect(parseNumberInput('')).toBeUndefined();
+  });
+});

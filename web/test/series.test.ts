@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { flowWindows, groupWindows, niceBin, queueLines, rates, rttSamples, stackSteps } from '../src/data/series';
+import { timeSequence } from '../src/data/timeseq';
+import { fakeResult } from './fixtures';
+
+describe('flowWindows', () => {
+  it('splits the interleaved TCP series per flow, in seconds, with infinite ssthresh as NaN', () => {
+    const w = flowWindows(fakeResult());
+    expect(w.map((f) => f.name)).toEqual(['a', 'b']);
+    expect(Array.from(w[0].t)).toEqual([0, 0.01, 0.02]);
+    expect(Array.from(w[0].cwnd)).toEqual([100, 200, 300]);
+    expect(Array.from(w[0].ssthresh)).toEqual([NaN, NaN, 150]);
+    expect(Array.from(w[0].srttS)).toEqual([NaN, 0.01, 0.012]);
+  });
+});
+
+describe('stackSteps', () => {
+  it('stacks step series on the union of their times, zero before each starts', () => {
+    const s = stackSteps([Float64Array.from([0, 2]), Float64Array.from([1])], [Float64Array.from([10, 20]), Float64Array.from([5])]);
+    expect(Array.from(s.t)).toEqual([0, 1, 2]);
+    expect(Array.from(s.y0[0])).toEqual([0, 0, 0]);
+    expect(Array.from(s.y1[0])).toEqual([10, 10, 20]);
+    expect(Array.from(s.y0[1])).toEqual([10, 10, 20]);
+    expect(Array.from(s.y1[1])).toEqual([10, 15, 25]);
+  });
+});
+
+describe('groupWindows', () => {
+  it('gives the aggregate window and stacks members’ bytes in flight for a one-window scheme', () => {
+    const [g] = groupWindows(fakeResult());
+    expect(g.scheme).toBe('etcp');
+    expect(g.share).toBe('in flight');
+    expect(Array.from(g.cwnd)).toEqual([400, 600]);
+    expect(Array.from(g.ssthresh)).toEqual([NaN, 300]);
+    expect(g.memberFlows).toEqual([0, 1]);
+    expect(Array.from(g.stackT)).toEqual([0, 0.01, 0.012, 0.02, 0.031]);
+    expect(Array.from(g.y1[1])).toEqual([0, 200, 250, 150, 100]);
+  });
+});
+
+describe('queueLines', () => {
+  it('keeps links that queued or dropped, with drop times from the trace', () => {
+    const q = queueLines(fakeResult());
+    expect(q.map((l) => l.name)).toEqual(['path:server>client']);
+    expect(Array.from(q[0].packets)).toEqual([1, 2, 0]);
+    expect(Array.from(q[0].dropT)).toEqual([0.011]);
+  });
+});
+
+describe('rates', () => {
+  it('bins bytes sent (throughput) and bytes newly acknowledged (goodput), in b/s', () => {
+    const ts = timeSequence(fakeResult())!;
+    const [a] = rates(ts, 0.01);
+    // Sent: 200 B in [0.01, 0.02), 100 B (the retransmission) in [0.02, 0.03).
+    expect(Array.from(a.throughputBps)).toEqual([0, 160_000, 80_000, 0]);
+    // Acknowledged: 1 → 101 at 0.020, 101 → 201 at 0.031.
+    expect(Array.from(a.goodputBps)).toEqual([0, 0, 80_000, 80_000]);
+  });
+
+  it('chooses 1-2-5 bin widths', () => {
+    expect(niceBin(30, 100)).toBe(0.5);
+    expect(niceBin(1, 100)).toBe(0.01);
+  });
+});
+
+describe('rttSamples', () => {
+  it('takes samples from ACKs of segments sent once and none for retransmitted ones (Karn)', () => {
+    const ts = timeSequence(fakeResult())!;
+    const [a, b] = rttSamples(ts);
+    expect(Array.from(a.rttS).map((v) => +v.toFixed(6))).toEqual([0.01]);
+    expect(Array.from(b.rttS).map((v) => +v.toFixed(6))).toEqual([0.01]);
+  });
+});

@@ -1,0 +1,19 @@
+// Vite builds the dashboard into dist/ (served by the server, see ../notes of the API contract), and
+// imports the scenario schema straight from sim-core (the one source of truth) through @schema.
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const schemaDir = fileURLToPath(new URL('../sim-core/scenario/schema', import.meta.url));
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { alias: { '@schema': schemaDir } },
+  worker: { format: 'es' },
+  build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+  server: {
+    fs: { allow: ['..'] },
+    proxy: { '/api': process.env.TCB_API ?? 'http://127.0.0.1:3000' },
+  },
+  test: { include: ['test/**/*.test.ts'], environment: 'node' },
+});
