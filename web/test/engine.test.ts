@@ -15,7 +15,7 @@ describe('a preset run through the transforms', () => {
     expect(ts.connections.length).toBe(tcpFlows.length);
     expect(ts.connections.length).toBe(3);
     // Every data segment the flows sent appears once.
-    const sent = result.summary.flows!.reduce((n, f) => n + f.dataSegmentsSent, 0);
+    const sent = result.summary.flows!.reduce((n, f) => n + (f.dataSegmentsSent ?? 0), 0);
     expect(ts.segments.t.length).toBe(sent);
     // Segment times ascend (the decimation's binary search relies on it).
     for (let i = 1; i < ts.segments.t.length; i++) expect(ts.segments.t[i]).toBeGreaterThanOrEqual(ts.segments.t[i - 1]);

@@ -118,3 +118,12 @@ describe('the form model from the scenario schema', () => {
     expect(parseNumberInput('')).toBeUndefined();
   });
 });
+
+describe('first sentences', () => {
+  it('do not stop at abbreviations or inside brackets', () => {
+    expect(firstSentence("E-TCP's ensemble sharing with fair tickets (Fig. 4): a transfer starts. Then more.")).toBe(
+      "E-TCP's ensemble sharing with fair tickets (Fig. 4): a transfer starts.",
+    );
+    expect(firstSentence('As in Fig. 5 of the paper. Next.')).toBe('As in Fig. 5 of the paper.');
+  });
+});

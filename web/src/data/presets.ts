@@ -93,6 +93,19 @@ export function groupPresets(presets: PresetInfo[]): { paper: Paper; presets: Pr
 
 /** The first sentence of a description, for one-line listings. */
 export function firstSentence(text: string): string {
-  const m = /^(.+?[.!?])(\s|$)/s.exec(text.trim());
-  return (m ? m[1] : text).replace(/\s+/g, ' ');
+  const t = text.trim().replace(/\s+/g, ' ');
+  // A sentence ends at . ! or ? before a space and a capital letter or an opening bracket, but not
+  // after an abbreviation (Fig., e.g., et al.) or inside brackets.
+  let depth = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
+    else if ((c === '.' || c === '!' || c === '?') && depth === 0 && (i + 1 === t.length || t[i + 1] === ' ')) {
+      const before = t.slice(0, i).split(' ').pop() ?? '';
+      if (/^(Fig|Figs|Eq|Sec|Tab|e\.g|i\.e|al|cf|vs|No)$/.test(before)) continue;
+      return t.slice(0, i + 1);
+    }
+  }
+  return t;
 }

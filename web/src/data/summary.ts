@@ -56,7 +56,7 @@ export function differenceTable(results: Result[]): DiffRow[] {
 
 export interface Table {
   columns: string[];
-  rows: (string | number | null)[][];
+  rows: (string | number | null | undefined)[][];
 }
 
 export function flowTable(r: Result): Table {

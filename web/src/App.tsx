@@ -1,0 +1,57 @@
+// Routes: explorer `/`, saved experiment `/e/:id`, batch `/b/:id`, presets gallery `/presets`.
+import { useContext } from 'react';
+import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
+import { ServerBanner, ServerContext, ServerProvider } from './components/ServerStatus';
+import { BatchPage } from './pages/BatchPage';
+import { ExperimentPage } from './pages/ExperimentPage';
+import { Explorer } from './pages/Explorer';
+import { PresetsPage } from './pages/PresetsPage';
+
+function Shell() {
+  const server = useContext(ServerContext);
+  const location = useLocation();
+  return (
+    <>
+      <a className="skip" href="#content">
+        Skip to content
+      </a>
+      <header className="top">
+        <h1>tcb-lab</h1>
+        <nav aria-label="Main">
+          <NavLink to="/" end>
+            Explorer
+          </NavLink>
+          <NavLink to="/presets">Presets</NavLink>
+        </nav>
+        <span className="tagline">TCP control block sharing, simulated in your browser</span>
+      </header>
+      <ServerBanner state={server} />
+      <div id="content">
+        <Routes>
+          <Route path="/" element={<Explorer key={location.search + (location.key ?? '')} />} />
+          <Route path="/e/:id" element={<ExperimentPage />} />
+          <Route path="/b/:id" element={<BatchPage />} />
+          <Route path="/presets" element={<PresetsPage />} />
+          <Route
+            path="*"
+            element={
+              <main className="page">
+                <p className="error" role="alert">
+                  There is no page at {location.pathname}.
+                </p>
+              </main>
+            }
+          />
+        </Routes>
+      </div>
+    </>
+  );
+}
+
+export function App() {
+  return (
+    <ServerProvider>
+      <Shell />
+    </ServerProvider>
+  );
+}

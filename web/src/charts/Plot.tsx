@@ -1,0 +1,346 @@
+// A time-based plot: d3 computes the scales, ticks, zoom and brush; React renders the axes in SVG;
+// the marks are drawn on a canvas from the same scales (and, for export, into an SvgPainter).
+// Zoom and pan act on time (x), shared with the other plots through xDomain/onXDomain; y fits what
+// is visible unless a brush chose it. Keyboard: arrows pan, + and − zoom, 0 resets, B toggles brush.
+import { brush as d3brush, type D3BrushEvent } from 'd3-brush';
+import { format } from 'd3-format';
+import { scaleLinear, type ScaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
+import { zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3-zoom';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { download, slug, svgToPng } from './export';
+import { SvgPainter, type Painter } from './painter';
+import { useWidth } from './useWidth';
+
+export type Scale = ScaleLinear<number, number>;
+export type Domain = [number, number];
+
+export interface LegendEntry {
+  name: string;
+  color: string;
+  dash?: boolean;
+  mark?: string;
+}
+
+export interface PlotProps {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  xDomain: Domain;
+  xFull: Domain;
+  onXDomain: (d: Domain) => void;
+  /** y range of what is visible between x0 and x1. */
+  yExtent: (x0: number, x1: number) => Domain;
+  yFormat?: (v: number) => string;
+  draw: (p: Painter, sx: Scale, sy: Scale) => void;
+  /** Lines of the tooltip at a data point, or null. */
+  hover?: (x: number, y: number, sx: Scale, sy: Scale) => string[] | null;
+  legend?: LegendEntry[];
+  csv?: () => string;
+  height?: number;
+  /** Data attributes on the figure (what the plot shows, for tests and scripts). */
+  data?: Record<string, string | number>;
+  children?: ReactNode;
+}
+
+const margin = { top: 8, right: 16, bottom: 40, left: 68 };
+const si = format('~s');
+export const formatSi = (v: number) => (Math.abs(v) < 1e-3 && v !== 0 ? v.toExponential(1) : si(v));
+const formatTime = format('~g');
+
+export function Plot(props: PlotProps) {
+  const { title, xLabel, yLabel, xDomain, xFull, onXDomain, yExtent, draw, hover, legend, csv, data } = props;
+  const height = props.height ?? 260;
+  const [container, width] = useWidth<HTMLDivElement>();
+  const innerW = Math.max(50, width - margin.left - margin.right);
+  const innerH = height - margin.top - margin.bottom;
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLDivElement>(null);
+  const brushRef = useRef<SVGGElement>(null);
+  const axesRef = useRef<SVGSVGElement>(null);
+  const figureRef = useRef<HTMLElement>(null);
+  const zoomRef = useRef<ZoomBehavior<HTMLDivElement, unknown> | null>(null);
+  const syncing = useRef(false);
+  const frames = useRef(0);
+  const [yOverride, setYOverride] = useState<Domain | null>(null);
+  const [brushing, setBrushing] = useState(false);
+  const [tip, setTip] = useState<{ x: number; y: number; lines: string[] } | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const id = useId();
+
+  const sx = useMemo(() => scaleLinear().domain(xDomain).range([0, innerW]), [xDomain, innerW]);
+  const sy = useMemo(() => {
+    let d = yOverride ?? yExtent(xDomain[0], xDomain[1]);
+    if (!(d[1] > d[0])) d = [d[0], d[0] + 1];
+    const s = scaleLinear().domain(d).range([innerH, 0]);
+    return yOverride ? s : s.nice();
+  }, [yOverride, yExtent, xDomain, innerH]);
+
+  // The zoom behaviour maps the full time range onto the plot; its transform is the visible range.
+  const base = useMemo(() => scaleLinear().domain(xFull).range([0, innerW]), [xFull, innerW]);
+  useEffect(() => {
+    const el = overlayRef.current;
+    if (!el) return;
+    const z = d3zoom<HTMLDivElement, unknown>()
+      .scaleExtent([1, 1e7])
+      .extent([
+        [0, 0],
+        [innerW, innerH],
+      ])
+      .translateExtent([
+        [0, 0],
+        [innerW, innerH],
+      ])
+      .filter((event: Event) => !brushing && (!(event instanceof MouseEvent) || event.button === 0 || event.type === 'wheel'))
+      .on('zoom', (event: D3ZoomEvent<HTMLDivElement, unknown>) => {
+        if (syncing.current) return;
+        const d = event.transform.rescaleX(base).domain() as Domain;
+        onXDomain(d);
+      });
+    zoomRef.current = z;
+    select(el).call(z).on('dblclick.zoom', null);
+    return () => {
+      select(el).on('.zoom', null);
+    };
+  }, [base, innerW, innerH, onXDomain, brushing]);
+
+  // Keep the zoom transform in step with a domain set from outside (another plot, a button).
+  useEffect(() => {
+    const el = overlayRef.current;
+    const z = zoomRef.current;
+    if (!el || !z) return;
+    const span = xFull[1] - xFull[0] || 1;
+    const k = span / (xDomain[1] - xDomain[0] || span);
+    const t = zoomIdentity.scale(k).translate(-base(xDomain[0]), 0);
+    syncing.current = true;
+    select(el).call(z.transform, t);
+    syncing.current = false;
+  }, [xDomain, xFull, base]);
+
+  // Brush: the chosen rectangle becomes the visible time range and the y range.
+  useEffect(() => {
+    const g = brushRef.current;
+    if (!g || !brushing) return;
+    const b = d3brush<unknown>()
+      .extent([
+        [0, 0],
+        [innerW, innerH],
+      ])
+      .on('end', (event: D3BrushEvent<unknown>) => {
+        const sel = event.selection as [[number, number], [number, number]] | null;
+        if (!sel) return;
+        const [[x0, y0], [x1, y1]] = sel;
+        select(g).call(b.move, null);
+        if (x1 - x0 < 3 || y1 - y0 < 3) return;
+        onXDomain([sx.invert(x0), sx.invert(x1)]);
+        setYOverride([sy.invert(y1), sy.invert(y0)]);
+        setBrushing(false);
+      });
+    // d3-brush owns this <g>'s children; React renders the <g> empty and never touches inside it.
+    select(g).call(b);
+    return () => {
+      select(g).on('.brush', null).selectAll('*').remove();
+    };
+  }, [brushing, innerW, innerH, sx, sy, onXDomain]);
+
+  useLayoutEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(innerW * dpr) || canvas.height !== Math.round(innerH * dpr)) {
+      canvas.width = Math.round(innerW * dpr);
+      canvas.height = Math.round(innerH * dpr);
+    }
+    const raf = requestAnimationFrame(() => {
+      const ctx = canvas.getContext('2d');
+      if (!ctx) return;
+      const started = performance.now();
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, innerW, innerH);
+      draw(ctx, sx, sy);
+      frames.current++;
+      const fig = figureRef.current;
+      if (fig) {
+        fig.dataset.frames = String(frames.current);
+        fig.dataset.drawMs = (performance.now() - started).toFixed(2);
+      }
+    });
+    return () => cancelAnimationFrame(raf);
+  }, [draw, sx, sy, innerW, innerH]);
+
+  const zoomBy = useCallback(
+    (factor: number, shift = 0) => {
+      const [a, b] = xDomain;
+      const span = b - a;
+      const full = xFull[1] - xFull[0];
+      const next = Math.min(full, span * factor);
+      let lo = a + (span - next) / 2 + shift * span;
+      lo = Math.max(xFull[0], Math.min(xFull[1] - next, lo));
+      onXDomain([lo, lo + next]);
+    },
+    [xDomain, xFull, onXDomain],
+  );
+  const reset = useCallback(() => {
+    setYOverride(null);
+    onXDomain(xFull);
+  }, [onXDomain, xFull]);
+
+  const onKey = (e: React.KeyboardEvent) => {
+    const keys: Record<string, () => void> = {
+      ArrowLeft: () => zoomBy(1, -0.1),
+      ArrowRight: () => zoomBy(1, 0.1),
+      '+': () => zoomBy(0.5),
+      '=': () => zoomBy(0.5),
+      '-': () => zoomBy(2),
+      '0': reset,
+      b: () => setBrushing((v) => !v),
+      Escape: () => setBrushing(false),
+    };
+    const f = keys[e.key];
+    if (f) {
+      e.preventDefault();
+      f();
+    }
+  };
+
+  const onPointerMove = (e: React.PointerEvent) => {
+    if (!hover) return;
+    const rect = overlayRef.current!.getBoundingClientRect();
+    const px = e.clientX - rect.left;
+    const py = e.clientY - rect.top;
+    const lines = hover(sx.invert(px), sy.invert(py), sx, sy);
+    setTip(lines ? { x: px, y: py, lines } : null);
+  };
+
+  const svgDocument = () => {
+    const p = new SvgPainter();
+    draw(p, sx, sy);
+    const clip = `clip-${slug(title)}`;
+    return (
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">` +
+      `<rect width="100%" height="100%" fill="#fff"/>` +
+      `<defs><clipPath id="${clip}"><rect width="${innerW}" height="${innerH}"/></clipPath></defs>` +
+      `<g transform="translate(${margin.left},${margin.top})" clip-path="url(#${clip})">${p.parts.join('')}</g>` +
+      (axesRef.current?.innerHTML ?? '') +
+      `</svg>`
+    );
+  };
+  const exportSvg = () => download(`${slug(title)}.svg`, svgDocument(), 'image/svg+xml');
+  const exportPng = async () => {
+    try {
+      setExportError(null);
+      download(`${slug(title)}.png`, await svgToPng(svgDocument(), width, height));
+    } catch (e) {
+      setExportError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const xTicks = sx.ticks(Math.max(2, Math.floor(innerW / 90)));
+  const yTicks = sy.ticks(Math.max(2, Math.floor(innerH / 40)));
+  const yFmt = props.yFormat ?? formatSi;
+  const dataAttrs = Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [`data-${k}`, String(v)]));
+
+  return (
+    <figure className="plot" ref={figureRef} aria-labelledby={`${id}-title`} {...dataAttrs}>
+      <figcaption>
+        <span id={`${id}-title`} className="plot-title">
+          {title}
+        </span>
+        <span className="plot-tools" role="toolbar" aria-label={`${title} tools`}>
+          <button type="button" onClick={() => zoomBy(0.5)} aria-label="Zoom in" title="Zoom in (+)">
+            +
+          </button>
+          <button type="button" onClick={() => zoomBy(2)} aria-label="Zoom out" title="Zoom out (−)">
+            −
+          </button>
+          <button type="button" onClick={reset} title="Reset zoom (0)">
+            Reset
+          </button>
+          <button type="button" aria-pressed={brushing} onClick={() => setBrushing((v) => !v)} title="Drag a rectangle to zoom to it (B)">
+            Brush
+          </button>
+          <button type="button" onClick={exportPng}>PNG</button>
+          <button type="button" onClick={exportSvg}>SVG</button>
+          {csv && (
+            <button type="button" onClick={() => download(`${slug(title)}.csv`, csv(), 'text/csv')}>
+              CSV
+            </button>
+          )}
+        </span>
+      </figcaption>
+      {exportError && <p className="error" role="alert">{exportError}</p>}
+      <div ref={container} className="plot-area" style={{ height }}>
+        <canvas
+          ref={canvasRef}
+          style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }}
+        />
+        <svg ref={axesRef} width={width} height={height} style={{ position: 'absolute', left: 0, top: 0 }} aria-hidden="true">
+          <g transform={`translate(${margin.left},${margin.top + innerH})`} fontSize="11" fill="#222">
+            <line x1={0} x2={innerW} stroke="#222" />
+            {xTicks.map((t) => (
+              <g key={t} transform={`translate(${sx(t)},0)`}>
+                <line y2={5} stroke="#222" />
+                <text y={17} textAnchor="middle">
+                  {formatTime(t)}
+                </text>
+              </g>
+            ))}
+            <text x={innerW / 2} y={34} textAnchor="middle" fontSize="12">
+              {xLabel}
+            </text>
+          </g>
+          <g transform={`translate(${margin.left},${margin.top})`} fontSize="11" fill="#222">
+            <line y1={0} y2={innerH} stroke="#222" />
+            {yTicks.map((t) => (
+              <g key={t} transform={`translate(0,${sy(t)})`}>
+                <line x2={-5} stroke="#222" />
+                <line x2={innerW} stroke="#000" strokeOpacity={0.07} />
+                <text x={-8} dy="0.32em" textAnchor="end">
+                  {yFmt(t)}
+                </text>
+              </g>
+            ))}
+            <text transform={`translate(${-margin.left + 14},${innerH / 2}) rotate(-90)`} textAnchor="middle" fontSize="12">
+              {yLabel}
+            </text>
+          </g>
+        </svg>
+        <div
+          ref={overlayRef}
+          className="plot-overlay"
+          tabIndex={0}
+          role="img"
+          aria-label={`${title}: ${xLabel} against ${yLabel}. Arrow keys pan, plus and minus zoom, 0 resets, B brushes.`}
+          onKeyDown={onKey}
+          onPointerMove={onPointerMove}
+          onPointerLeave={() => setTip(null)}
+          style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH, cursor: brushing ? 'crosshair' : 'grab' }}
+        >
+          <svg width={innerW} height={innerH} style={{ display: brushing ? 'block' : 'none' }}>
+            <g ref={brushRef} />
+          </svg>
+        </div>
+        {tip && (
+          <div className="plot-tip" role="status" style={{ left: margin.left + tip.x + 12, top: margin.top + tip.y + 12 }}>
+            {tip.lines.map((l, i) => (
+              <div key={i}>{l}</div>
+            ))}
+          </div>
+        )}
+      </div>
+      {legend && legend.length > 0 && (
+        <ul className="legend" aria-label={`${title} legend`}>
+          {legend.map((l) => (
+            <li key={l.name}>
+              <span className="swatch" style={{ background: l.dash ? 'transparent' : l.color, borderColor: l.color }}>
+                {l.mark}
+              </span>
+              {l.name}
+            </li>
+          ))}
+        </ul>
+      )}
+      {props.children}
+    </figure>
+  );
+}

@@ -1,0 +1,565 @@
+// The run's plots: time–sequence graph, congestion windows, ensemble windows, queues, rates, RTT.
+// Each is a Plot with a draw function over decimated columns (see data/decimate.ts).
+import { useCallback, useMemo, useRef } from 'react';
+import { lowerBound, upperBound } from '../data/columns';
+import { seriesCsv, toCsv } from '../data/csv';
+import { decimatePoints, decimateStep, decimateTicks, type TickColumns } from '../data/decimate';
+import { ackColor, alertColor, colorOf } from '../data/palette';
+import type { FlowWindow, GroupWindow, QueueLine, RateLine, RttSamples } from '../data/series';
+import type { TimeSequence } from '../data/timeseq';
+import type { Painter } from './painter';
+import { formatSi, Plot, type Domain, type Scale } from './Plot';
+
+export interface TimeProps {
+  xDomain: Domain;
+  xFull: Domain;
+  onXDomain: (d: Domain) => void;
+}
+
+const fmt = (v: number, digits = 6) => String(Number(v.toPrecision(digits)));
+
+/** Draws a step line (each value holds until the next time), decimated per pixel column. */
+export function drawStep(p: Painter, t: ArrayLike<number>, y: ArrayLike<number>, sx: Scale, sy: Scale) {
+  const [t0, t1] = sx.domain();
+  const d = decimateStep(t, y, t0, t1, sx);
+  let open = false;
+  let prev = NaN;
+  p.beginPath();
+  for (let k = 0; k < d.count; k++) {
+    const x = d.x[k];
+    if (Number.isNaN(d.first[k])) {
+      open = false;
+      prev = NaN;
+      continue;
+    }
+    if (!open) p.moveTo(x, sy(d.first[k]));
+    else {
+      p.lineTo(x, sy(prev));
+      p.lineTo(x, sy(d.first[k]));
+    }
+    if (d.min[k] !== d.max[k]) {
+      p.lineTo(x, sy(d.min[k]));
+      p.lineTo(x, sy(d.max[k]));
+    }
+    p.lineTo(x, sy(d.last[k]));
+    prev = d.last[k];
+    open = true;
+  }
+  if (open) p.lineTo(sx.range()[1], sy(prev));
+  p.stroke();
+}
+
+export function extentOf(arrays: { t: ArrayLike<number>; y: ArrayLike<number> }[], x0: number, x1: number, floor0 = true): Domain {
+  let lo = floor0 ? 0 : Infinity;
+  let hi = -Infinity;
+  for (const { t, y } of arrays) {
+    const i0 = Math.max(0, lowerBound(t, x0) - 1);
+    const i1 = Math.min(t.length, upperBound(t, x1) + 1);
+    for (let i = i0; i < i1; i++) {
+      const v = y[i];
+      if (Number.isNaN(v)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  if (!Number.isFinite(hi)) return [0, 1];
+  return [Number.isFinite(lo) ? lo : 0, hi];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time–sequence graph (tcptrace/xplot)
+
+export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSequence; yShared?: (x0: number, x1: number) => Domain; title?: string } & TimeProps) {
+  const buffer = useRef<TickColumns | undefined>(undefined);
+  const n = ts.connections.length;
+  const yExtent = useCallback(
+    (x0: number, x1: number): Domain => {
+      const s = ts.segments;
+      const i0 = lowerBound(s.t, x0);
+      const i1 = upperBound(s.t, x1);
+      if (i1 <= i0) return [0, Math.max(1, ts.seqMax)];
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let i = i0; i < i1; i++) {
+        if (s.lo[i] < lo) lo = s.lo[i];
+        if (s.hi[i] > hi) hi = s.hi[i];
+      }
+      return [lo, hi];
+    },
+    [ts],
+  );
+  const draw = useCallback(
+    (p: Painter, sx: Scale, sy: Scale) => {
+      const [t0, t1] = sx.domain();
+      const d = decimateTicks(ts.segments, n, t0, t1, sx, buffer.current);
+      buffer.current = d;
+      // Per connection: ticks with end caps (xplot's arrows) when there is room.
+      const byConn: number[][] = Array.from({ length: n }, () => []);
+      let retx = 0;
+      for (let k = 0; k < d.count; k++) {
+        if (d.retx[k]) retx++;
+        else byConn[d.conn[k]].push(k);
+      }
+      p.lineWidth = 1;
+      for (let c = 0; c < n; c++) {
+        if (byConn[c].length === 0) continue;
+        p.strokeStyle = colorOf(ts.connections[c].flow);
+        p.beginPath();
+        for (const k of byConn[c]) {
+          const x = d.x[k] + 0.5;
+          const y0 = sy(d.lo[k]);
+          const y1 = sy(d.hi[k]);
+          p.moveTo(x, y0);
+          p.lineTo(x, Math.min(y1, y0 - 1));
+          if (y0 - y1 > 6) {
+            p.moveTo(x - 2, y1);
+            p.lineTo(x + 2, y1);
+            p.moveTo(x - 2, y0);
+            p.lineTo(x + 2, y0);
+          }
+        }
+        p.stroke();
+      }
+      // ACK lines (solid) and receive-window edges (dashed) in the connection's colour.
+      for (let c = 0; c < n; c++) {
+        p.strokeStyle = colorOf(ts.connections[c].flow);
+        p.globalAlpha = 0.75;
+        p.setLineDash([]);
+        drawStep(p, ts.acks[c].t, ts.acks[c].y, sx, sy);
+        p.globalAlpha = 0.45;
+        p.setLineDash([4, 3]);
+        drawStep(p, ts.windows[c].t, ts.windows[c].y, sx, sy);
+      }
+      p.setLineDash([]);
+      p.globalAlpha = 1;
+      // Retransmissions: vermillion ticks with an "R".
+      p.strokeStyle = alertColor;
+      p.fillStyle = alertColor;
+      p.font = 'bold 10px sans-serif';
+      p.textAlign = 'center';
+      p.textBaseline = 'bottom';
+      p.beginPath();
+      for (let k = 0; k < d.count; k++) {
+        if (!d.retx[k]) continue;
+        const x = d.x[k] + 0.5;
+        p.moveTo(x, sy(d.lo[k]));
+        p.lineTo(x, Math.min(sy(d.hi[k]), sy(d.lo[k]) - 1));
+      }
+      p.stroke();
+      if (retx <= 3000) for (let k = 0; k < d.count; k++) if (d.retx[k]) p.fillText('R', d.x[k] + 0.5, sy(d.hi[k]) - 1);
+      // Drops: a vermillion cross where the segment was lost.
+      const dr = ts.drops;
+      const i0 = lowerBound(dr.t, t0);
+      const i1 = upperBound(dr.t, t1);
+      p.beginPath();
+      for (let i = i0; i < i1 && i < i0 + 20000; i++) {
+        const x = sx(dr.t[i]);
+        const y = sy(dr.seq[i]);
+        p.moveTo(x - 3, y - 3);
+        p.lineTo(x + 3, y + 3);
+        p.moveTo(x - 3, y + 3);
+        p.lineTo(x + 3, y - 3);
+      }
+      p.lineWidth = 1.5;
+      p.stroke();
+      p.lineWidth = 1;
+      // SYN and FIN.
+      p.font = '10px sans-serif';
+      p.textBaseline = 'middle';
+      p.textAlign = 'left';
+      for (const l of ts.labels) {
+        if (l.t < t0 || l.t > t1) continue;
+        p.fillStyle = colorOf(ts.connections[l.conn].flow);
+        p.fillText(l.text, sx(l.t) + 3, sy(l.seq));
+      }
+    },
+    [ts, n],
+  );
+  const hover = useCallback(
+    (t: number, seq: number, sx: Scale, sy: Scale) => {
+      const s = ts.segments;
+      const dt = Math.abs(sx.invert(6) - sx.invert(0));
+      const i0 = lowerBound(s.t, t - dt);
+      const i1 = Math.min(upperBound(s.t, t + dt), i0 + 5000);
+      let best = -1;
+      let bestD = Infinity;
+      for (let i = i0; i < i1; i++) {
+        const dx = Math.abs(sx(s.t[i]) - sx(t));
+        const mid = seq < s.lo[i] ? s.lo[i] : seq > s.hi[i] ? s.hi[i] : seq;
+        const dy = Math.abs(sy(mid) - sy(seq));
+        const dist = dx + dy;
+        if (dist < bestD) {
+          bestD = dist;
+          best = i;
+        }
+      }
+      const dr = ts.drops;
+      let drop = -1;
+      for (let i = lowerBound(dr.t, t - dt); i < upperBound(dr.t, t + dt); i++) {
+        if (Math.abs(sy(dr.seq[i]) - sy(seq)) < 6) drop = i;
+      }
+      if (drop >= 0) {
+        return [
+          `t = ${fmt(dr.t[drop])} s`,
+          `seq ${fmt(dr.seq[drop], 12)}`,
+          `connection ${ts.connections[dr.conn[drop]].name}`,
+          dr.loss[drop] ? 'lost on a link' : 'dropped (queue full)',
+        ];
+      }
+      if (best < 0 || bestD > 12) {
+        return [`t = ${fmt(t)} s`, `seq ≈ ${fmt(seq, 8)}`];
+      }
+      return [
+        `t = ${fmt(s.t[best])} s`,
+        `seq ${fmt(s.lo[best], 12)}–${fmt(s.hi[best], 12)} (${s.hi[best] - s.lo[best]} B)`,
+        `connection ${ts.connections[s.conn[best]].name}`,
+        s.retx[best] ? 'retransmission' : 'sent',
+      ];
+    },
+    [ts],
+  );
+  const legend = useMemo(
+    () => [
+      ...ts.connections.slice(0, 30).map((c) => ({ name: c.name, color: colorOf(c.flow) })),
+      ...(ts.connections.length > 30 ? [{ name: `… ${ts.connections.length - 30} more`, color: '#fff' }] : []),
+      { name: 'retransmission', color: alertColor, mark: 'R' },
+      { name: 'drop', color: alertColor, mark: '×' },
+    ],
+    [ts],
+  );
+  const csv = useCallback(() => {
+    const s = ts.segments;
+    const rows: (string | number)[][] = [];
+    for (let i = 0; i < s.t.length; i++) rows.push([s.t[i], ts.connections[s.conn[i]].name, s.retx[i] ? 'retransmit' : 'send', s.lo[i], s.hi[i]]);
+    for (let i = 0; i < ts.drops.t.length; i++) rows.push([ts.drops.t[i], ts.connections[ts.drops.conn[i]].name, ts.drops.loss[i] ? 'loss' : 'drop', ts.drops.seq[i], '']);
+    return toCsv({ columns: ['time_s', 'connection', 'event', 'seq', 'seq_end'], rows });
+  }, [ts]);
+  const retx = useMemo(() => ts.segments.retx.reduce((a, b) => a + b, 0), [ts]);
+  return (
+    <Plot
+      title={title ?? 'Time–sequence graph'}
+      xLabel="time (s)"
+      yLabel="sequence number (B)"
+      height={340}
+      yExtent={yShared ?? yExtent}
+      draw={draw}
+      hover={hover}
+      legend={legend}
+      csv={csv}
+      data={{ plot: 'time-sequence', connections: ts.connections.length, segments: ts.segments.t.length, retransmissions: retx, drops: ts.drops.t.length }}
+      {...time}
+    />
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Congestion windows
+
+export function WindowChart({ windows, yShared, title, ...time }: { windows: FlowWindow[]; yShared?: (x0: number, x1: number) => Domain; title?: string } & TimeProps) {
+  const yExtent = useCallback(
+    (x0: number, x1: number) => extentOf(windows.flatMap((w) => [{ t: w.t, y: w.cwnd }, { t: w.t, y: w.ssthresh }]), x0, x1),
+    [windows],
+  );
+  const draw = useCallback(
+    (p: Painter, sx: Scale, sy: Scale) => {
+      windows.forEach((w) => {
+        p.strokeStyle = colorOf(w.flow);
+        p.lineWidth = 1.5;
+        p.setLineDash([]);
+        drawStep(p, w.t, w.cwnd, sx, sy);
+        p.lineWidth = 1;
+        p.setLineDash([5, 3]);
+        drawStep(p, w.t, w.ssthresh, sx, sy);
+      });
+      p.setLineDash([]);
+    },
+    [windows],
+  );
+  const hover = useCallback(
+    (t: number) => {
+      const lines = [`t = ${fmt(t)} s`];
+      for (const w of windows.slice(0, 12)) {
+        const i = upperBound(w.t, t) - 1;
+        if (i < 0) continue;
+        lines.push(`${w.name}: cwnd ${formatSi(w.cwnd[i])}B, ssthresh ${Number.isNaN(w.ssthresh[i]) ? '∞' : formatSi(w.ssthresh[i]) + 'B'}`);
+      }
+      return lines;
+    },
+    [windows],
+  );
+  const csv = useCallback(() => {
+    const rows: (string | number)[][] = [];
+    for (const w of windows) for (let i = 0; i < w.t.length; i++) rows.push([w.name, w.t[i], w.cwnd[i], Number.isNaN(w.ssthresh[i]) ? 'infinite' : w.ssthresh[i], w.inFlight[i]]);
+    return toCsv({ columns: ['flow', 'time_s', 'cwnd_bytes', 'ssthresh_bytes', 'in_flight_bytes'], rows });
+  }, [windows]);
+  const legend = useMemo(
+    () => [
+      ...windows.slice(0, 30).map((w) => ({ name: w.name, color: colorOf(w.flow) })),
+      { name: 'ssthresh (dashed)', color: '#444', dash: true },
+    ],
+    [windows],
+  );
+  return (
+    <Plot
+      title={title ?? 'Congestion window and ssthresh per connection'}
+      xLabel="time (s)"
+      yLabel="window (B)"
+      yExtent={yShared ?? yExtent}
+      draw={draw}
+      hover={hover}
+      legend={legend}
+      csv={csv}
+      data={{ plot: 'cwnd', connections: windows.length }}
+      {...time}
+    />
+  );
+}
+
+export function EnsembleChart({ group, flowNames, ...time }: { group: GroupWindow; flowNames: string[] } & TimeProps) {
+  const yExtent = useCallback(
+    (x0: number, x1: number) =>
+      extentOf([{ t: group.t, y: group.cwnd }, { t: group.t, y: group.ssthresh }, ...(group.y1.length ? [{ t: group.stackT, y: group.y1[group.y1.length - 1] }] : [])], x0, x1),
+    [group],
+  );
+  const draw = useCallback(
+    (p: Painter, sx: Scale, sy: Scale) => {
+      const [t0, t1] = sx.domain();
+      // Members' shares as stacked step areas, decimated per pixel column.
+      group.memberFlows.forEach((flow, m) => {
+        const lower = decimateStep(group.stackT, group.y0[m], t0, t1, sx);
+        const upper = decimateStep(group.stackT, group.y1[m], t0, t1, sx);
+        if (upper.count === 0) return;
+        p.fillStyle = colorOf(flow);
+        p.globalAlpha = 0.55;
+        p.beginPath();
+        const right = sx.range()[1];
+        for (let k = 0; k < upper.count; k++) {
+          const x = Math.max(0, upper.x[k]);
+          const xn = k + 1 < upper.count ? upper.x[k + 1] : right;
+          if (k === 0) p.moveTo(x, sy(upper.first[k]));
+          p.lineTo(x, sy(upper.first[k]));
+          p.lineTo(x, sy(upper.max[k]));
+          p.lineTo(x, sy(upper.last[k]));
+          p.lineTo(xn, sy(upper.last[k]));
+        }
+        for (let k = lower.count - 1; k >= 0; k--) {
+          const x = Math.max(0, lower.x[k]);
+          const xn = k + 1 < lower.count ? lower.x[k + 1] : right;
+          p.lineTo(xn, sy(lower.last[k]));
+          p.lineTo(x, sy(lower.last[k]));
+          p.lineTo(x, sy(lower.min[k]));
+          p.lineTo(x, sy(lower.first[k]));
+        }
+        p.closePath();
+        p.fill();
+      });
+      p.globalAlpha = 1;
+      p.strokeStyle = '#000';
+      p.lineWidth = 2;
+      drawStep(p, group.t, group.cwnd, sx, sy);
+      p.lineWidth = 1;
+      p.setLineDash([5, 3]);
+      drawStep(p, group.t, group.ssthresh, sx, sy);
+      p.setLineDash([]);
+    },
+    [group, flowNames],
+  );
+  const hover = useCallback(
+    (t: number) => {
+      const i = upperBound(group.t, t) - 1;
+      const lines = [`t = ${fmt(t)} s`];
+      if (i >= 0) lines.push(`aggregate cwnd ${formatSi(group.cwnd[i])}B, ${group.members[i]} members`);
+      const j = upperBound(group.stackT, t) - 1;
+      if (j >= 0)
+        group.memberFlows.slice(0, 12).forEach((f, m) => {
+          const v = group.y1[m][j] - group.y0[m][j];
+          if (v > 0) lines.push(`${flowNames[f] ?? f}: ${formatSi(v)}B ${group.share}`);
+        });
+      return lines;
+    },
+    [group],
+  );
+  const csv = useCallback(
+    () =>
+      seriesCsv(['series', 'time_s', 'bytes'], [
+        { name: 'aggregate cwnd', x: group.t, y: group.cwnd },
+        ...group.memberFlows.map((f, m) => ({
+          name: `${flowNames[f] ?? f} ${group.share}`,
+          x: group.stackT,
+          y: group.y1[m].map((v, i) => v - group.y0[m][i]),
+        })),
+      ]),
+    [group],
+  );
+  return (
+    <Plot
+      title={`Ensemble window: ${group.name} (${group.scheme})`}
+      xLabel="time (s)"
+      yLabel="window (B)"
+      yExtent={yExtent}
+      draw={draw}
+      hover={hover}
+      csv={csv}
+      legend={[
+        { name: 'aggregate cwnd', color: '#000' },
+        { name: 'ssthresh (dashed)', color: '#000', dash: true },
+        ...group.memberFlows.slice(0, 30).map((f) => ({ name: `${flowNames[f] ?? f} (${group.share})`, color: colorOf(f) })),
+      ]}
+      data={{ plot: 'ensemble', members: group.memberFlows.length, scheme: group.scheme }}
+      {...time}
+    />
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queues, rates, RTT
+
+export function QueueChart({ queues, ...time }: { queues: QueueLine[] } & TimeProps) {
+  const yExtent = useCallback((x0: number, x1: number) => extentOf(queues.map((q) => ({ t: q.t, y: q.packets })), x0, x1), [queues]);
+  const draw = useCallback(
+    (p: Painter, sx: Scale, sy: Scale) => {
+      const [t0, t1] = sx.domain();
+      queues.forEach((q, i) => {
+        p.strokeStyle = colorOf(i);
+        p.lineWidth = 1.25;
+        drawStep(p, q.t, q.packets, sx, sy);
+        // Drops: a vermillion tick under the axis top for each pixel column with drops on this link.
+        const a = lowerBound(q.dropT, t0);
+        const b = upperBound(q.dropT, t1);
+        p.strokeStyle = alertColor;
+        p.beginPath();
+        let last = NaN;
+        for (let k = a; k < b; k++) {
+          const x = Math.round(sx(q.dropT[k]));
+          if (x === last) continue;
+          last = x;
+          const j = upperBound(q.t, q.dropT[k]) - 1;
+          const y = sy(j >= 0 ? q.packets[j] : 0);
+          p.moveTo(x - 3, y - 3);
+          p.lineTo(x + 3, y + 3);
+          p.moveTo(x - 3, y + 3);
+          p.lineTo(x + 3, y - 3);
+        }
+        p.stroke();
+      });
+    },
+    [queues],
+  );
+  const hover = useCallback(
+    (t: number) => [
+      `t = ${fmt(t)} s`,
+      ...queues.map((q) => {
+        const i = upperBound(q.t, t) - 1;
+        return `${q.name}: ${i >= 0 ? q.packets[i] : 0} packets queued, ${q.dropT.length} dropped in the run`;
+      }),
+    ],
+    [queues],
+  );
+  return (
+    <Plot
+      title="Queue occupancy and drops per link"
+      xLabel="time (s)"
+      yLabel="queue (packets)"
+      yExtent={yExtent}
+      draw={draw}
+      hover={hover}
+      csv={() => seriesCsv(['link', 'time_s', 'packets'], queues.map((q) => ({ name: q.name, x: q.t, y: q.packets })))}
+      legend={[...queues.map((q, i) => ({ name: q.name, color: colorOf(i) })), { name: 'drop', color: alertColor, mark: '×' }]}
+      data={{ plot: 'queue', links: queues.length }}
+      {...time}
+    />
+  );
+}
+
+export function RateChart({ lines, binS, flowOf, ...time }: { lines: RateLine[]; binS: number; flowOf: (conn: number) => number } & TimeProps) {
+  const yExtent = useCallback(
+    (x0: number, x1: number) => extentOf(lines.flatMap((l) => [{ t: l.t, y: l.throughputBps }, { t: l.t, y: l.goodputBps }]), x0, x1),
+    [lines],
+  );
+  const draw = useCallback(
+    (p: Painter, sx: Scale, sy: Scale) => {
+      lines.forEach((l) => {
+        p.strokeStyle = colorOf(flowOf(l.conn));
+        p.lineWidth = 1.5;
+        p.setLineDash([]);
+        drawStep(p, l.t.map((t) => t - binS / 2), l.goodputBps, sx, sy);
+        p.lineWidth = 1;
+        p.setLineDash([2, 2]);
+        drawStep(p, l.t.map((t) => t - binS / 2), l.throughputBps, sx, sy);
+      });
+      p.setLineDash([]);
+    },
+    [lines, binS, flowOf],
+  );
+  const hover = useCallback(
+    (t: number) => {
+      const out = [`t = ${fmt(t)} s (bins of ${binS} s)`];
+      for (const l of lines.slice(0, 12)) {
+        const b = Math.floor(t / binS);
+        if (b >= 0 && b < l.t.length) out.push(`${l.name}: goodput ${formatSi(l.goodputBps[b])}b/s, throughput ${formatSi(l.throughputBps[b])}b/s`);
+      }
+      return out;
+    },
+    [lines, binS],
+  );
+  return (
+    <Plot
+      title="Goodput and throughput per connection"
+      xLabel="time (s)"
+      yLabel="rate (b/s)"
+      yExtent={yExtent}
+      draw={draw}
+      hover={hover}
+      csv={() =>
+        toCsv({
+          columns: ['connection', 'bin_centre_s', 'goodput_bps', 'throughput_bps'],
+          rows: lines.flatMap((l) => Array.from(l.t, (t, i) => [l.name, t, l.goodputBps[i], l.throughputBps[i]])),
+        })
+      }
+      legend={[...lines.slice(0, 30).map((l) => ({ name: l.name, color: colorOf(flowOf(l.conn)) })), { name: 'throughput, retransmissions included (dotted)', color: '#444', dash: true }]}
+      data={{ plot: 'rates', connections: lines.length }}
+      {...time}
+    />
+  );
+}
+
+export function RttChart({ samples, windows, flowOf, ...time }: { samples: RttSamples[]; windows: FlowWindow[]; flowOf: (conn: number) => number } & TimeProps) {
+  const yExtent = useCallback(
+    (x0: number, x1: number) => extentOf([...samples.map((s) => ({ t: s.t, y: s.rttS })), ...windows.map((w) => ({ t: w.t, y: w.srttS }))], x0, x1),
+    [samples, windows],
+  );
+  const draw = useCallback(
+    (p: Painter, sx: Scale, sy: Scale) => {
+      const [t0, t1] = sx.domain();
+      samples.forEach((s) => {
+        p.fillStyle = colorOf(flowOf(s.conn));
+        const d = decimatePoints(s.t, s.rttS, t0, t1, sx, sy);
+        for (let k = 0; k < d.count; k++) p.fillRect(d.x[k] - 1.5, d.y[k] - 1.5, 3, 3);
+      });
+      windows.forEach((w) => {
+        p.strokeStyle = colorOf(w.flow);
+        p.lineWidth = 1;
+        drawStep(p, w.t, w.srttS, sx, sy);
+      });
+    },
+    [samples, windows, flowOf],
+  );
+  return (
+    <Plot
+      title="RTT samples (points) and srtt (lines)"
+      xLabel="time (s)"
+      yLabel="RTT (s)"
+      yExtent={yExtent}
+      draw={draw}
+      csv={() =>
+        seriesCsv(['series', 'time_s', 'seconds'], [
+          ...samples.map((s) => ({ name: `${s.name} sample`, x: s.t, y: s.rttS })),
+          ...windows.map((w) => ({ name: `${w.name} srtt`, x: w.t, y: w.srttS })),
+        ])
+      }
+      legend={samples.slice(0, 30).map((s) => ({ name: s.name, color: colorOf(flowOf(s.conn)) }))}
+      data={{ plot: 'rtt', connections: samples.length, samples: samples.reduce((n, s) => n + s.t.length, 0) }}
+      {...time}
+    />
+  );
+}

@@ -1,0 +1,133 @@
+// Batch submission: parameters to sweep (JSON Pointers with values or ranges) and replications;
+// the run count shows before submitting. Every value is checked against the scenario first.
+import type { Scenario } from '@tcb-lab/sim';
+import { useContext, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { api, ApiError } from '../api';
+import { parseValues, pathToPointer, runCount, scalarPointers, setPointer } from '../data/scenarioEdit';
+import { validateScenario } from '../sim';
+import { ServerContext } from './ServerStatus';
+
+interface Row {
+  pointer: string;
+  values: string;
+}
+
+export function BatchForm({ scenario, valid, title }: { scenario: Scenario; valid: boolean; title: string }) {
+  const navigate = useNavigate();
+  const server = useContext(ServerContext);
+  const pointers = useMemo(() => scalarPointers(scenario), [scenario]);
+  const [rows, setRows] = useState<Row[]>([{ pointer: '/tcp/initialWindow', values: '1, 2, 4' }]);
+  const [replications, setReplications] = useState('3');
+  const [errors, setErrors] = useState<Record<number, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const key = useRef(crypto.randomUUID());
+
+  const parsed = rows.map((r) => {
+    try {
+      return { values: parseValues(r.values), error: null as string | null };
+    } catch (e) {
+      return { values: [] as unknown[], error: e instanceof Error ? e.message : String(e) };
+    }
+  });
+  const reps = Number(replications);
+  const repsError = Number.isInteger(reps) && reps >= 1 && reps <= 10000 ? null : 'must be an integer from 1 to 10000';
+  const grid: Record<string, unknown[]> = {};
+  rows.forEach((r, i) => {
+    if (r.pointer) grid[r.pointer] = parsed[i].values;
+  });
+  const runs = repsError ? 0 : runCount(grid, reps);
+
+  const submit = async () => {
+    setError(null);
+    const found: Record<number, string> = {};
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      if (parsed[i].error) found[i] = parsed[i].error!;
+      else if (!r.pointer.startsWith('/')) found[i] = 'a parameter is a JSON Pointer such as /tcp/flavor';
+      else if (parsed[i].values.length === 0) found[i] = 'give at least one value';
+      else
+        for (const v of parsed[i].values) {
+          const check = await validateScenario(setPointer(scenario, r.pointer, v));
+          if (!check.valid) {
+            found[i] = `${JSON.stringify(v)}: ${check.error.path}: ${check.error.problem}`;
+            break;
+          }
+        }
+    }
+    setErrors(found);
+    if (Object.keys(found).length || repsError) return;
+    setSubmitting(true);
+    try {
+      const r = await api.createBatch({ scenario, grid, replications: reps, ...(title ? { title } : {}) }, key.current);
+      key.current = crypto.randomUUID();
+      navigate(r.url);
+    } catch (e) {
+      setError(e instanceof ApiError ? `${e.message}${e.path ? ` (${e.path})` : ''}` : String(e));
+      if (e instanceof ApiError && e.unreachable) server.recheck();
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <section className="batch-form" aria-label="Batch">
+      <p className="hint">
+        A batch runs on the server: every combination of the values below, each replication r with seed = scenario seed + r.
+      </p>
+      <datalist id="batch-pointers">
+        {pointers.map((p) => (
+          <option key={p} value={p} />
+        ))}
+      </datalist>
+      {rows.map((r, i) => (
+        <fieldset key={i} className="grid-row">
+          <legend>Parameter {i + 1}</legend>
+          <label htmlFor={`bp-${i}`}>parameter (JSON Pointer)</label>
+          <input
+            id={`bp-${i}`}
+            list="batch-pointers"
+            value={r.pointer}
+            aria-invalid={!!errors[i] || undefined}
+            onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, pointer: e.target.value.startsWith('$') ? pathToPointer(e.target.value) : e.target.value } : x)))}
+          />
+          <label htmlFor={`bv-${i}`}>values (list, or start:stop:step)</label>
+          <input id={`bv-${i}`} value={r.values} aria-invalid={!!errors[i] || undefined} onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, values: e.target.value } : x)))} />
+          <span className="hint">{parsed[i].error ?? `${parsed[i].values.length} values`}</span>
+          <button type="button" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={`Remove parameter ${i + 1}`}>
+            Remove
+          </button>
+          {errors[i] && (
+            <p className="field-error" role="alert">
+              {errors[i]}
+            </p>
+          )}
+        </fieldset>
+      ))}
+      <button type="button" onClick={() => setRows([...rows, { pointer: '', values: '' }])}>
+        Add parameter
+      </button>
+      <div className="field">
+        <label htmlFor="reps">replications</label>
+        <input id="reps" inputMode="numeric" value={replications} aria-invalid={!!repsError || undefined} onChange={(e) => setReplications(e.target.value)} />
+        {repsError && (
+          <p className="field-error" role="alert">
+            {repsError}
+          </p>
+        )}
+      </div>
+      <p data-testid="batch-run-count">
+        <strong>{runs}</strong> runs
+      </p>
+      <button type="button" onClick={submit} disabled={!valid || submitting || runs === 0 || !server.ok} data-testid="batch-submit" title={server.ok ? '' : 'The server is unreachable'}>
+        {submitting ? 'Submitting…' : 'Submit batch'}
+      </button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,259 @@
+// Compare mode: the same scenario and seed under several schemes, or one parameter at several
+// values; small multiples on shared axes and a difference table.
+import { runScenario, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { extentOf, TimeSequenceChart, WindowChart } from '../charts/charts';
+import type { Domain } from '../charts/Plot';
+import { BarChart } from '../charts/StaticCharts';
+import { toCsv } from '../data/csv';
+import { lowerBound, upperBound } from '../data/columns';
+import { parseValues, pathToPointer, scalarPointers, schemesOf, setPointer, withScheme } from '../data/scenarioEdit';
+import { flowWindows } from '../data/series';
+import { differenceTable, formatValue } from '../data/summary';
+import { timeSequence, type TimeSequence } from '../data/timeseq';
+import { download } from '../charts/export';
+import { schemeNames } from '../schema';
+import { describeRunError, validateScenario } from '../sim';
+
+interface Variant {
+  label: string;
+  scenario: Scenario;
+}
+
+export function CompareView({ scenario, valid, trace }: { scenario: Scenario; valid: boolean; trace: TraceLevel }) {
+  const [dimension, setDimension] = useState<'scheme' | 'parameter'>('scheme');
+  const [schemes, setSchemes] = useState<string[]>(() => [...new Set(['independent', ...schemesOf(scenario)])]);
+  const [pointer, setPointerText] = useState('/tcp/initialWindow');
+  const [valuesText, setValuesText] = useState('1, 2, 4');
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number[] | null>(null);
+  const [results, setResults] = useState<{ label: string; result: SimulationResult }[] | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  const pointers = useMemo(() => scalarPointers(scenario), [scenario]);
+
+  const variants = (): Variant[] => {
+    if (dimension === 'scheme') return schemes.map((s) => ({ label: s, scenario: withScheme(scenario, s) }));
+    const values = parseValues(valuesText);
+    return values.map((v) => ({ label: `${pointer} = ${JSON.stringify(v)}`, scenario: setPointer(scenario, pointer, v) }));
+  };
+
+  const compare = async () => {
+    setError(null);
+    setResults(null);
+    let vs: Variant[];
+    try {
+      vs = variants();
+    } catch (e) {
+      setError(String(e instanceof Error ? e.message : e));
+      return;
+    }
+    if (vs.length < 2) {
+      setError('Choose at least two variants.');
+      return;
+    }
+    for (const v of vs) {
+      const check = await validateScenario(v.scenario);
+      if (!check.valid) {
+        setError(`${v.label}: ${check.error.path}: ${check.error.problem}`);
+        return;
+      }
+    }
+    controller.current?.abort();
+    const c = new AbortController();
+    controller.current = c;
+    const fractions = vs.map(() => 0);
+    setProgress([...fractions]);
+    try {
+      const out = await Promise.all(
+        vs.map((v, i) =>
+          runScenario(v.scenario, {
+            trace,
+            signal: c.signal,
+            onProgress: (p) => {
+              fractions[i] = p.fraction;
+              setProgress([...fractions]);
+            },
+          }).then((result) => ({ label: v.label, result })),
+        ),
+      );
+      setResults(out);
+    } catch (e) {
+      setError(describeRunError(e).message);
+    } finally {
+      if (controller.current === c) setProgress(null);
+    }
+  };
+
+  const overall = progress ? progress.reduce((a, b) => a + b, 0) / progress.length : 0;
+  return (
+    <section className="compare" aria-label="Compare">
+      <fieldset>
+        <legend>Compare the same scenario and seed</legend>
+        <label className="inline">
+          <input type="radio" name="dim" checked={dimension === 'scheme'} onChange={() => setDimension('scheme')} /> under several schemes
+        </label>
+        <label className="inline">
+          <input type="radio" name="dim" checked={dimension === 'parameter'} onChange={() => setDimension('parameter')} /> with one parameter at several values
+        </label>
+        {dimension === 'scheme' ? (
+          <div className="checks" role="group" aria-label="Schemes">
+            {schemeNames.map((s) => (
+              <label key={s} className="inline">
+                <input
+                  type="checkbox"
+                  checked={schemes.includes(s)}
+                  onChange={(e) => setSchemes(e.target.checked ? [...schemes, s] : schemes.filter((x) => x !== s))}
+                />{' '}
+                {s}
+              </label>
+            ))}
+          </div>
+        ) : (
+          <div>
+            <label htmlFor="cmp-pointer">parameter (JSON Pointer)</label>
+            <input id="cmp-pointer" list="cmp-pointers" value={pointer} onChange={(e) => setPointerText(e.target.value.startsWith('$') ? pathToPointer(e.target.value) : e.target.value)} />
+            <datalist id="cmp-pointers">
+              {pointers.map((p) => (
+                <option key={p} value={p} />
+              ))}
+            </datalist>
+            <label htmlFor="cmp-values">values (list, or start:stop:step)</label>
+            <input id="cmp-values" value={valuesText} onChange={(e) => setValuesText(e.target.value)} />
+          </div>
+        )}
+        <button type="button" onClick={compare} disabled={!valid || !!progress} data-testid="compare-run">
+          Compare
+        </button>
+        {progress && (
+          <>
+            <progress max={1} value={overall} aria-label="Comparison progress" />
+            <button type="button" onClick={() => controller.current?.abort()}>
+              Cancel
+            </button>
+          </>
+        )}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+      </fieldset>
+      {results && <CompareResults results={results} />}
+    </section>
+  );
+}
+
+function CompareResults({ results }: { results: { label: string; result: SimulationResult }[] }) {
+  const rows = useMemo(() => differenceTable(results.map((r) => r.result.summary)), [results]);
+  const derived = useMemo(
+    () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: flowWindows(r.result) })),
+    [results],
+  );
+  const tEnd = Math.max(...results.map((r) => r.result.summary.simulatedTimeS), 1e-6);
+  const full: Domain = useMemo(() => [0, tEnd], [tEnd]);
+  const [xDomain, setXDomain] = useState<Domain>(full);
+  const time = { xDomain, xFull: full, onXDomain: setXDomain };
+  const seqShared = useCallback(
+    (x0: number, x1: number): Domain => {
+      let hi = 1;
+      for (const d of derived) {
+        const ts = d.ts as TimeSequence | null;
+        if (!ts) continue;
+        const i0 = lowerBound(ts.segments.t, x0);
+        const i1 = upperBound(ts.segments.t, x1);
+        for (let i = i0; i < i1; i++) if (ts.segments.hi[i] > hi) hi = ts.segments.hi[i];
+      }
+      return [0, hi];
+    },
+    [derived],
+  );
+  const cwndShared = useCallback(
+    (x0: number, x1: number) => extentOf(derived.flatMap((d) => d.windows.flatMap((w) => [{ t: w.t, y: w.cwnd }, { t: w.t, y: w.ssthresh }])), x0, x1),
+    [derived],
+  );
+  const labels = results.map((r) => r.label);
+  const pageRuns = results.filter((r) => r.result.summary.run.pages.completed > 0);
+  const table = {
+    columns: ['metric', 'unit', ...labels.flatMap((l, i) => (i === 0 ? [l] : [l, `Δ ${l}`, `Δ% ${l}`]))],
+    rows: rows.map((r) => [
+      r.metric.label,
+      r.metric.unit,
+      ...r.values.flatMap((v, i) => (i === 0 ? [v] : [v, r.delta[i], r.relative[i] === null ? null : r.relative[i]! * 100])),
+    ]),
+  };
+  return (
+    <div className="compare-results">
+      <h3>
+        Difference table (Δ against {labels[0]}){' '}
+        <button type="button" onClick={() => download('comparison.csv', toCsv(table), 'text/csv')}>
+          CSV
+        </button>
+      </h3>
+      <div className="table-scroll">
+        <table data-testid="difference-table">
+          <thead>
+            <tr>
+              <th scope="col">metric</th>
+              {labels.map((l) => (
+                <th key={l} scope="col">
+                  {l}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.metric.key}>
+                <th scope="row">
+                  {r.metric.label} {r.metric.unit && `(${r.metric.unit})`}
+                </th>
+                {r.values.map((v, i) => (
+                  <td key={i} className={i === r.best ? 'best' : undefined}>
+                    {formatValue(v)}
+                    {i > 0 && r.delta[i] !== null && r.delta[i] !== 0 && (
+                      <span className="delta">
+                        {' '}
+                        ({r.delta[i]! > 0 ? '+' : ''}
+                        {formatValue(r.delta[i])}
+                        {r.relative[i] !== null ? `, ${r.relative[i]! > 0 ? '+' : ''}${(r.relative[i]! * 100).toFixed(1)} %` : ''})
+                      </span>
+                    )}
+                    {i === r.best && <span className="sr-only"> (best)</span>}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pageRuns.length > 0 ? (
+        <BarChart
+          title="Mean HTML and total page time per variant (cf. E-TCP Fig. 5)"
+          yLabel="time (s)"
+          bars={{
+            categories: labels,
+            series: [
+              { name: 'HTML time', values: results.map((r) => r.result.summary.run.pages.meanHtmlTimeS) },
+              { name: 'total time', values: results.map((r) => r.result.summary.run.pages.meanTotalTimeS) },
+            ],
+          }}
+        />
+      ) : (
+        <BarChart
+          title="Mean completion time per variant"
+          yLabel="time (s)"
+          bars={{ categories: labels, series: [{ name: 'mean completion time', values: results.map((r) => r.result.summary.run.meanCompletionTimeS) }] }}
+        />
+      )}
+      <div className="multiples" style={{ gridTemplateColumns: `repeat(${Math.min(results.length, 3)}, minmax(0, 1fr))` }}>
+        {derived.map((d) => (
+          <div key={d.label} className="multiple" data-variant={d.label}>
+            <h4>{d.label}</h4>
+            {d.ts && <TimeSequenceChart ts={d.ts} yShared={seqShared} title={`Time–sequence: ${d.label}`} {...time} />}
+            {d.windows.length > 0 && <WindowChart windows={d.windows} yShared={cwndShared} title={`cwnd: ${d.label}`} {...time} />}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

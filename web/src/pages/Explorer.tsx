@@ -1,0 +1,333 @@
+// The what-if explorer: a scenario (from a preset, a saved experiment or scratch), edited in a form
+// generated from the schema or as JSON, run in the browser with progress and cancel, re-run
+// automatically when small; results, compare mode, batch submission, save and share.
+import type { Scenario, TraceLevel } from '@tcb-lab/sim';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { api, ApiError } from '../api';
+import { BatchForm } from '../components/BatchForm';
+import { CompareView } from '../components/CompareView';
+import { ResultView } from '../components/ResultView';
+import { SchemaForm, type FieldError } from '../components/SchemaForm';
+import { ServerContext } from '../components/ServerStatus';
+import { firstSentence, groupPresets, paperOf } from '../data/presets';
+import { pathToPointer, schemesOf, withScheme } from '../data/scenarioEdit';
+import { initialValue } from '../data/schemaForm';
+import { scenarioSchema, schemeNames } from '../schema';
+import { usePresets, useRunner, validateScenario } from '../sim';
+
+export const DEFAULT_PRESET = 'etcp-fig4-fair';
+
+export interface ExplorerInitial {
+  scenario: Scenario;
+  /** A saved experiment: its id, title and the resultHash stored with it. */
+  saved?: { id: string; title?: string | null; resultHash?: string | null };
+}
+
+type Mode = 'run' | 'compare' | 'batch';
+
+export function Explorer({ initial }: { initial?: ExplorerInitial }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const forked = (location.state as { scenario?: Scenario; title?: string } | null) ?? null;
+  const { presets, error: presetError } = usePresets();
+  const server = useContext(ServerContext);
+  const [scenario, setScenarioState] = useState<Scenario | null>(initial?.scenario ?? forked?.scenario ?? null);
+  const [presetName, setPresetName] = useState<string>(
+    initial || forked ? '' : (new URLSearchParams(location.search).get('preset') ?? DEFAULT_PRESET),
+  );
+  const [view, setView] = useState<'form' | 'json'>('form');
+  const [jsonText, setJsonText] = useState('');
+  const [jsonError, setJsonError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<FieldError | null>(null);
+  const [validating, setValidating] = useState(false);
+  const [trace, setTrace] = useState<TraceLevel>('full');
+  const [autoRun, setAutoRun] = useState(true);
+  const [mode, setMode] = useState<Mode>('run');
+  const [title, setTitle] = useState(initial?.saved?.title ?? forked?.title ?? '');
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<{ id: string; url: string } | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const { state, run, cancel } = useRunner();
+  const edits = useRef(0);
+
+  const setScenario = useCallback((s: Scenario) => {
+    edits.current++;
+    setSaved(null);
+    setScenarioState(s);
+  }, []);
+
+  // Load the chosen preset.
+  useEffect(() => {
+    if (!presetName || !presets) return;
+    const p = presets.find((x) => x.name === presetName);
+    if (p) {
+      edits.current++;
+      setSaved(null);
+      setScenarioState(structuredClone(p.scenario));
+    }
+  }, [presetName, presets]);
+
+  // Validate with the simulator's own validator (debounced); the error goes to its field.
+  const text = useMemo(() => (scenario ? JSON.stringify(scenario) : ''), [scenario]);
+  const [validText, setValidText] = useState<string | null>(null);
+  const validatedOnce = useRef(false);
+  useEffect(() => {
+    if (!text) return;
+    setValidating(true);
+    let live = true;
+    const timer = setTimeout(async () => {
+      try {
+        const v = await validateScenario(text);
+        if (!live) return;
+        if (v.valid) {
+          setFieldError(null);
+          setValidText(text);
+        } else {
+          setFieldError({ pointer: pathToPointer(v.error.path), problem: v.error.problem });
+          setValidText(null);
+        }
+      } catch (e) {
+        if (live) setFieldError({ pointer: '', problem: String(e) });
+      } finally {
+        if (live) setValidating(false);
+      }
+    }, validatedOnce.current ? 200 : 0);
+    validatedOnce.current = true;
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [text]);
+  const valid = validText === text && !!text;
+
+  // Run: at once for the first valid scenario, then debounced on edits while runs are quick.
+  const firstRun = useRef(true);
+  const lastWall = state.elapsedMs ?? 0;
+  useEffect(() => {
+    if (!valid || !scenario || mode !== 'run') return;
+    if (firstRun.current) {
+      firstRun.current = false;
+      void run(scenario, trace);
+      return;
+    }
+    if (!autoRun || lastWall > 2000 || state.ranText === text) return;
+    const timer = setTimeout(() => void run(scenario, trace), 350);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [valid, text, trace, autoRun, mode]);
+
+  const grouped = useMemo(() => (presets ? groupPresets(presets) : []), [presets]);
+  const preset = presets?.find((p) => p.name === presetName);
+  const schemes = scenario ? schemesOf(scenario) : [];
+  const upToDate = !!state.result && state.ranText === text;
+
+  const save = async () => {
+    if (!scenario || !state.result) return;
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const r = await api.saveExperiment({ scenario, result: state.result.summary, ...(title ? { title } : {}) });
+      setSaved(r);
+    } catch (e) {
+      setSaveError(e instanceof ApiError ? e.message : String(e));
+      if (e instanceof ApiError && e.unreachable) server.recheck();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const applyJson = () => {
+    try {
+      const parsed = JSON.parse(jsonText) as unknown;
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('a scenario is a JSON object');
+      setJsonError(null);
+      setScenario(parsed as Scenario);
+    } catch (e) {
+      setJsonError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <div className="explorer">
+      <aside className="builder" aria-label="Scenario builder">
+        <h2>Scenario</h2>
+        {initial?.saved && (
+          <p className="note">
+            Saved experiment <code>{initial.saved.id}</code>
+            {initial.saved.title ? `: ${initial.saved.title}` : ''}.{' '}
+            <button type="button" onClick={() => navigate('/', { state: { scenario, title: `Fork of ${initial.saved?.title || initial.saved?.id}` } })}>
+              Fork
+            </button>
+          </p>
+        )}
+        <div className="field">
+          <label htmlFor="preset">Start from</label>
+          <select id="preset" value={presetName} onChange={(e) => setPresetName(e.target.value)} disabled={!presets}>
+            <option value="">{initial || forked ? '(this experiment)' : '—'}</option>
+            <option value="__scratch">From scratch</option>
+            {grouped.map((g) => (
+              <optgroup key={g.paper.key} label={g.paper.title}>
+                {g.presets.map((p) => (
+                  <option key={p.name} value={p.name}>
+                    {p.name}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </div>
+        {presetError && <p className="error" role="alert">Presets could not be loaded: {presetError}</p>}
+        {presetName === '__scratch' && <ScratchLoader onLoad={setScenario} />}
+        {preset && (
+          <div className="preset-info">
+            <p className="hint">
+              <strong>{paperOf(preset).title}.</strong> {paperOf(preset).finding}
+            </p>
+            <p>{firstSentence(preset.description)}</p>
+            {preset.reference && <p className="hint">{preset.reference}</p>}
+          </div>
+        )}
+        {scenario && (
+          <div className="field">
+            <label htmlFor="scheme">Sharing scheme (every sending host)</label>
+            <select id="scheme" value={schemes.length === 1 ? schemes[0] : ''} onChange={(e) => setScenario(withScheme(scenario, e.target.value))}>
+              {schemes.length !== 1 && <option value="">(mixed: {schemes.join(', ')})</option>}
+              {schemeNames.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <div className="tabs" role="tablist" aria-label="Scenario view">
+          <button role="tab" aria-selected={view === 'form'} type="button" onClick={() => setView('form')}>
+            Form
+          </button>
+          <button
+            role="tab"
+            aria-selected={view === 'json'}
+            type="button"
+            onClick={() => {
+              setJsonText(JSON.stringify(scenario, null, 2));
+              setJsonError(null);
+              setView('json');
+            }}
+          >
+            JSON
+          </button>
+        </div>
+        {scenario && view === 'form' && (
+          <SchemaForm root={scenarioSchema} value={scenario} onChange={(v) => setScenario(v as Scenario)} error={fieldError} />
+        )}
+        {scenario && view === 'json' && (
+          <div className="json-view">
+            <label htmlFor="json">Scenario JSON</label>
+            <textarea id="json" spellCheck={false} value={jsonText} onChange={(e) => setJsonText(e.target.value)} rows={30} />
+            <button type="button" onClick={applyJson}>
+              Apply JSON
+            </button>
+            {jsonError && (
+              <p className="field-error" role="alert">
+                {jsonError}
+              </p>
+            )}
+            {fieldError && (
+              <p className="field-error" role="alert">
+                {fieldError.pointer || '/'}: {fieldError.problem}
+              </p>
+            )}
+          </div>
+        )}
+      </aside>
+
+      <main className="workspace">
+        <div className="tabs" role="tablist" aria-label="Mode">
+          {(['run', 'compare', 'batch'] as Mode[]).map((m) => (
+            <button key={m} role="tab" type="button" aria-selected={mode === m} onClick={() => setMode(m)}>
+              {m === 'run' ? 'Run' : m === 'compare' ? 'Compare' : 'Batch'}
+            </button>
+          ))}
+        </div>
+        {fieldError && (
+          <p className="error" role="alert" data-testid="scenario-invalid">
+            The scenario is invalid at <code>{fieldError.pointer || '/'}</code>: {fieldError.problem}. Nothing runs or is sent until it is fixed.
+          </p>
+        )}
+        {mode === 'run' && (
+          <>
+            <div className="run-bar">
+              <button type="button" onClick={() => scenario && run(scenario, trace)} disabled={!valid || state.running} data-testid="run">
+                Run
+              </button>
+              <button type="button" onClick={cancel} disabled={!state.running}>
+                Cancel
+              </button>
+              <progress max={1} value={state.fraction} aria-label="Simulation progress" data-testid="run-progress" />
+              <span role="status" aria-live="polite">
+                {state.running ? `running… ${Math.round(state.fraction * 100)} %` : validating ? 'checking…' : upToDate ? 'up to date' : state.result ? 'changed since the last run' : ''}
+              </span>
+              <label className="inline">
+                <input type="checkbox" checked={autoRun} onChange={(e) => setAutoRun(e.target.checked)} /> re-run on change
+              </label>
+              <label className="inline">
+                trace{' '}
+                <select value={trace} onChange={(e) => setTrace(e.target.value as TraceLevel)}>
+                  <option value="full">full (every packet)</option>
+                  <option value="series">series</option>
+                  <option value="summary">summary</option>
+                </select>
+              </label>
+            </div>
+            {state.error && (
+              <p className="error" role="alert" data-testid="run-error">
+                {state.error.kind === 'scenario' ? 'Invalid scenario: ' : state.error.kind === 'memory' ? 'Out of memory: ' : state.error.kind === 'cancelled' ? '' : 'The simulation failed: '}
+                {state.error.message}
+              </p>
+            )}
+            <div className="save-bar">
+              <label className="inline">
+                title <input type="text" value={title} onChange={(e) => setTitle(e.target.value)} aria-label="Experiment title" />
+              </label>
+              <button type="button" onClick={save} disabled={!upToDate || saving || !server.ok} data-testid="save" title={server.ok ? 'Save and get a link' : 'The server is unreachable'}>
+                {saving ? 'Saving…' : 'Save'}
+              </button>
+              {saved && (
+                <span>
+                  Saved: <Link to={saved.url} data-testid="share-link">{window.location.origin}{saved.url}</Link>
+                </span>
+              )}
+              {saveError && (
+                <span className="error" role="alert">
+                  {saveError}
+                </span>
+              )}
+            </div>
+            {initial?.saved?.resultHash && state.result && upToDate && (
+              <p className={state.result.summary.resultHash === initial.saved.resultHash ? 'ok' : 'error'} data-testid="hash-check">
+                Saved resultHash <code>{initial.saved.resultHash}</code>{' '}
+                {state.result.summary.resultHash === initial.saved.resultHash ? '— this run gives the same.' : `— this run gives ${state.result.summary.resultHash}.`}
+              </p>
+            )}
+            {state.result && <ResultView result={state.result} />}
+          </>
+        )}
+        {mode === 'compare' && scenario && <CompareView scenario={scenario} valid={valid} trace={trace} />}
+        {mode === 'batch' && scenario && <BatchForm scenario={scenario} valid={valid} title={title} />}
+      </main>
+    </div>
+  );
+}
+
+function ScratchLoader({ onLoad }: { onLoad: (s: Scenario) => void }) {
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current) return;
+    done.current = true;
+    const s = initialValue(scenarioSchema, scenarioSchema) as Record<string, unknown>;
+    // The schema's minimum: a topology and one traffic item; the form shows what is missing.
+    onLoad(s as unknown as Scenario);
+  }, [onLoad]);
+  return <p className="hint">A scenario with only the required fields; the form marks what still needs a value.</p>;
+}

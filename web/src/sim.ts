@@ -1,0 +1,98 @@
+// The in-browser simulation: @tcb-lab/sim's Web Worker pool, presets with their descriptions, and
+// a hook that runs a scenario with progress and cancellation.
+import { getPreset, listPresets, runScenario, validateScenario, ScenarioError, OutOfMemoryError, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PresetInfo } from './data/presets';
+import { pathToPointer } from './data/scenarioEdit';
+
+export { getPreset, validateScenario };
+
+let presetCache: Promise<(PresetInfo & { scenario: Scenario })[]> | undefined;
+
+/** Every built-in preset with its scenario (listed once per page load). */
+export function loadPresets() {
+  presetCache ??= listPresets().then((names) =>
+    Promise.all(
+      names.map(async (name) => {
+        const scenario = await getPreset(name);
+        return { name, description: scenario.description ?? '', reference: scenario.reference ?? '', scenario };
+      }),
+    ),
+  );
+  presetCache.catch(() => (presetCache = undefined));
+  return presetCache;
+}
+
+export function usePresets() {
+  const [presets, setPresets] = useState<(PresetInfo & { scenario: Scenario })[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadPresets().then(
+      (p) => live && setPresets(p),
+      (e) => live && setError(String(e instanceof Error ? e.message : e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { presets, error };
+}
+
+export interface RunError {
+  kind: 'scenario' | 'memory' | 'simulation' | 'cancelled';
+  message: string;
+  pointer?: string;
+}
+
+export function describeRunError(e: unknown): RunError {
+  if (e instanceof ScenarioError) return { kind: 'scenario', message: `${e.path}: ${e.problem}`, pointer: pathToPointer(e.path) };
+  if (e instanceof OutOfMemoryError)
+    return { kind: 'memory', message: `${e.message}. Lower the trace level (series or summary) or shorten the run.` };
+  if (e instanceof DOMException && e.name === 'AbortError') return { kind: 'cancelled', message: 'Run cancelled.' };
+  return { kind: 'simulation', message: e instanceof Error ? e.message : String(e) };
+}
+
+export interface RunState {
+  running: boolean;
+  fraction: number;
+  result: SimulationResult | null;
+  /** Scenario text of the result shown. */
+  ranText: string | null;
+  error: RunError | null;
+  /** Wall time from the call to the result, in ms. */
+  elapsedMs: number | null;
+}
+
+/** Runs one scenario at a time; a new run cancels the one in progress. */
+export function useRunner() {
+  const [state, setState] = useState<RunState>({ running: false, fraction: 0, result: null, ranText: null, error: null, elapsedMs: null });
+  const controller = useRef<AbortController | null>(null);
+  const run = useCallback(async (scenario: Scenario, trace: TraceLevel) => {
+    controller.current?.abort();
+    const c = new AbortController();
+    controller.current = c;
+    const text = JSON.stringify(scenario);
+    const started = performance.now();
+    setState((s) => ({ ...s, running: true, fraction: 0, error: null }));
+    try {
+      const result = await runScenario(text, {
+        trace,
+        signal: c.signal,
+        onProgress: (p) => {
+          if (controller.current === c) setState((s) => ({ ...s, fraction: p.fraction }));
+        },
+      });
+      if (controller.current !== c) return null;
+      setState({ running: false, fraction: 1, result, ranText: text, error: null, elapsedMs: performance.now() - started });
+      return result;
+    } catch (e) {
+      if (controller.current !== c) return null;
+      setState((s) => ({ ...s, running: false, error: describeRunError(e) }));
+      return null;
+    }
+  }, []);
+  const cancel = useCallback(() => controller.current?.abort(), []);
+  useEffect(() => () => controller.current?.abort(), []);
+  return { state, run, cancel };
+}
