@@ -18,6 +18,8 @@ export function createPool(connectionString: string, options: { max?: number; on
     idleTimeoutMillis: 30_000,
   });
   pool.on('error', (error) => options.onError?.(error));
+  // A checked-out connection that breaks reports on the client too (graphile-worker checks for this).
+  pool.on('connect', (client) => client.on('error', (error) => options.onError?.(error)));
   return pool;
 }
 

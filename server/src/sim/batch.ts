@@ -52,15 +52,15 @@ function tooLarge(message: string, limit: string, value: number): RequestError {
   return new RequestError(413, message, { limit, value });
 }
 
-/** Checks a normalised scenario against the duration limit; `where` names it in the message. */
+/** Checks a normalised scenario against the duration limit; `path` names what set the duration. */
 export function checkDuration(normalised: Record<string, unknown>, limitS: number, limitName: string, path: string): void {
   const duration = Number(normalised.durationS);
   if (duration > limitS) {
-    throw new RequestError(
-      413,
-      `${path}.durationS: ${duration} simulated seconds is more than ${limitName} = ${limitS}`,
-      { path: `${path}.durationS`, limit: limitName, value: limitS },
-    );
+    throw new RequestError(413, `${path}: ${duration} simulated seconds is more than ${limitName} = ${limitS}`, {
+      path,
+      limit: limitName,
+      value: limitS,
+    });
   }
 }
 
@@ -86,7 +86,7 @@ export async function planBatch(
 
   const base = await engine.validate(JSON.stringify(scenario));
   if (!base.valid) throw scenarioError('$.scenario', base.path, base.problem);
-  checkDuration(base.scenario, limits.durationS, 'MAX_DURATION_S', '$.scenario');
+  checkDuration(base.scenario, limits.durationS, 'MAX_DURATION_S', '$.scenario.durationS');
 
   // Each value on its own first, so that an error can name the value that broke the scenario.
   for (const pointer of pointers) {
