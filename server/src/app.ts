@@ -1,0 +1,183 @@
+// The Fastify application: external plugins (helmet, rate limit, OpenAPI), the service's state
+// (database pool, simulator engines, repositories, presets), the API routes and the web app.
+// main.ts builds it with real PostgreSQL and listens; the tests build it the same way.
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Pool } from './db/pool.js';
+import type { Engine } from './sim/engine.js';
+import type { PresetCatalog } from './presets.js';
+import { BatchRepository } from './repositories/batches.js';
+import { ExperimentRepository } from './repositories/experiments.js';
+import { RequestError } from './sim/batch.js';
+import { Gate } from './sim/gate.js';
+import { memberPath, parsePointer } from './sim/pointer.js';
+import { openapiTransformObject } from './openapi.js';
+import experimentRoutes from './routes/api/experiments/index.js';
+import batchRoutes from './routes/api/batches/index.js';
+import runRoutes from './routes/api/runs/index.js';
+import presetRoutes from './routes/api/presets/index.js';
+import healthRoutes from './routes/api/health/index.js';
+import schemaRoutes from './routes/api/schemas/index.js';
+import webRoutes from './routes/web.js';
+
+export interface AppOptions {
+  config: Config;
+  pool: Pool;
+  /** Validates request scenarios (the WASM build when present: no process per call). */
+  validator: Engine;
+  /** Runs synchronous runs (the native binary when present). */
+  runner: Engine;
+  presets: PresetCatalog;
+  logger?: boolean | { level: string };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Pool;
+    validator: Engine;
+    runner: Engine;
+    presets: PresetCatalog;
+    experiments: ExperimentRepository;
+    batches: BatchRepository;
+    syncRuns: Gate;
+  }
+}
+
+/** An Ajv error's instancePath ("/grid/~1tcp~1flavor/0") in the CLI's JSON path notation. */
+export function jsonPath(instancePath: string): string {
+  const tokens = parsePointer(instancePath) ?? [];
+  return tokens.reduce((path, token) => (/^(0|[1-9][0-9]*)$/.test(token) ? `${path}[${token}]` : memberPath(path, token)), '$');
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** The first schema error of a request, in the words and paths tcpsim uses for scenarios. */
+function describeValidation(errors: AjvError[], context: string): { path: string; problem: string } {
+  const e = errors[0];
+  let path = jsonPath(e.instancePath);
+  let problem = e.message ?? 'is invalid';
+  if (e.keyword === 'required') {
+    problem = `missing required field "${String(e.params.missingProperty)}"`;
+  } else if (e.keyword === 'additionalProperties') {
+    const field = String(e.params.additionalProperty);
+    path = memberPath(path, field);
+    problem = `unknown field "${field}"`;
+  }
+  if (context === 'querystring') path = path.replace(/^\$/, '$query');
+  else if (context === 'params') path = path.replace(/^\$/, '$params');
+  else if (context === 'headers') path = path.replace(/^\$/, '$headers');
+  return { path, problem };
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: config.limits.bodyBytes,
+    // Unknown fields are errors and types are not coerced: a request means what it says.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    // No "Fastify" banners, no stack traces: errors leave through the handler below only.
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('db', options.pool);
+  app.decorate('validator', options.validator);
+  app.decorate('runner', options.runner);
+  app.decorate('presets', options.presets);
+  app.decorate('experiments', new ExperimentRepository(options.pool));
+  app.decorate('batches', new BatchRepository(options.pool));
+  app.decorate('syncRuns', new Gate(Math.max(1, Math.min(4, config.workers || 1)), 16));
+
+  app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
+    if (error instanceof RequestError) {
+      return reply.status(error.statusCode).send({ error: error.message, ...error.body });
+    }
+    if (error.validation && error.validation.length > 0) {
+      const { path, problem } = describeValidation(error.validation, error.validationContext ?? 'body');
+      return reply.status(400).send({ error: `${path}: ${problem}`, path, problem });
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send({
+        error: `the request body is larger than BODY_LIMIT_BYTES = ${config.limits.bodyBytes} bytes`,
+        limit: 'BODY_LIMIT_BYTES',
+        value: config.limits.bodyBytes,
+      });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+      return reply.status(400).send({ error: `$: invalid JSON: ${error.message}`, path: '$', problem: `invalid JSON: ${error.message}` });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      const limited = error as unknown as { error?: string; limit?: string; value?: number };
+      return reply.status(429).send({ error: limited.error ?? error.message, limit: limited.limit, value: limited.value });
+    }
+    if (status >= 400 && status < 500) return reply.status(status).send({ error: error.message });
+    request.log.error({ err: error }, 'request failed');
+    if ((error as { code?: string }).code === 'ECONNREFUSED' || /database|connect|terminat/i.test(error.message)) {
+      return reply.status(503).send({ error: 'the database is unavailable; try again shortly' });
+    }
+    return reply.status(500).send({ error: 'internal error' });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // The web app compiles the simulator's WebAssembly in a module Web Worker.
+        'script-src': ["'self'", "'wasm-unsafe-eval'"],
+        'worker-src': ["'self'", 'blob:'],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'"],
+      },
+    },
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    errorResponseBuilder: (_request, context) => {
+      const limit = context.max === config.rateLimit.max ? 'RATE_LIMIT_MAX' : 'RATE_LIMIT_RUNS_MAX';
+      return {
+        statusCode: 429,
+        error: `rate limit exceeded: at most ${context.max} such requests per ${config.rateLimit.windowMs / 1000} s from one address (${limit}); retry in ${context.after}`,
+        message: `rate limit exceeded (${limit} = ${context.max})`,
+        limit,
+        value: context.max,
+      };
+    },
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'tcb-lab simulation service',
+        description: 'Saved experiments, batches of simulation runs (parameter grids with replications) and synchronous runs of the tcb-lab TCP control block sharing simulator. See docs/API.md.',
+        version: '1.0.0',
+      },
+    },
+    transformObject: openapiTransformObject as never,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  await app.register(experimentRoutes, { prefix: '/api/experiments' });
+  await app.register(batchRoutes, { prefix: '/api/batches' });
+  await app.register(runRoutes, { prefix: '/api/runs' });
+  await app.register(presetRoutes, { prefix: '/api/presets' });
+  await app.register(schemaRoutes, { prefix: '/api/schemas' });
+  await app.register(healthRoutes, { prefix: '/api/health' });
+  await app.register(webRoutes);
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

