@@ -8,13 +8,25 @@ import { pathToPointer } from './data/scenarioEdit';
 export { getPreset, validateScenario };
 
 let presetCache: Promise<(PresetInfo & { scenario: Scenario })[]> | undefined;
+const scenarioCache = new Map<string, Promise<Scenario>>();
+
+/** One preset's scenario, fetched once per page load; the explorer asks for its own first. */
+export function presetScenario(name: string): Promise<Scenario> {
+  let p = scenarioCache.get(name);
+  if (!p) {
+    p = getPreset(name);
+    p.catch(() => scenarioCache.delete(name));
+    scenarioCache.set(name, p);
+  }
+  return p;
+}
 
 /** Every built-in preset with its scenario (listed once per page load). */
 export function loadPresets() {
   presetCache ??= listPresets().then((names) =>
     Promise.all(
       names.map(async (name) => {
-        const scenario = await getPreset(name);
+        const scenario = await presetScenario(name);
         return { name, description: scenario.description ?? '', reference: scenario.reference ?? '', scenario };
       }),
     ),
@@ -74,6 +86,7 @@ export function useRunner() {
     controller.current = c;
     const text = JSON.stringify(scenario);
     const started = performance.now();
+    performance.mark('tcb:run-start');
     setState((s) => ({ ...s, running: true, fraction: 0, error: null }));
     try {
       const result = await runScenario(text, {
@@ -84,6 +97,7 @@ export function useRunner() {
         },
       });
       if (controller.current !== c) return null;
+      performance.mark('tcb:run-end');
       setState({ running: false, fraction: 1, result, ranText: text, error: null, elapsedMs: performance.now() - started });
       return result;
     } catch (e) {

@@ -158,6 +158,7 @@ export function Plot(props: PlotProps) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.clearRect(0, 0, innerW, innerH);
       draw(ctx, sx, sy);
+      if (frames.current === 0) performance.mark(`tcb:first-draw:${title}`);
       frames.current++;
       const fig = figureRef.current;
       if (fig) {

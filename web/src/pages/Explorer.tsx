@@ -14,7 +14,7 @@ import { firstSentence, groupPresets, paperOf } from '../data/presets';
 import { pathToPointer, schemesOf, withScheme } from '../data/scenarioEdit';
 import { initialValue } from '../data/schemaForm';
 import { scenarioSchema, schemeNames } from '../schema';
-import { usePresets, useRunner, validateScenario } from '../sim';
+import { presetScenario, usePresets, useRunner, validateScenario } from '../sim';
 
 export const DEFAULT_PRESET = 'etcp-fig4-fair';
 
@@ -57,16 +57,26 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
     setScenarioState(s);
   }, []);
 
-  // Load the chosen preset.
+  // Load the chosen preset (by itself: the explorer need not wait for the whole gallery).
+  const [loadError, setLoadError] = useState<string | null>(null);
   useEffect(() => {
-    if (!presetName || !presets) return;
-    const p = presets.find((x) => x.name === presetName);
-    if (p) {
-      edits.current++;
-      setSaved(null);
-      setScenarioState(structuredClone(p.scenario));
-    }
-  }, [presetName, presets]);
+    if (!presetName || presetName === '__scratch') return;
+    let live = true;
+    presetScenario(presetName).then(
+      (s) => {
+        if (!live) return;
+        edits.current++;
+        setSaved(null);
+        setLoadError(null);
+        performance.mark('tcb:preset-loaded');
+        setScenarioState(structuredClone(s));
+      },
+      (e) => live && setLoadError(`Preset “${presetName}” could not be loaded: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [presetName]);
 
   // Validate with the simulator's own validator (debounced); the error goes to its field.
   const text = useMemo(() => (scenario ? JSON.stringify(scenario) : ''), [scenario]);
@@ -81,6 +91,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         const v = await validateScenario(text);
         if (!live) return;
         if (v.valid) {
+          performance.mark('tcb:validated');
           setFieldError(null);
           setValidText(text);
         } else {
@@ -163,9 +174,10 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         )}
         <div className="field">
           <label htmlFor="preset">Start from</label>
-          <select id="preset" value={presetName} onChange={(e) => setPresetName(e.target.value)} disabled={!presets}>
+          <select id="preset" value={presetName} onChange={(e) => setPresetName(e.target.value)}>
             <option value="">{initial || forked ? '(this experiment)' : '—'}</option>
             <option value="__scratch">From scratch</option>
+            {!presets && presetName && presetName !== '__scratch' && <option value={presetName}>{presetName}</option>}
             {grouped.map((g) => (
               <optgroup key={g.paper.key} label={g.paper.title}>
                 {g.presets.map((p) => (
@@ -178,6 +190,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
           </select>
         </div>
         {presetError && <p className="error" role="alert">Presets could not be loaded: {presetError}</p>}
+        {loadError && <p className="error" role="alert">{loadError}</p>}
         {presetName === '__scratch' && <ScratchLoader onLoad={setScenario} />}
         {preset && (
           <div className="preset-info">
