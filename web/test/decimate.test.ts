@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimatePoints, decimateStep, decimateTicks } from '../src/data/decimate';
+import { affineOf, decimatePoints, decimateStep, decimateTicks, RangeExtent } from '../src/data/decimate';
 
 function segments(n: number, conns: number) {
   const t = new Float64Array(n);
@@ -20,14 +20,14 @@ function segments(n: number, conns: number) {
 describe('decimateTicks', () => {
   it('keeps every segment when each has its own pixel', () => {
     const seg = segments(10, 2);
-    const d = decimateTicks(seg, 2, 0, 1, (t) => t * 1000);
+    const d = decimateTicks(seg, 2, 0, 1, { k: 1000, b: 0 });
     expect(d.count).toBe(10);
     expect(Array.from(d.lo.subarray(0, 10))).toEqual(Array.from(seg.lo));
   });
 
   it('merges a connection’s segments within one pixel column into one tick spanning them all', () => {
     const seg = segments(1_000_000, 4);
-    const d = decimateTicks(seg, 4, 0, 1, (t) => t * 800);
+    const d = decimateTicks(seg, 4, 0, 1, { k: 800, b: 0 });
     // At most one tick per connection, retransmission flag and column.
     expect(d.count).toBeLessThanOrEqual(800 * 4 * 2 + 8);
     expect(d.count).toBeGreaterThanOrEqual(800 * 4);
@@ -51,7 +51,7 @@ describe('decimateTicks', () => {
 
   it('looks only at the visible time range', () => {
     const seg = segments(1000, 1);
-    const d = decimateTicks(seg, 1, 0.5, 0.6, (t) => (t - 0.5) * 1e6);
+    const d = decimateTicks(seg, 1, 0.5, 0.6, { k: 1e6, b: -0.5e6 });
     expect(d.count).toBe(101);
     expect(d.lo[0]).toBe(500 * 1000);
   });
@@ -61,9 +61,9 @@ describe('decimateStep', () => {
   it('keeps first, lowest, highest and last per column, and the point before the view', () => {
     const t = [0, 1, 1.2, 1.4, 1.6, 3];
     const y = [5, 1, 9, 3, 4, 7];
-    const d = decimateStep(t, y, 1, 2, (v) => Math.floor(v));
+    const d = decimateStep(t, y, 1, 2, { k: 0.5, b: 0.2 });
     expect(d.count).toBe(3);
-    expect(Array.from(d.x.subarray(0, 3))).toEqual([0, 1, 3]);
+    expect(Array.from(d.x.subarray(0, 3))).toEqual([0, 1, 2]);
     expect([d.first[1], d.min[1], d.max[1], d.last[1]]).toEqual([1, 1, 9, 4]);
     expect(d.first[0]).toBe(5);
   });
@@ -73,7 +73,33 @@ describe('decimatePoints', () => {
   it('draws one point per pixel cell', () => {
     const t = [0, 0.1, 0.2, 5];
     const y = [1, 1, 1, 2];
-    const d = decimatePoints(t, y, 0, 10, (v) => Math.floor(v), (v) => v);
+    const d = decimatePoints(t, y, 0, 10, { k: 1, b: 0 }, { k: 1, b: 0 }, 10, 10);
     expect(d.count).toBe(2);
+  });
+});
+
+describe('affineOf', () => {
+  it('is the linear scale’s map', () => {
+    const scale = { domain: () => [2, 4], range: () => [0, 100] };
+    const a = affineOf(scale);
+    expect(3 * a.k + a.b).toBe(50);
+  });
+});
+
+describe('RangeExtent', () => {
+  it('answers like a scan over any range', () => {
+    const n = 5000;
+    const lo = Float64Array.from({ length: n }, (_, i) => (i * 7919) % 1000);
+    const hi = Float64Array.from(lo, (v, i) => v + (i % 13));
+    const r = new RangeExtent(lo, hi, 64);
+    for (const [a, b] of [[0, n], [3, 70], [64, 128], [100, 4999], [10, 11], [7, 7]]) {
+      let mn = Infinity;
+      let mx = -Infinity;
+      for (let i = a; i < b; i++) {
+        mn = Math.min(mn, lo[i]);
+        mx = Math.max(mx, hi[i]);
+      }
+      expect(r.query(a, b)).toEqual([mn, mx]);
+    }
   });
 });

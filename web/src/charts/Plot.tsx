@@ -8,6 +8,7 @@ import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3-zoom';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { download, slug, svgToPng } from './export';
 import { SvgPainter, type Painter } from './painter';
 import { useWidth } from './useWidth';
@@ -68,13 +69,29 @@ export function Plot(props: PlotProps) {
   const [exportError, setExportError] = useState<string | null>(null);
   const id = useId();
 
-  const sx = useMemo(() => scaleLinear().domain(xDomain).range([0, innerW]), [xDomain, innerW]);
+  // The visible range follows xDomain; while this plot is zoomed it moves at once and the other
+  // plots follow when the gesture pauses (onXDomain is debounced), so only this plot redraws per frame.
+  const [local, setLocal] = useState<Domain>(xDomain);
+  useEffect(() => setLocal((l) => (l[0] === xDomain[0] && l[1] === xDomain[1] ? l : xDomain)), [xDomain]);
+  const share = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(share.current), []);
+  const moveTo = useCallback(
+    (d: Domain, immediately: boolean) => {
+      // Rendered and drawn at once, inside the input event, rather than in a later scheduler task.
+      flushSync(() => setLocal(d));
+      clearTimeout(share.current);
+      if (immediately) onXDomain(d);
+      else share.current = setTimeout(() => onXDomain(d), 150);
+    },
+    [onXDomain],
+  );
+  const sx = useMemo(() => scaleLinear().domain(local).range([0, innerW]), [local, innerW]);
   const sy = useMemo(() => {
-    let d = yOverride ?? yExtent(xDomain[0], xDomain[1]);
+    let d = yOverride ?? yExtent(local[0], local[1]);
     if (!(d[1] > d[0])) d = [d[0], d[0] + 1];
     const s = scaleLinear().domain(d).range([innerH, 0]);
     return yOverride ? s : s.nice();
-  }, [yOverride, yExtent, xDomain, innerH]);
+  }, [yOverride, yExtent, local, innerH]);
 
   // The zoom behaviour maps the full time range onto the plot; its transform is the visible range.
   const base = useMemo(() => scaleLinear().domain(xFull).range([0, innerW]), [xFull, innerW]);
@@ -95,14 +112,14 @@ export function Plot(props: PlotProps) {
       .on('zoom', (event: D3ZoomEvent<HTMLDivElement, unknown>) => {
         if (syncing.current) return;
         const d = event.transform.rescaleX(base).domain() as Domain;
-        onXDomain(d);
+        moveTo(d, false);
       });
     zoomRef.current = z;
     select(el).call(z).on('dblclick.zoom', null);
     return () => {
       select(el).on('.zoom', null);
     };
-  }, [base, innerW, innerH, onXDomain, brushing]);
+  }, [base, innerW, innerH, moveTo, brushing]);
 
   // Keep the zoom transform in step with a domain set from outside (another plot, a button).
   useEffect(() => {
@@ -110,12 +127,12 @@ export function Plot(props: PlotProps) {
     const z = zoomRef.current;
     if (!el || !z) return;
     const span = xFull[1] - xFull[0] || 1;
-    const k = span / (xDomain[1] - xDomain[0] || span);
-    const t = zoomIdentity.scale(k).translate(-base(xDomain[0]), 0);
+    const k = span / (local[1] - local[0] || span);
+    const t = zoomIdentity.scale(k).translate(-base(local[0]), 0);
     syncing.current = true;
     select(el).call(z.transform, t);
     syncing.current = false;
-  }, [xDomain, xFull, base]);
+  }, [local, xFull, base]);
 
   // Brush: the chosen rectangle becomes the visible time range and the y range.
   useEffect(() => {
@@ -132,7 +149,7 @@ export function Plot(props: PlotProps) {
         const [[x0, y0], [x1, y1]] = sel;
         select(g).call(b.move, null);
         if (x1 - x0 < 3 || y1 - y0 < 3) return;
-        onXDomain([sx.invert(x0), sx.invert(x1)]);
+        moveTo([sx.invert(x0), sx.invert(x1)], true);
         setYOverride([sy.invert(y1), sy.invert(y0)]);
         setBrushing(false);
       });
@@ -141,7 +158,7 @@ export function Plot(props: PlotProps) {
     return () => {
       select(g).on('.brush', null).selectAll('*').remove();
     };
-  }, [brushing, innerW, innerH, sx, sy, onXDomain]);
+  }, [brushing, innerW, innerH, sx, sy, moveTo]);
 
   useLayoutEffect(() => {
     const canvas = canvasRef.current;
@@ -151,7 +168,8 @@ export function Plot(props: PlotProps) {
       canvas.width = Math.round(innerW * dpr);
       canvas.height = Math.round(innerH * dpr);
     }
-    const raf = requestAnimationFrame(() => {
+    // Drawn before the browser paints (Chromium delivers wheel and pointer input once per frame).
+    {
       const ctx = canvas.getContext('2d');
       if (!ctx) return;
       const started = performance.now();
@@ -165,26 +183,25 @@ export function Plot(props: PlotProps) {
         fig.dataset.frames = String(frames.current);
         fig.dataset.drawMs = (performance.now() - started).toFixed(2);
       }
-    });
-    return () => cancelAnimationFrame(raf);
+    }
   }, [draw, sx, sy, innerW, innerH]);
 
   const zoomBy = useCallback(
     (factor: number, shift = 0) => {
-      const [a, b] = xDomain;
+      const [a, b] = local;
       const span = b - a;
       const full = xFull[1] - xFull[0];
       const next = Math.min(full, span * factor);
       let lo = a + (span - next) / 2 + shift * span;
       lo = Math.max(xFull[0], Math.min(xFull[1] - next, lo));
-      onXDomain([lo, lo + next]);
+      moveTo([lo, lo + next], true);
     },
-    [xDomain, xFull, onXDomain],
+    [local, xFull, moveTo],
   );
   const reset = useCallback(() => {
     setYOverride(null);
-    onXDomain(xFull);
-  }, [onXDomain, xFull]);
+    moveTo(xFull, true);
+  }, [moveTo, xFull]);
 
   const onKey = (e: React.KeyboardEvent) => {
     const keys: Record<string, () => void> = {

@@ -3,7 +3,8 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { lowerBound, upperBound } from '../data/columns';
 import { seriesCsv, toCsv } from '../data/csv';
-import { decimatePoints, decimateStep, decimateTicks, type TickColumns } from '../data/decimate';
+import { affineOf, decimatePoints, decimateStep, decimateStepLevel, decimateTicks, RangeExtent, type TickColumns } from '../data/decimate';
+import { pickLevel, stepPyramid, tickPyramid, type StepLevel } from '../data/lod';
 import { ackColor, alertColor, colorOf } from '../data/palette';
 import type { FlowWindow, GroupWindow, QueueLine, RateLine, RttSamples } from '../data/series';
 import type { TimeSequence } from '../data/timeseq';
@@ -18,10 +19,23 @@ export interface TimeProps {
 
 const fmt = (v: number, digits = 6) => String(Number(v.toPrecision(digits)));
 
+/** The colour mixed halfway with white (the receive-window line beside the ACK line). */
+function lighten(hex: string): string {
+  const v = parseInt(hex.slice(1), 16);
+  const mix = (c: number) => Math.round(c + (255 - c) * 0.55);
+  return `rgb(${mix(v >> 16)},${mix((v >> 8) & 255)},${mix(v & 255)})`;
+}
+
 /** Draws a step line (each value holds until the next time), decimated per pixel column. */
 export function drawStep(p: Painter, t: ArrayLike<number>, y: ArrayLike<number>, sx: Scale, sy: Scale) {
+  drawStepLevels(p, [{ bucketS: 0, t, first: y, min: y, max: y, last: y } as StepLevel], sx, sy);
+}
+
+/** Draws a step line from its levels of detail (lod.ts), the coarsest that keeps pixel accuracy. */
+export function drawStepLevels(p: Painter, levels: StepLevel[], sx: Scale, sy: Scale) {
   const [t0, t1] = sx.domain();
-  const d = decimateStep(t, y, t0, t1, sx);
+  const level = pickLevel(levels, (t1 - t0) / Math.max(1, sx.range()[1]));
+  const d = decimateStepLevel(level, t0, t1, affineOf(sx));
   let open = false;
   let prev = NaN;
   p.beginPath();
@@ -72,26 +86,25 @@ export function extentOf(arrays: { t: ArrayLike<number>; y: ArrayLike<number> }[
 export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSequence; yShared?: (x0: number, x1: number) => Domain; title?: string } & TimeProps) {
   const buffer = useRef<TickColumns | undefined>(undefined);
   const n = ts.connections.length;
+  const extent = useMemo(() => new RangeExtent(ts.segments.lo, ts.segments.hi), [ts]);
+  const levels = useMemo(() => tickPyramid(ts.segments, n, ts.tMax), [ts, n]);
+  const ackLevels = useMemo(() => ts.acks.map((a) => stepPyramid(a.t, a.y, ts.tMax)), [ts]);
+  const windowLevels = useMemo(() => ts.windows.map((a) => stepPyramid(a.t, a.y, ts.tMax)), [ts]);
   const yExtent = useCallback(
     (x0: number, x1: number): Domain => {
       const s = ts.segments;
       const i0 = lowerBound(s.t, x0);
       const i1 = upperBound(s.t, x1);
       if (i1 <= i0) return [0, Math.max(1, ts.seqMax)];
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (let i = i0; i < i1; i++) {
-        if (s.lo[i] < lo) lo = s.lo[i];
-        if (s.hi[i] > hi) hi = s.hi[i];
-      }
-      return [lo, hi];
+      return extent.query(i0, i1);
     },
-    [ts],
+    [ts, extent],
   );
   const draw = useCallback(
     (p: Painter, sx: Scale, sy: Scale) => {
       const [t0, t1] = sx.domain();
-      const d = decimateTicks(ts.segments, n, t0, t1, sx, buffer.current);
+      const level = pickLevel(levels, (t1 - t0) / Math.max(1, sx.range()[1]));
+      const d = decimateTicks(level.seg, n, t0, t1, affineOf(sx), buffer.current);
       buffer.current = d;
       // Per connection: ticks with end caps (xplot's arrows) when there is room.
       const byConn: number[][] = Array.from({ length: n }, () => []);
@@ -120,18 +133,16 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
         }
         p.stroke();
       }
-      // ACK lines (solid) and receive-window edges (dashed) in the connection's colour.
+      // ACK lines (solid) and receive-window edges (thin, light) in the connection's colour; no
+      // dashes or transparency, which cost the most to rasterise on a software canvas.
       for (let c = 0; c < n; c++) {
-        p.strokeStyle = colorOf(ts.connections[c].flow);
-        p.globalAlpha = 0.75;
-        p.setLineDash([]);
-        drawStep(p, ts.acks[c].t, ts.acks[c].y, sx, sy);
-        p.globalAlpha = 0.45;
-        p.setLineDash([4, 3]);
-        drawStep(p, ts.windows[c].t, ts.windows[c].y, sx, sy);
+        const color = colorOf(ts.connections[c].flow);
+        p.strokeStyle = color;
+        p.lineWidth = 1;
+        drawStepLevels(p, ackLevels[c], sx, sy);
+        p.strokeStyle = lighten(color);
+        drawStepLevels(p, windowLevels[c], sx, sy);
       }
-      p.setLineDash([]);
-      p.globalAlpha = 1;
       // Retransmissions: vermillion ticks with an "R".
       p.strokeStyle = alertColor;
       p.fillStyle = alertColor;
@@ -173,7 +184,7 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
         p.fillText(l.text, sx(l.t) + 3, sy(l.seq));
       }
     },
-    [ts, n],
+    [ts, n, levels, ackLevels, windowLevels],
   );
   const hover = useCallback(
     (t: number, seq: number, sx: Scale, sy: Scale) => {
@@ -221,6 +232,7 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
   const legend = useMemo(
     () => [
       ...ts.connections.slice(0, 30).map((c) => ({ name: c.name, color: colorOf(c.flow) })),
+      { name: 'ACK line (solid), receive window (light)', color: '#555', dash: true },
       ...(ts.connections.length > 30 ? [{ name: `… ${ts.connections.length - 30} more`, color: '#fff' }] : []),
       { name: 'retransmission', color: alertColor, mark: 'R' },
       { name: 'drop', color: alertColor, mark: '×' },
@@ -260,20 +272,24 @@ export function WindowChart({ windows, yShared, title, ...time }: { windows: Flo
     (x0: number, x1: number) => extentOf(windows.flatMap((w) => [{ t: w.t, y: w.cwnd }, { t: w.t, y: w.ssthresh }]), x0, x1),
     [windows],
   );
+  const levels = useMemo(() => {
+    const tMax = Math.max(0, ...windows.map((w) => (w.t.length ? w.t[w.t.length - 1] : 0)));
+    return windows.map((w) => ({ cwnd: stepPyramid(w.t, w.cwnd, tMax), ssthresh: stepPyramid(w.t, w.ssthresh, tMax) }));
+  }, [windows]);
   const draw = useCallback(
     (p: Painter, sx: Scale, sy: Scale) => {
-      windows.forEach((w) => {
+      windows.forEach((w, i) => {
         p.strokeStyle = colorOf(w.flow);
         p.lineWidth = 1.5;
         p.setLineDash([]);
-        drawStep(p, w.t, w.cwnd, sx, sy);
+        drawStepLevels(p, levels[i].cwnd, sx, sy);
         p.lineWidth = 1;
         p.setLineDash([5, 3]);
-        drawStep(p, w.t, w.ssthresh, sx, sy);
+        drawStepLevels(p, levels[i].ssthresh, sx, sy);
       });
       p.setLineDash([]);
     },
-    [windows],
+    [windows, levels],
   );
   const hover = useCallback(
     (t: number) => {
@@ -326,8 +342,8 @@ export function EnsembleChart({ group, flowNames, ...time }: { group: GroupWindo
       const [t0, t1] = sx.domain();
       // Members' shares as stacked step areas, decimated per pixel column.
       group.memberFlows.forEach((flow, m) => {
-        const lower = decimateStep(group.stackT, group.y0[m], t0, t1, sx);
-        const upper = decimateStep(group.stackT, group.y1[m], t0, t1, sx);
+        const lower = decimateStep(group.stackT, group.y0[m], t0, t1, affineOf(sx));
+        const upper = decimateStep(group.stackT, group.y1[m], t0, t1, affineOf(sx));
         if (upper.count === 0) return;
         p.fillStyle = colorOf(flow);
         p.globalAlpha = 0.55;
@@ -533,7 +549,7 @@ export function RttChart({ samples, windows, flowOf, ...time }: { samples: RttSa
       const [t0, t1] = sx.domain();
       samples.forEach((s) => {
         p.fillStyle = colorOf(flowOf(s.conn));
-        const d = decimatePoints(s.t, s.rttS, t0, t1, sx, sy);
+        const d = decimatePoints(s.t, s.rttS, t0, t1, affineOf(sx), affineOf(sy), sx.range()[1], sy.range()[0]);
         for (let k = 0; k < d.count; k++) p.fillRect(d.x[k] - 1.5, d.y[k] - 1.5, 3, 3);
       });
       windows.forEach((w) => {

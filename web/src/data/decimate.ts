@@ -2,6 +2,20 @@
 // of a million segments becomes at most a few thousand ticks per frame, whatever the zoom.
 import { lowerBound, upperBound } from './columns';
 
+/** A linear map v → v * k + b (a d3 linear scale's, see affineOf), applied inline in hot loops. */
+export interface Affine {
+  k: number;
+  b: number;
+}
+
+/** The affine form of a linear scale (d3's scaleLinear: domain() and range() of two values). */
+export function affineOf(scale: { domain(): number[]; range(): number[] }): Affine {
+  const [d0, d1] = scale.domain();
+  const [r0, r1] = scale.range();
+  const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
+  return { k, b: r0 - d0 * k };
+}
+
 export interface TickColumns {
   count: number;
   x: Float64Array;
@@ -22,9 +36,10 @@ export function decimateTicks(
   connections: number,
   t0: number,
   t1: number,
-  px: (t: number) => number,
+  px: Affine,
   out?: TickColumns,
 ): TickColumns {
+  const { k: xk, b: xb } = px;
   const i0 = lowerBound(seg.t, t0);
   const i1 = upperBound(seg.t, t1);
   const cap = i1 - i0;
@@ -47,7 +62,7 @@ export function decimateTicks(
     const c = seg.conn[i];
     const r = seg.retx[i];
     const key = c * 2 + r;
-    const x = Math.round(px(seg.t[i]));
+    const x = Math.round(seg.t[i] * xk + xb);
     let k = slot[key];
     if (k >= 0 && column[key] === x) {
       if (seg.lo[i] < o.lo[k]) o.lo[k] = seg.lo[i];
@@ -86,8 +101,20 @@ export function decimateStep(
   y: ArrayLike<number>,
   t0: number,
   t1: number,
-  px: (t: number) => number,
+  px: Affine,
 ): LineColumns {
+  return decimateStepLevel({ t, first: y, min: y, max: y, last: y }, t0, t1, px);
+}
+
+/** decimateStep over a level of detail (lod.ts): per row the first, lowest, highest and last value. */
+export function decimateStepLevel(
+  level: { t: ArrayLike<number>; first: ArrayLike<number>; min: ArrayLike<number>; max: ArrayLike<number>; last: ArrayLike<number> },
+  t0: number,
+  t1: number,
+  px: Affine,
+): LineColumns {
+  const { t } = level;
+  const { k: xk, b: xb } = px;
   const i0 = Math.max(0, lowerBound(t, t0) - 1);
   const i1 = Math.min(t.length, upperBound(t, t1) + 1);
   const cap = Math.max(0, i1 - i0);
@@ -101,45 +128,103 @@ export function decimateStep(
   };
   let k = -1;
   for (let i = i0; i < i1; i++) {
-    const x = Math.round(px(t[i]));
-    const v = y[i];
+    const x = Math.round(t[i] * xk + xb);
     if (k >= 0 && o.x[k] === x) {
-      if (v < o.min[k]) o.min[k] = v;
-      if (v > o.max[k]) o.max[k] = v;
-      o.last[k] = v;
+      if (level.min[i] < o.min[k]) o.min[k] = level.min[i];
+      if (level.max[i] > o.max[k]) o.max[k] = level.max[i];
+      o.last[k] = level.last[i];
       continue;
     }
     k = o.count++;
     o.x[k] = x;
-    o.first[k] = o.min[k] = o.max[k] = o.last[k] = v;
+    o.first[k] = level.first[i];
+    o.min[k] = level.min[i];
+    o.max[k] = level.max[i];
+    o.last[k] = level.last[i];
   }
   return o;
 }
 
-/** Points of a scatter (t, y) in [t0, t1], at most one per pixel cell and series. */
+/**
+ * Points of a scatter (t, y) in [t0, t1], at most one per pixel cell: cells of a width × height
+ * grid already drawn are skipped (a bitmap, reset per call).
+ */
 export function decimatePoints(
   t: ArrayLike<number>,
   y: ArrayLike<number>,
   t0: number,
   t1: number,
-  px: (t: number) => number,
-  py: (y: number) => number,
+  px: Affine,
+  py: Affine,
+  width: number,
+  height: number,
 ): { x: Float64Array; y: Float64Array; count: number } {
   const i0 = lowerBound(t, t0);
   const i1 = upperBound(t, t1);
-  const seen = new Set<number>();
-  const xs = new Float64Array(Math.max(0, i1 - i0));
-  const ys = new Float64Array(Math.max(0, i1 - i0));
+  const w = Math.max(1, Math.ceil(width) + 1);
+  const h = Math.max(1, Math.ceil(height) + 1);
+  const seen = new Uint8Array(w * h);
+  const n = Math.max(0, Math.min(i1 - i0, w * h));
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
   let count = 0;
-  for (let i = i0; i < i1; i++) {
-    const x = Math.round(px(t[i]));
-    const yy = Math.round(py(y[i]));
-    const cell = x * 65536 + yy;
-    if (seen.has(cell)) continue;
-    seen.add(cell);
+  for (let i = i0; i < i1 && count < n; i++) {
+    const x = Math.round(t[i] * px.k + px.b);
+    const yy = Math.round(y[i] * py.k + py.b);
+    if (x < 0 || x >= w || yy < 0 || yy >= h || Number.isNaN(yy)) continue;
+    const cell = yy * w + x;
+    if (seen[cell]) continue;
+    seen[cell] = 1;
     xs[count] = x;
     ys[count] = yy;
     count++;
   }
   return { x: xs, y: ys, count };
+}
+
+/**
+ * Minimum and maximum of a column over index ranges, from per-block extremes computed once: a
+ * query costs O(n / block + block) instead of O(range).
+ */
+export class RangeExtent {
+  readonly #lo: ArrayLike<number>;
+  readonly #hi: ArrayLike<number>;
+  readonly #blockLo: Float64Array;
+  readonly #blockHi: Float64Array;
+  readonly #size: number;
+
+  constructor(lo: ArrayLike<number>, hi: ArrayLike<number>, block = 512) {
+    this.#lo = lo;
+    this.#hi = hi;
+    this.#size = block;
+    const blocks = Math.ceil(lo.length / block);
+    this.#blockLo = new Float64Array(blocks).fill(Infinity);
+    this.#blockHi = new Float64Array(blocks).fill(-Infinity);
+    for (let i = 0; i < lo.length; i++) {
+      const b = (i / block) | 0;
+      if (lo[i] < this.#blockLo[b]) this.#blockLo[b] = lo[i];
+      if (hi[i] > this.#blockHi[b]) this.#blockHi[b] = hi[i];
+    }
+  }
+
+  /** [min of lo, max of hi] over indices [i0, i1); [Infinity, -Infinity] when empty. */
+  query(i0: number, i1: number): [number, number] {
+    let lo = Infinity;
+    let hi = -Infinity;
+    const size = this.#size;
+    let i = i0;
+    while (i < i1) {
+      if (i % size === 0 && i + size <= i1) {
+        const b = i / size;
+        if (this.#blockLo[b] < lo) lo = this.#blockLo[b];
+        if (this.#blockHi[b] > hi) hi = this.#blockHi[b];
+        i += size;
+      } else {
+        if (this.#lo[i] < lo) lo = this.#lo[i];
+        if (this.#hi[i] > hi) hi = this.#hi[i];
+        i++;
+      }
+    }
+    return [lo, hi];
+  }
 }

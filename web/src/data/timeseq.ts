@@ -18,10 +18,18 @@ export interface StepLine {
   y: Float64Array;
 }
 
+export interface Segments {
+  t: Float64Array;
+  lo: Float64Array;
+  hi: Float64Array;
+  conn: Int32Array;
+  retx: Uint8Array;
+}
+
 export interface TimeSequence {
   connections: Connection[];
   /** Data segments in time order. */
-  segments: { t: Float64Array; lo: Float64Array; hi: Float64Array; conn: Int32Array; retx: Uint8Array };
+  segments: Segments;
   /** Data segments dropped in a queue or lost on a link. */
   drops: { t: Float64Array; seq: Float64Array; conn: Int32Array; link: Int32Array; loss: Uint8Array };
   /** Per connection: cumulative ACK and receive-window edge, as step lines. */
