@@ -278,7 +278,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
                 Cancel
               </button>
               <progress max={1} value={state.fraction} aria-label="Simulation progress" data-testid="run-progress" />
-              <span role="status" aria-live="polite">
+              <span role="status" aria-live="polite" data-testid="run-status">
                 {state.running ? `running… ${Math.round(state.fraction * 100)} %` : validating ? 'checking…' : upToDate ? 'up to date' : state.result ? 'changed since the last run' : ''}
               </span>
               <label className="inline">

@@ -1,0 +1,70 @@
+// The e2e harness: the real server (server/dist/src/main.js, as `npm start` runs it) on a fresh
+// embedded PostgreSQL in a temporary data directory, and Debian's Chromium driven by playwright-core.
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const artifacts = join(repoRoot, 'e2e/artifacts');
+/** Starts the server with one local worker on a free port; resolves once it listens. */
+export async function startServer() {
+    const dataDir = await mkdtemp(join(tmpdir(), 'tcb-e2e-'));
+    // Run as root, the embedded PostgreSQL drops to its own user, which must reach its directory.
+    await chmod(dataDir, 0o755);
+    const child = spawn(process.execPath, [join(repoRoot, 'server/dist/src/main.js')], {
+        env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WORKERS: '1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const url = await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the server did not start within 120 s:\n${output}`)), 120_000);
+        const onData = (chunk) => {
+            output += chunk.toString();
+            const m = /listening on (http:\/\/[^\s]+)/.exec(output);
+            if (m) {
+                clearTimeout(timer);
+                resolve(m[1]);
+            }
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+        child.once('exit', (code) => {
+            clearTimeout(timer);
+            reject(new Error(`the server exited (${code}) before listening:\n${output}`));
+        });
+    });
+    return {
+        url,
+        log: () => output,
+        async stop() {
+            if (child.exitCode === null) {
+                const exited = new Promise((resolve) => child.once('exit', resolve));
+                child.kill('SIGTERM');
+                const timeout = new Promise((resolve) => setTimeout(resolve, 20_000, 'timeout'));
+                if ((await Promise.race([exited, timeout])) === 'timeout')
+                    child.kill('SIGKILL');
+            }
+            await rm(dataDir, { recursive: true, force: true });
+        },
+    };
+}
+/** Headless Chromium; every context it makes starts from an empty profile. */
+export async function launchBrowser() {
+    await mkdir(artifacts, { recursive: true });
+    return chromium.launch({
+        executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+        headless: true,
+        args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+        ],
+    });
+}
+//# sourceMappingURL=harness.js.map
