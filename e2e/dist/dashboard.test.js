@@ -152,6 +152,41 @@ test('an invalid value shows its error at the field and nothing runs or is sent'
         await close();
     }
 });
+test('the JSON view round-trips with the form; compare mode shows small multiples and a difference table', async () => {
+    const { page, errors, close } = await newPage();
+    try {
+        await page.goto(`${server.url}/?preset=${PRESET}`);
+        await page.locator('figure[data-plot="time-sequence"]').waitFor({ timeout: 60_000 });
+        await settled(page);
+        await page.getByRole('tab', { name: 'JSON' }).click();
+        const scenario = JSON.parse(await page.locator('#json').inputValue());
+        assert.equal(scenario.name, PRESET);
+        scenario.durationS = 12.5;
+        await page.locator('#json').fill(JSON.stringify(scenario, null, 2));
+        await page.getByRole('button', { name: 'Apply JSON' }).click();
+        await page.getByRole('tab', { name: 'Form' }).click();
+        assert.equal(await page.locator('[data-pointer="/durationS"] input').inputValue(), '12.5');
+        await page.locator('[data-pointer="/durationS"] input').fill('30');
+        await page.getByRole('tab', { name: 'JSON' }).click();
+        assert.deepEqual(JSON.parse(await page.locator('#json').inputValue()), { ...scenario, durationS: 30 });
+        await page.locator('#json').fill('{"schemaVersion": 1,');
+        await page.getByRole('button', { name: 'Apply JSON' }).click();
+        await page.locator('.json-view [role=alert]').first().waitFor();
+        await page.getByRole('tab', { name: 'Compare' }).click();
+        // independent and etcp (the preset's scheme) are ticked to begin with.
+        await page.locator('[data-testid=compare-run]').click();
+        const table = page.locator('[data-testid=difference-table]');
+        await table.waitFor({ timeout: 60_000 });
+        assert.equal(await page.locator('.multiple').count(), 2);
+        assert.equal(await page.locator('.multiple figure[data-plot="time-sequence"]').count(), 2);
+        assert.match((await table.textContent()) ?? '', /mean completion time/);
+        await page.screenshot({ path: join(artifacts, 'compare.png'), fullPage: true });
+        assert.deepEqual(errors, []);
+    }
+    finally {
+        await close();
+    }
+});
 test('a small batch reaches 100 % and shows its chart and CSV', async () => {
     const { page, errors, close } = await newPage();
     try {

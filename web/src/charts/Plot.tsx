@@ -46,7 +46,9 @@ export interface PlotProps {
 
 const margin = { top: 8, right: 16, bottom: 40, left: 68 };
 const si = format('~s');
-export const formatSi = (v: number) => (Math.abs(v) < 1e-3 && v !== 0 ? v.toExponential(1) : si(v));
+const plain = format('~g');
+/** Axis numbers: plain below 10 000 (0.25 s, not 250m), SI prefixes above (1.5M B). */
+export const formatSi = (v: number) => (Math.abs(v) < 1e4 ? plain(v) : si(v));
 const formatTime = format('~g');
 
 export function Plot(props: PlotProps) {
@@ -81,7 +83,7 @@ export function Plot(props: PlotProps) {
       flushSync(() => setLocal(d));
       clearTimeout(share.current);
       if (immediately) onXDomain(d);
-      else share.current = setTimeout(() => onXDomain(d), 150);
+      else share.current = setTimeout(() => onXDomain(d), 250);
     },
     [onXDomain],
   );

@@ -10,7 +10,10 @@ import { download, slug, svgToPng } from './export';
 import { useWidth } from './useWidth';
 
 const margin = { top: 10, right: 16, bottom: 48, left: 64 };
-const fmt = format('~s');
+const si = format('~s');
+const plain = format('~g');
+/** Plain numbers below 10 000 (0.8 s, not 800m), SI prefixes above. */
+const fmt = (v: number) => (Math.abs(v) < 1e4 ? plain(v) : si(v));
 
 function ExportButtons({ title, svg, csv }: { title: string; svg: () => SVGSVGElement | null; csv: () => string }) {
   const [error, setError] = useState<string | null>(null);

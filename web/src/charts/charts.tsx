@@ -157,7 +157,8 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
         p.lineTo(x, Math.min(sy(d.hi[k]), sy(d.lo[k]) - 1));
       }
       p.stroke();
-      if (retx <= 3000) for (let k = 0; k < d.count; k++) if (d.retx[k]) p.fillText('R', d.x[k] + 0.5, sy(d.hi[k]) - 1);
+      // The letters only while they can be told apart; the vermillion ticks always.
+      if (retx <= 300) for (let k = 0; k < d.count; k++) if (d.retx[k]) p.fillText('R', d.x[k] + 0.5, sy(d.hi[k]) - 1);
       // Drops: a vermillion cross where the segment was lost.
       const dr = ts.drops;
       const i0 = lowerBound(dr.t, t0);
