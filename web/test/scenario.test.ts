@@ -5,7 +5,7 @@ import {
   getPointer, parseValues, pathToPointer, runCount, scalarPointers, schemesOf, setPointer, withScheme,
 } from '../src/data/scenarioEdit';
 import { firstSentence, groupPresets, paperOf } from '../src/data/presets';
-import { branchLabel, controlOf, discriminator, initialValue, matchBranch, parseNumberInput, resolve, type SchemaNode } from '../src/data/schemaForm';
+import { branchLabel, controlOf, discriminator, initialValue, labelOf, matchBranch, parseNumberInput, resolve, type SchemaNode } from '../src/data/schemaForm';
 
 const root = schema as unknown as SchemaNode;
 
@@ -110,6 +110,13 @@ describe('the form model from the scenario schema', () => {
     const single = initialValue(root, topology.branches[0]) as Record<string, unknown>;
     expect(single.kind).toBe('single-link');
     expect(Object.keys(single.link as object).sort()).toEqual(['bandwidthMbps', 'delayMs']);
+  });
+
+  it('labels fields without the unit the control shows', () => {
+    expect(labelOf('minRtoMs')).toBe('min RTO');
+    expect(labelOf('stopWhenIdle')).toBe('stop when idle');
+    expect(labelOf('bandwidthMbps')).toBe('bandwidth');
+    expect(labelOf('delayedAckTimeoutMs')).toBe('delayed ACK timeout');
   });
 
   it('keeps text that is no number for the validator to name', () => {

@@ -21,6 +21,9 @@ export interface LegendEntry {
   color: string;
   dash?: boolean;
   mark?: string;
+  /** With onLegend: the entry is a toggle (e.g. a connection shown or hidden). */
+  toggle?: number;
+  off?: boolean;
 }
 
 export interface PlotProps {
@@ -37,6 +40,7 @@ export interface PlotProps {
   /** Lines of the tooltip at a data point, or null. */
   hover?: (x: number, y: number, sx: Scale, sy: Scale) => string[] | null;
   legend?: LegendEntry[];
+  onLegend?: (toggle: number) => void;
   csv?: () => string;
   height?: number;
   /** Data attributes on the figure (what the plot shows, for tests and scripts). */
@@ -350,14 +354,28 @@ export function Plot(props: PlotProps) {
       </div>
       {legend && legend.length > 0 && (
         <ul className="legend" aria-label={`${title} legend`}>
-          {legend.map((l) => (
-            <li key={l.name}>
-              <span className="swatch" style={{ background: l.dash ? 'transparent' : l.color, borderColor: l.color }}>
+          {legend.map((l) => {
+            const swatch = (
+              <span className="swatch" style={{ background: l.dash || l.off ? 'transparent' : l.color, borderColor: l.color }}>
                 {l.mark}
               </span>
-              {l.name}
-            </li>
-          ))}
+            );
+            return (
+              <li key={l.name}>
+                {l.toggle !== undefined && props.onLegend ? (
+                  <button type="button" className="legend-toggle" aria-pressed={!l.off} title={l.off ? 'Show' : 'Hide'} onClick={() => props.onLegend!(l.toggle!)}>
+                    {swatch}
+                    {l.name}
+                  </button>
+                ) : (
+                  <>
+                    {swatch}
+                    {l.name}
+                  </>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       {props.children}

@@ -1,6 +1,6 @@
 // The run's plots: time–sequence graph, congestion windows, ensemble windows, queues, rates, RTT.
 // Each is a Plot with a draw function over decimated columns (see data/decimate.ts).
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { lowerBound, upperBound } from '../data/columns';
 import { seriesCsv, toCsv } from '../data/csv';
 import { affineOf, decimatePoints, decimateStep, decimateStepLevel, decimateTicks, RangeExtent, type TickColumns } from '../data/decimate';
@@ -32,7 +32,7 @@ export function drawStep(p: Painter, t: ArrayLike<number>, y: ArrayLike<number>,
 }
 
 /** Draws a step line from its levels of detail (lod.ts), the coarsest that keeps pixel accuracy. */
-export function drawStepLevels(p: Painter, levels: StepLevel[], sx: Scale, sy: Scale) {
+export function drawStepLevels(p: Painter, levels: StepLevel[], sx: Scale, sy: Scale, holdUntil = Infinity) {
   const [t0, t1] = sx.domain();
   const level = pickLevel(levels, (t1 - t0) / Math.max(1, sx.range()[1]));
   const d = decimateStepLevel(level, t0, t1, affineOf(sx));
@@ -59,7 +59,12 @@ export function drawStepLevels(p: Painter, levels: StepLevel[], sx: Scale, sy: S
     prev = d.last[k];
     open = true;
   }
-  if (open) p.lineTo(sx.range()[1], sy(prev));
+  // The last value holds until holdUntil (the end of the line's own data: an ACK line stops at the
+  // last ACK), or to the right edge.
+  if (open) {
+    const end = Math.min(sx.range()[1], holdUntil === Infinity ? Infinity : sx(holdUntil));
+    if (end > d.x[d.count - 1]) p.lineTo(end, sy(prev));
+  }
   p.stroke();
 }
 
@@ -86,6 +91,13 @@ export function extentOf(arrays: { t: ArrayLike<number>; y: ArrayLike<number> }[
 export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSequence; yShared?: (x0: number, x1: number) => Domain; title?: string } & TimeProps) {
   const buffer = useRef<TickColumns | undefined>(undefined);
   const n = ts.connections.length;
+  // Connections hidden from the legend (a big transfer can flatten the short ones beside it).
+  const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  const toggle = useCallback((c: number) => setHidden((h) => {
+    const next = new Set(h);
+    if (!next.delete(c)) next.add(c);
+    return next;
+  }), []);
   const extent = useMemo(() => new RangeExtent(ts.segments.lo, ts.segments.hi), [ts]);
   const levels = useMemo(() => tickPyramid(ts.segments, n, ts.tMax), [ts, n]);
   const ackLevels = useMemo(() => ts.acks.map((a) => stepPyramid(a.t, a.y, ts.tMax)), [ts]);
@@ -96,9 +108,17 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       const i0 = lowerBound(s.t, x0);
       const i1 = upperBound(s.t, x1);
       if (i1 <= i0) return [0, Math.max(1, ts.seqMax)];
-      return extent.query(i0, i1);
+      if (hidden.size === 0) return extent.query(i0, i1);
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let i = i0; i < i1; i++) {
+        if (hidden.has(s.conn[i])) continue;
+        if (s.lo[i] < lo) lo = s.lo[i];
+        if (s.hi[i] > hi) hi = s.hi[i];
+      }
+      return Number.isFinite(hi) ? [lo, hi] : [0, 1];
     },
-    [ts, extent],
+    [ts, extent, hidden],
   );
   const draw = useCallback(
     (p: Painter, sx: Scale, sy: Scale) => {
@@ -110,6 +130,7 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       const byConn: number[][] = Array.from({ length: n }, () => []);
       let retx = 0;
       for (let k = 0; k < d.count; k++) {
+        if (hidden.has(d.conn[k])) continue;
         if (d.retx[k]) retx++;
         else byConn[d.conn[k]].push(k);
       }
@@ -136,12 +157,14 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       // ACK lines (solid) and receive-window edges (thin, light) in the connection's colour; no
       // dashes or transparency, which cost the most to rasterise on a software canvas.
       for (let c = 0; c < n; c++) {
+        if (hidden.has(c)) continue;
         const color = colorOf(ts.connections[c].flow);
         p.strokeStyle = color;
         p.lineWidth = 1;
-        drawStepLevels(p, ackLevels[c], sx, sy);
+        const last = ts.acks[c].t.length ? ts.acks[c].t[ts.acks[c].t.length - 1] : 0;
+        drawStepLevels(p, ackLevels[c], sx, sy, last);
         p.strokeStyle = lighten(color);
-        drawStepLevels(p, windowLevels[c], sx, sy);
+        drawStepLevels(p, windowLevels[c], sx, sy, last);
       }
       // Retransmissions: vermillion ticks with an "R".
       p.strokeStyle = alertColor;
@@ -151,20 +174,21 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       p.textBaseline = 'bottom';
       p.beginPath();
       for (let k = 0; k < d.count; k++) {
-        if (!d.retx[k]) continue;
+        if (!d.retx[k] || hidden.has(d.conn[k])) continue;
         const x = d.x[k] + 0.5;
         p.moveTo(x, sy(d.lo[k]));
         p.lineTo(x, Math.min(sy(d.hi[k]), sy(d.lo[k]) - 1));
       }
       p.stroke();
       // The letters only while they can be told apart; the vermillion ticks always.
-      if (retx <= 300) for (let k = 0; k < d.count; k++) if (d.retx[k]) p.fillText('R', d.x[k] + 0.5, sy(d.hi[k]) - 1);
+      if (retx <= 300) for (let k = 0; k < d.count; k++) if (d.retx[k] && !hidden.has(d.conn[k])) p.fillText('R', d.x[k] + 0.5, sy(d.hi[k]) - 1);
       // Drops: a vermillion cross where the segment was lost.
       const dr = ts.drops;
       const i0 = lowerBound(dr.t, t0);
       const i1 = upperBound(dr.t, t1);
       p.beginPath();
       for (let i = i0; i < i1 && i < i0 + 20000; i++) {
+        if (hidden.has(dr.conn[i])) continue;
         const x = sx(dr.t[i]);
         const y = sy(dr.seq[i]);
         p.moveTo(x - 3, y - 3);
@@ -180,12 +204,12 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       p.textBaseline = 'middle';
       p.textAlign = 'left';
       for (const l of ts.labels) {
-        if (l.t < t0 || l.t > t1) continue;
+        if (l.t < t0 || l.t > t1 || hidden.has(l.conn)) continue;
         p.fillStyle = colorOf(ts.connections[l.conn].flow);
         p.fillText(l.text, sx(l.t) + 3, sy(l.seq));
       }
     },
-    [ts, n, levels, ackLevels, windowLevels],
+    [ts, n, levels, ackLevels, windowLevels, hidden],
   );
   const hover = useCallback(
     (t: number, seq: number, sx: Scale, sy: Scale) => {
@@ -232,13 +256,13 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
   );
   const legend = useMemo(
     () => [
-      ...ts.connections.slice(0, 30).map((c) => ({ name: c.name, color: colorOf(c.flow) })),
+      ...ts.connections.slice(0, 60).map((c, i) => ({ name: c.name, color: colorOf(c.flow), toggle: i, off: hidden.has(i) })),
+      ...(ts.connections.length > 60 ? [{ name: `… ${ts.connections.length - 60} more`, color: '#fff' }] : []),
       { name: 'ACK line (solid), receive window (light)', color: '#555', dash: true },
-      ...(ts.connections.length > 30 ? [{ name: `… ${ts.connections.length - 30} more`, color: '#fff' }] : []),
       { name: 'retransmission', color: alertColor, mark: 'R' },
       { name: 'drop', color: alertColor, mark: '×' },
     ],
-    [ts],
+    [ts, hidden],
   );
   const csv = useCallback(() => {
     const s = ts.segments;
@@ -258,8 +282,9 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       draw={draw}
       hover={hover}
       legend={legend}
+      onLegend={toggle}
       csv={csv}
-      data={{ plot: 'time-sequence', connections: ts.connections.length, segments: ts.segments.t.length, retransmissions: retx, drops: ts.drops.t.length }}
+      data={{ plot: 'time-sequence', hidden: hidden.size, connections: ts.connections.length, segments: ts.segments.t.length, retransmissions: retx, drops: ts.drops.t.length }}
       {...time}
     />
   );
@@ -269,9 +294,16 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
 // Congestion windows
 
 export function WindowChart({ windows, yShared, title, ...time }: { windows: FlowWindow[]; yShared?: (x0: number, x1: number) => Domain; title?: string } & TimeProps) {
+  const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  const toggle = useCallback((i: number) => setHidden((h) => {
+    const next = new Set(h);
+    if (!next.delete(i)) next.add(i);
+    return next;
+  }), []);
   const yExtent = useCallback(
-    (x0: number, x1: number) => extentOf(windows.flatMap((w) => [{ t: w.t, y: w.cwnd }, { t: w.t, y: w.ssthresh }]), x0, x1),
-    [windows],
+    (x0: number, x1: number) =>
+      extentOf(windows.filter((_, i) => !hidden.has(i)).flatMap((w) => [{ t: w.t, y: w.cwnd }, { t: w.t, y: w.ssthresh }]), x0, x1),
+    [windows, hidden],
   );
   const levels = useMemo(() => {
     const tMax = Math.max(0, ...windows.map((w) => (w.t.length ? w.t[w.t.length - 1] : 0)));
@@ -280,6 +312,7 @@ export function WindowChart({ windows, yShared, title, ...time }: { windows: Flo
   const draw = useCallback(
     (p: Painter, sx: Scale, sy: Scale) => {
       windows.forEach((w, i) => {
+        if (hidden.has(i)) return;
         p.strokeStyle = colorOf(w.flow);
         p.lineWidth = 1.5;
         p.setLineDash([]);
@@ -290,7 +323,7 @@ export function WindowChart({ windows, yShared, title, ...time }: { windows: Flo
       });
       p.setLineDash([]);
     },
-    [windows, levels],
+    [windows, levels, hidden],
   );
   const hover = useCallback(
     (t: number) => {
@@ -311,10 +344,10 @@ export function WindowChart({ windows, yShared, title, ...time }: { windows: Flo
   }, [windows]);
   const legend = useMemo(
     () => [
-      ...windows.slice(0, 30).map((w) => ({ name: w.name, color: colorOf(w.flow) })),
+      ...windows.slice(0, 60).map((w, i) => ({ name: w.name, color: colorOf(w.flow), toggle: i, off: hidden.has(i) })),
       { name: 'ssthresh (dashed)', color: '#444', dash: true },
     ],
-    [windows],
+    [windows, hidden],
   );
   return (
     <Plot
@@ -325,8 +358,9 @@ export function WindowChart({ windows, yShared, title, ...time }: { windows: Flo
       draw={draw}
       hover={hover}
       legend={legend}
+      onLegend={toggle}
       csv={csv}
-      data={{ plot: 'cwnd', connections: windows.length }}
+      data={{ plot: 'cwnd', connections: windows.length, hidden: hidden.size }}
       {...time}
     />
   );

@@ -155,7 +155,7 @@ function Field(props: FieldProps) {
           {branch && branchControl && branchControl.kind !== 'const' && (
             <div className="branch">
               {branch.description && <p className="hint">{branch.description}</p>}
-              <Field root={root} node={branch} name={name} tokens={tokens} value={current} onChange={onChange} error={branchControl.kind === 'object' ? error : null} depth={branchControl.kind === 'object' ? 0 : depth + 1} hide={disc} />
+              <Field root={root} node={branch} name={branchControl.kind === 'object' ? name : 'value'} tokens={tokens} value={current} onChange={onChange} error={branchControl.kind === 'object' ? error : null} depth={branchControl.kind === 'object' ? 0 : depth + 1} hide={disc} />
             </div>
           )}
         </div>

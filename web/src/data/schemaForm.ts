@@ -150,5 +150,8 @@ export function parseNumberInput(text: string): number | string | undefined {
 /** A camelCase key as a label, without the unit suffix the x-unit already shows ("delayMs" → "delay"). */
 export function labelOf(key: string): string {
   const base = key.replace(/(Mbps|Ms|S|Bytes|Bps)$/, '') || key;
-  return base.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toLowerCase());
+  return base
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\b(rto|mss|ack|rtt|udp|tcp|syn|fin|html|ewma)\b/g, (w) => w.toUpperCase());
 }
