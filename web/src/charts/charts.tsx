@@ -46,16 +46,19 @@ export function drawStepLevels(p: Painter, levels: StepLevel[], sx: Scale, sy: S
       prev = NaN;
       continue;
     }
-    if (!open) p.moveTo(x, sy(d.first[k]));
-    else {
-      p.lineTo(x, sy(prev));
-      p.lineTo(x, sy(d.first[k]));
+    // In a column the line runs vertically through prev (the value entering it), first, min, max
+    // and last; only the points where it turns are drawn (a rising ACK line needs two per column).
+    const ys = open ? [prev, d.first[k], d.min[k], d.max[k], d.last[k]] : [d.first[k], d.min[k], d.max[k], d.last[k]];
+    let a = ys[0];
+    if (!open) p.moveTo(x, sy(a));
+    else p.lineTo(x, sy(a));
+    for (let j = 1; j < ys.length; j++) {
+      const b = ys[j];
+      const c = j + 1 < ys.length ? ys[j + 1] : NaN;
+      if (b === a || (c === c && (b - a) * (c - b) >= 0)) continue; // on the way from a to c
+      p.lineTo(x, sy(b));
+      a = b;
     }
-    if (d.min[k] !== d.max[k]) {
-      p.lineTo(x, sy(d.min[k]));
-      p.lineTo(x, sy(d.max[k]));
-    }
-    p.lineTo(x, sy(d.last[k]));
     prev = d.last[k];
     open = true;
   }
