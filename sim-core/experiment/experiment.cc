@@ -292,6 +292,7 @@ void ParseClaims(const json& d, Experiment& e, const NameIndex& variants, const 
     const std::string path = Index("$.claims", i);
     Claim claim;
     claim.text = c["text"].get<std::string>();
+    claim.known = c.value("known", "");
     claim.kind = ParseClaimKind(c["kind"].get<std::string>());
     std::optional<size_t> variant, metric;
     if (c.contains("variant")) variant = Lookup(variants, c["variant"], Child(path, "variant"), "variant");
