@@ -102,6 +102,8 @@ std::optional<std::string> CheckSummaryPointer(const std::string& pointer) {
       node = item;
     } else if (node->contains("properties") && (*node)["properties"].contains(token)) {
       node = resolve(&(*node)["properties"][token]);
+    } else if (node->contains("additionalProperties") && (*node)["additionalProperties"].is_object()) {
+      node = resolve(&(*node)["additionalProperties"]);  // A map by name, e.g. /items/<item name>.
     } else {
       return where + " has no \"" + token + "\" (see `tcpsim schema --result`)";
     }

@@ -170,6 +170,9 @@ TEST(ExperimentTest, SemanticErrorsNameThePath) {
               "/run/fairness is not a number");
   ExpectError([](json& d) { d["metrics"][0]["pointer"] = "/groups/0/flows/x"; }, "$.metrics[0].pointer",
               "/groups/0/flows is an array whose elements have no name");
+  // Maps by name (/items/<item>) take any key; what lies under it is checked.
+  ExpectError([](json& d) { d["metrics"][0]["pointer"] = "/items/any/pages/nothing"; }, "$.metrics[0].pointer",
+              "/items/any/pages has no \"nothing\"");
   ExpectError([](json& d) { d["metrics"][1]["name"] = "completion"; }, "$.metrics[1].name", "duplicate metric name");
 
   ExpectError([](json& d) { d["paper"][0]["variant"] = "vegas"; }, "$.paper[0].variant", "no variant named \"vegas\"");
