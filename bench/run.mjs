@@ -5,6 +5,8 @@
 //              and peak memory at 20/60/180 simulated seconds (flat when tracing is off);
 //              with BENCH_NS3=1 (or an existing ns-3 venv, see bench/ns3/README.md) the same
 //              scenario in ns-3 and the ratio of wall times.
+//   reproduce  tcpsim reproduce --full of etcp-fig5-realistic, spand-fig10 and tcpint-fig-sack on
+//              1 and 2 jobs, and the speed-up.
 //   wasm       every preset (listed at run time): native and WASM (Node worker thread) wall time of
 //              the run and their ratio; the gzip-compressed size of tcbsim.wasm.
 import { spawnSync } from 'node:child_process';
@@ -136,9 +138,38 @@ async function benchFig5(simulator, enough) {
   console.log(`${name}, java page, all ${experiment.variants.length} schemes in WASM: ${fmt(total)} ms (${parts.join(', ')}); target < 50 ms: ${total < 50 ? 'met' : 'NOT met'}`);
 }
 
+// Issue 4: `tcpsim reproduce --full` on 1 and on 2 cores. Each figure is the run phase's wall time as
+// reproduce reports it ("N runs in S s on J jobs"), the median of three.
+function benchReproduce() {
+  const experiments = run(tcpsim, ['experiments']).stdout.trim().split('\n');
+  console.log('\n== tcpsim reproduce --full: wall seconds on 1 and 2 jobs (median of 3), speed-up');
+  for (const name of ['etcp-fig5-realistic', 'spand-fig10', 'tcpint-fig-sack']) {
+    if (!experiments.includes(name)) {
+      console.log(`${name}: not in this checkout`);
+      continue;
+    }
+    const seconds = (jobs) => {
+      const times = [];
+      let runs = 0;
+      for (let i = 0; i < 3; i++) {
+        const r = run(tcpsim, ['reproduce', name, '--full', '--jobs', String(jobs)]);
+        const m = r.stderr.match(/(\d+) runs in ([\d.]+) s on/);
+        runs = Number(m[1]);
+        times.push(Number(m[2]));
+      }
+      return { runs, wall: median(times) };
+    };
+    const one = seconds(1);
+    const two = seconds(2);
+    const speedup = one.wall / two.wall;
+    console.log(`${name.padEnd(22)} ${String(one.runs).padStart(5)} runs: 1 job ${fmt(one.wall)} s, 2 jobs ${fmt(two.wall)} s, speed-up ${fmt(speedup)}x (target >= 1.8: ${speedup >= 1.8 ? 'met' : 'NOT met'})`);
+  }
+}
+
 run('bash', [join(root, 'scripts/bootstrap')], { stdio: 'inherit' });
 run('bash', [join(root, 'scripts/build-sim-core'), 'release'], { stdio: ['ignore', 'ignore', 'inherit'] });
 run('bash', [join(root, 'scripts/build-wasm')], { stdio: ['ignore', 'ignore', 'inherit'] });
 const wall = benchSimCore();
 benchNs3(wall);
+benchReproduce();
 await benchWasm();
