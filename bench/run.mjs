@@ -5,6 +5,8 @@
 //              and peak memory at 20/60/180 simulated seconds (flat when tracing is off);
 //              with BENCH_NS3=1 (or an existing ns-3 venv, see bench/ns3/README.md) the same
 //              scenario in ns-3 and the ratio of wall times.
+//   reproduce  tcpsim reproduce --full of etcp-fig5-realistic, spand-fig10 and tcpint-fig-sack on
+//              1 and 2 jobs, and the speed-up.
 //   wasm       every preset (listed at run time): native and WASM (Node worker thread) wall time of
 //              the run and their ratio; the gzip-compressed size of tcbsim.wasm.
 import { spawnSync } from 'node:child_process';
@@ -101,16 +103,67 @@ async function benchWasm() {
     ratios.push(wasm / median(native));
     console.log(`${preset.padEnd(28)} ${fmt(median(native)).padStart(10)} ${fmt(wasm).padStart(10)} ${fmt(wasm / median(native)).padStart(7)} ${fmt(median(endToEnd)).padStart(8)}`);
   }
-  simulator.close();
   const worst = Math.max(...ratios);
   console.log(`ratio: median ${fmt(median(ratios))}, worst ${fmt(worst)}; target <= 1.6: ${worst <= 1.6 ? 'met' : 'NOT met'}`);
-  const fig5 = 'etcp-fig5-realistic';
-  console.log(fig5 in wasmMs
-    ? `${fig5} in WASM: ${fmt(wasmMs[fig5])} ms; target < 50 ms: ${wasmMs[fig5] < 50 ? 'met' : 'NOT met'}`
-    : `${fig5}: no such preset in this checkout yet`);
+  await benchFig5(simulator, enough);
+  simulator.close();
   const bytes = readFileSync(join(root, 'wasm/dist/engine/tcbsim.wasm'));
   const gzipped = gzipSync(bytes, { level: 9 }).length;
   console.log(`tcbsim.wasm: ${fmt(bytes.length / 2 ** 20)} MiB, gzip -9 ${fmt(gzipped / 2 ** 20)} MiB; target < 1 MiB: ${gzipped < 2 ** 20 ? 'met' : 'NOT met'}`);
+}
+
+// Sets a value at a JSON Pointer, as an experiment's variant `set` does.
+function setPointer(doc, pointer, value) {
+  const tokens = pointer.split('/').slice(1).map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+  let node = doc;
+  for (const t of tokens.slice(0, -1)) node = node[t] ??= {};
+  node[tokens.at(-1)] = value;
+}
+
+// Issue 5's target: E-TCP Fig. 5's realistic scenario, one page (the preset's java page) under all
+// five schemes of the experiment (Reno and E-TCP's four schedulers), in WASM, in under 50 ms.
+async function benchFig5(simulator, enough) {
+  const name = 'etcp-fig5-realistic';
+  const experiment = JSON.parse(run(tcpsim, ['experiment', name]).stdout);
+  let total = 0;
+  const parts = [];
+  for (const variant of experiment.variants) {
+    const scenario = structuredClone(experiment.scenario);
+    for (const [pointer, value] of Object.entries(variant.set ?? {})) setPointer(scenario, pointer, value);
+    const times = [];
+    while (!enough(times)) times.push((await simulator.runScenario(scenario, { trace: 'none' })).wallSeconds * 1e3);
+    total += median(times);
+    parts.push(`${variant.name} ${fmt(median(times), 2)}`);
+  }
+  console.log(`${name}, java page, all ${experiment.variants.length} schemes in WASM: ${fmt(total)} ms (${parts.join(', ')}); target < 50 ms: ${total < 50 ? 'met' : 'NOT met'}`);
+}
+
+// Issue 4: `tcpsim reproduce --full` on 1 and on 2 cores. Each figure is the run phase's wall time as
+// reproduce reports it ("N runs in S s on J jobs"), the median of three.
+function benchReproduce() {
+  const experiments = run(tcpsim, ['experiments']).stdout.trim().split('\n');
+  console.log('\n== tcpsim reproduce --full: wall seconds on 1 and 2 jobs (median of 3), speed-up');
+  for (const name of ['etcp-fig5-realistic', 'spand-fig10', 'tcpint-fig-sack']) {
+    if (!experiments.includes(name)) {
+      console.log(`${name}: not in this checkout`);
+      continue;
+    }
+    const seconds = (jobs) => {
+      const times = [];
+      let runs = 0;
+      for (let i = 0; i < 3; i++) {
+        const r = run(tcpsim, ['reproduce', name, '--full', '--jobs', String(jobs)]);
+        const m = r.stderr.match(/(\d+) runs in ([\d.]+) s on/);
+        runs = Number(m[1]);
+        times.push(Number(m[2]));
+      }
+      return { runs, wall: median(times) };
+    };
+    const one = seconds(1);
+    const two = seconds(2);
+    const speedup = one.wall / two.wall;
+    console.log(`${name.padEnd(22)} ${String(one.runs).padStart(5)} runs: 1 job ${fmt(one.wall)} s, 2 jobs ${fmt(two.wall)} s, speed-up ${fmt(speedup)}x (target >= 1.8: ${speedup >= 1.8 ? 'met' : 'NOT met'})`);
+  }
 }
 
 run('bash', [join(root, 'scripts/bootstrap')], { stdio: 'inherit' });
@@ -118,4 +171,5 @@ run('bash', [join(root, 'scripts/build-sim-core'), 'release'], { stdio: ['ignore
 run('bash', [join(root, 'scripts/build-wasm')], { stdio: ['ignore', 'ignore', 'inherit'] });
 const wall = benchSimCore();
 benchNs3(wall);
+benchReproduce();
 await benchWasm();

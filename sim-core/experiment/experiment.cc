@@ -1,6 +1,7 @@
 // Experiment documents: validation, the checks a schema cannot express, and expansion into runs.
 #include "experiment/experiment.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -68,9 +69,21 @@ void RejectValueMarker(const json& set, const std::string& path) {
 // An error in the base scenario, at its place in the experiment document.
 std::string UnderScenario(const std::string& scenario_path) { return "$.scenario" + scenario_path.substr(1); }
 
+// The names a map of the summary is keyed by ("x-keys" in result.schema.json), in the base scenario.
+std::vector<std::string> MapKeys(const std::string& kind, const Scenario& scenario) {
+  std::vector<std::string> keys;
+  if (kind == "traffic items") {
+    for (const TrafficItem& item : scenario.traffic) keys.push_back(item.name);
+  } else if (kind == "record.parallelSet") {
+    keys = scenario.record.parallel_set;
+  }
+  return keys;
+}
+
 // Follows a metric pointer through result.schema.json; returns the problem, or nullopt when it leads
-// to a number. Arrays accept an index, or a name when their elements have a "name".
-std::optional<std::string> CheckSummaryPointer(const std::string& pointer) {
+// to a number. Arrays accept an index, or a name when their elements have a "name"; maps (objects
+// with additionalProperties) accept the names they are keyed by in the base scenario.
+std::optional<std::string> CheckSummaryPointer(const std::string& pointer, const Scenario& scenario) {
   const json& root = ResultSchemaDocument();
   auto resolve = [&root](const json* node) {
     while (node->contains("$ref")) {
@@ -102,6 +115,18 @@ std::optional<std::string> CheckSummaryPointer(const std::string& pointer) {
       node = item;
     } else if (node->contains("properties") && (*node)["properties"].contains(token)) {
       node = resolve(&(*node)["properties"][token]);
+    } else if (node->contains("additionalProperties") && (*node)["additionalProperties"].is_object()) {
+      if (node->contains("x-keys")) {
+        const std::string kind = (*node)["x-keys"].get<std::string>();
+        const std::vector<std::string> keys = MapKeys(kind, scenario);
+        if (std::find(keys.begin(), keys.end(), token) == keys.end()) {
+          std::string known;
+          for (const std::string& k : keys) known += (known.empty() ? "" : ", ") + Quote(k);
+          return where + " is keyed by the scenario's " + kind + " (" + (known.empty() ? "none" : known) +
+                 "); \"" + token + "\" is not one";
+        }
+      }
+      node = resolve(&(*node)["additionalProperties"]);
     } else {
       return where + " has no \"" + token + "\" (see `tcpsim schema --result`)";
     }
@@ -242,7 +267,7 @@ void ParseQuick(const json& d, Experiment& e) {
   RejectValueMarker(e.quick_set, "$.quick.set");
 }
 
-void ParseMetrics(const json& d, Experiment& e, NameIndex& names) {
+void ParseMetrics(const json& d, const Scenario& scenario, Experiment& e, NameIndex& names) {
   for (size_t i = 0; i < d["metrics"].size(); ++i) {
     const json& m = d["metrics"][i];
     const std::string path = Index("$.metrics", i);
@@ -254,7 +279,7 @@ void ParseMetrics(const json& d, Experiment& e, NameIndex& names) {
     metric.label = m.value("label", metric.name);
     metric.unit = m["unit"].get<std::string>();
     metric.pointer = m["pointer"].get<std::string>();
-    if (auto problem = CheckSummaryPointer(metric.pointer)) {
+    if (auto problem = CheckSummaryPointer(metric.pointer, scenario)) {
       throw ScenarioError(Child(path, "pointer"), *problem);
     }
     e.metrics.push_back(std::move(metric));
@@ -292,6 +317,7 @@ void ParseClaims(const json& d, Experiment& e, const NameIndex& variants, const 
     const std::string path = Index("$.claims", i);
     Claim claim;
     claim.text = c["text"].get<std::string>();
+    claim.known = c.value("known", "");
     claim.kind = ParseClaimKind(c["kind"].get<std::string>());
     std::optional<size_t> variant, metric;
     if (c.contains("variant")) variant = Lookup(variants, c["variant"], Child(path, "variant"), "variant");
@@ -474,8 +500,9 @@ Experiment ParseExperiment(const nlohmann::json& document) {
   e.reference = d["reference"].get<std::string>();
   e.description = d["description"].get<std::string>();
   e.scenario = d["scenario"];
+  Scenario base;
   try {
-    ParseScenario(e.scenario);
+    base = ParseScenario(e.scenario);
   } catch (const ScenarioError& error) {
     throw ScenarioError(UnderScenario(error.path()), error.problem());
   }
@@ -485,7 +512,7 @@ Experiment ParseExperiment(const nlohmann::json& document) {
   ParseVariants(d, e, variants);
   ParseAxes(d, e);
   ParseQuick(d, e);
-  ParseMetrics(d, e, metrics);
+  ParseMetrics(d, base, e, metrics);
   ParsePaper(d, e, variants, metrics);
   ParseClaims(d, e, variants, metrics);
 

@@ -32,6 +32,7 @@ enum class ClaimPoints : uint8_t { kAll, kMost, kAny, kListed };
 
 struct Claim {
   std::string text;
+  std::string known;  // Why our simulator does not reproduce the claim; empty if it should.
   ClaimKind kind = ClaimKind::kRatio;
   CellSelector a;  // With the claim's own variant and metric filled in.
   CellSelector b;  // kRatio and kSignificant.

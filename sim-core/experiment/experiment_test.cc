@@ -118,6 +118,17 @@ void ExpectError(const std::function<void(json&)>& edit, const std::string& path
   }
 }
 
+// Maps of the summary (per traffic item, per parallel-set item) are keyed by names of the scenario.
+TEST(ExperimentTest, MetricPointersIntoMapsNameTheScenariosItems) {
+  json d = SmallExperiment();
+  d["scenario"]["record"] = {{"parallelSet", {"transfer"}}};
+  d["metrics"][0]["pointer"] = "/items/transfer/meanCompletionTimeS";
+  d["metrics"][1]["pointer"] = "/run/parallelSet/newConnections/transfer/connections";
+  const Experiment e = ParseExperiment(d);
+  EXPECT_EQ(e.metrics[0].pointer, "/items/transfer/meanCompletionTimeS");
+  EXPECT_EQ(e.metrics[1].pointer, "/run/parallelSet/newConnections/transfer/connections");
+}
+
 TEST(ExperimentTest, SchemaErrorsNameThePath) {
   ExpectError([](json& d) { d["variants"][0]["colour"] = "red"; }, "$.variants[0].colour", "unknown field \"colour\"");
   ExpectError([](json& d) { d.erase("metrics"); }, "$", "missing required field \"metrics\"");
@@ -170,6 +181,13 @@ TEST(ExperimentTest, SemanticErrorsNameThePath) {
               "/run/fairness is not a number");
   ExpectError([](json& d) { d["metrics"][0]["pointer"] = "/groups/0/flows/x"; }, "$.metrics[0].pointer",
               "/groups/0/flows is an array whose elements have no name");
+  ExpectError([](json& d) { d["metrics"][0]["pointer"] = "/items/web/bytes"; }, "$.metrics[0].pointer",
+              "/items is keyed by the scenario's traffic items (\"transfer\"); \"web\" is not one");
+  ExpectError([](json& d) { d["metrics"][0]["pointer"] = "/run/parallelSet/newConnections/transfer/t1SegmentsPerS"; },
+              "$.metrics[0].pointer",
+              "/run/parallelSet/newConnections is keyed by the scenario's record.parallelSet (none); \"transfer\" is not one");
+  ExpectError([](json& d) { d["metrics"][0]["pointer"] = "/items/transfer/nothing"; }, "$.metrics[0].pointer",
+              "/items/transfer has no \"nothing\"");
   ExpectError([](json& d) { d["metrics"][1]["name"] = "completion"; }, "$.metrics[1].name", "duplicate metric name");
 
   ExpectError([](json& d) { d["paper"][0]["variant"] = "vegas"; }, "$.paper[0].variant", "no variant named \"vegas\"");

@@ -9,20 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string Encode(const std::string& token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string TypeName(const json& value) {
   switch (value.type()) {
     case json::value_t::null: return "null";
@@ -100,7 +86,7 @@ std::optional<std::string> SetAtPointer(json& document, std::string_view pointer
     } else {
       return where + " is " + TypeName(*node) + ", not an object or array";
     }
-    at += "/" + Encode(token);
+    at += (json::json_pointer() / token).to_string();  // Escapes ~ and /.
   }
   return std::nullopt;
 }

@@ -270,17 +270,18 @@ nlohmann::json BuildReport(const Experiment& e, const ExperimentPlan& plan,
   report["cells"] = std::move(cells);
 
   json claims = json::array();
-  size_t agree = 0, differ = 0, unchecked = 0;
+  size_t agree = 0, differ = 0, known_differ = 0, unchecked = 0;
   for (const Claim& c : e.claims) {
     json result = EvaluateClaim(e, plan, stats, c);
     const std::string verdict = result["verdict"].get<std::string>();
     agree += verdict == "agrees";
-    differ += verdict == "differs";
+    (c.known.empty() ? differ : known_differ) += verdict == "differs";
     unchecked += verdict == "not checked";
     claims.push_back(std::move(result));
   }
   report["claims"] = std::move(claims);
-  report["claimSummary"] = {{"agree", agree}, {"differ", differ}, {"notChecked", unchecked}};
+  report["claimSummary"] = {
+      {"agree", agree}, {"differ", differ}, {"knownDiffer", known_differ}, {"notChecked", unchecked}};
   return report;
 }
 
@@ -332,10 +333,12 @@ std::string FormatReport(const nlohmann::json& report) {
     out += "\nclaims\n";
     for (const json& claim : report["claims"]) {
       const std::string verdict = claim["verdict"].get<std::string>();
-      const std::string mark = verdict == "agrees"    ? "✓ agrees"
-                               : verdict == "differs" ? "✗ DIFFERS"
-                                                      : "- not checked";
+      const bool known = claim.contains("known");
+      std::string mark = "- not checked";
+      if (verdict == "agrees") mark = known ? "✓ agrees (expected to differ)" : "✓ agrees";
+      if (verdict == "differs") mark = known ? "✗ differs (known)" : "✗ DIFFERS";
       out += "  " + Pad(mark, 13) + " " + claim["text"].get<std::string>() + "\n";
+      if (known) out += "                known: " + claim["known"].get<std::string>() + "\n";
       out += "                " + ClaimRule(report, claim) + "\n";
       for (const json& r : claim["results"]) {
         out += "                  " + ClaimResultLine(report, claim, r) + "\n";
@@ -344,6 +347,7 @@ std::string FormatReport(const nlohmann::json& report) {
     const json& s = report["claimSummary"];
     out += "\n" + std::to_string(s["agree"].get<int64_t>()) + " agree, " +
            std::to_string(s["differ"].get<int64_t>()) + " differ, " +
+           (s["knownDiffer"] == 0 ? "" : std::to_string(s["knownDiffer"].get<int64_t>()) + " differ as known, ") +
            std::to_string(s["notChecked"].get<int64_t>()) + " not checked\n";
   }
   return out;

@@ -37,7 +37,7 @@ const nlohmann::json& ReportSchemaDocument();
 // (paper X)"), then the claims, each "agrees", "DIFFERS" or "not checked", with its numbers.
 std::string FormatReport(const nlohmann::json& report);
 
-// True unless a claim of the report differs. (A claim with no point in this mode is not checked.)
+// True unless a claim of the report differs that is not marked known. (A claim with no point in this mode is not checked.)
 bool ClaimsHold(const nlohmann::json& report);
 
 // Runs every run of the mode in order in this thread with `run` (by default RunSpecSummary), and

@@ -273,22 +273,8 @@ size_t CodePoints(const std::string& s) {
   return n;
 }
 
-std::string EscapePointerToken(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string PointerChild(const std::string& location, std::string_view token) {
-  return location + "/" + EscapePointerToken(token);
+  return location + (nlohmann::json::json_pointer() / std::string(token)).to_string();  // Escapes ~ and /.
 }
 
 int HexValue(char c) {

@@ -333,6 +333,7 @@ TrafficItem ParseTrafficItem(const json& t, size_t index, const std::string& pat
       h.mode = ParseHttpMode(t["http"].get<std::string>());
       h.max_connections = t["maxConnections"].is_string() ? 0 : t["maxConnections"].get<int>();
       h.max_outstanding = t["maxOutstandingRequests"].is_string() ? 0 : t["maxOutstandingRequests"].get<int>();
+      h.connection_per_page = t["persistentConnection"].get<std::string>() == "per-page";
       h.request_bytes = t["requestBytes"].get<Bytes>();
       h.server_think = Ms(t["serverThinkMs"]);
       h.client_parse = Ms(t["clientParseMs"]);

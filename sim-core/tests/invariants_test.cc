@@ -210,6 +210,7 @@ json RandomScenario(uint64_t seed) {
         item["http"] = pick({"1.0-serial", "1.0-parallel", "1.1-pipelined", "1.1-segment-filled"});
         if (chance(0.5)) item["maxConnections"] = 1 + rng.UniformInt(4);
         if (chance(0.5)) item["maxOutstandingRequests"] = 1 + rng.UniformInt(3);
+        if (chance(0.5)) item["persistentConnection"] = pick({"per-client", "per-page"});
         item["inlineRequests"] = pick({"as-html-arrives", "after-html"});
         item["serverThinkMs"] = chance(0.5) ? uniform(0, 20) : 0.0;
         item["clientParseMs"] = chance(0.5) ? uniform(0, 20) : 0.0;

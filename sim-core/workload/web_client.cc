@@ -34,6 +34,7 @@ void WebClientApp::OnEvent() {
 
 void WebClientApp::StartPage() {
   const SimTime now = context_.sim.Now();
+  retired_.clear();
   page_ = model_.Page(pages_started_, rng_);
   const int n = static_cast<int>(page_.objects.size());
   objects_.assign(n, ObjectState{});
@@ -150,9 +151,11 @@ void WebClientApp::OpenForObject(int object) {
 
 WebClientApp::Connection& WebClientApp::Persistent() {
   if (persistent_ != nullptr) return *persistent_;
-  TcpConnection& tcp = context_.flows.AddTcp(placement_.flow_name, placement_.item, placement_.from,
-                                             placement_.to, tcp_, context_.make_controller,
-                                             placement_.traits);
+  const std::string name = http_.connection_per_page
+                               ? placement_.flow_name + ".p" + std::to_string(pages_started_ - 1)
+                               : placement_.flow_name;
+  TcpConnection& tcp = context_.flows.AddTcp(name, placement_.item, placement_.from, placement_.to,
+                                             tcp_, context_.make_controller, placement_.traits);
   auto owned = std::make_unique<Connection>();
   owned->tcp = &tcp;
   owned->persistent = true;
@@ -284,11 +287,18 @@ void WebClientApp::FinishPage() {
   record.end = now;
   if (record.html_end.IsInfinite()) record.html_end = now;  // A page without HTML.
   record.retrieval = retrieval_;
-  if (MorePages()) {
-    context_.sim.events().Schedule(*this, now + Seconds(http_.think.Draw(rng_)));
-  } else if (persistent_ != nullptr) {
+  const bool more = MorePages();
+  if (more) context_.sim.events().Schedule(*this, now + Seconds(http_.think.Draw(rng_)));
+  if (persistent_ != nullptr && (http_.connection_per_page || !more)) {
+    // Gürkan §4.5: with a connection per web document, the client closes it once the page is in.
+    const FlowId flow = persistent_->tcp->id();
     persistent_->tcp->initiator().Close();
-    context_.flows.EndFlow(persistent_->tcp->id());
+    context_.flows.EndFlow(flow);
+    if (http_.connection_per_page) {
+      retired_.push_back(std::move(connections_.at(flow)));
+      connections_.erase(flow);
+      persistent_ = nullptr;
+    }
   }
 }
 

@@ -3,9 +3,9 @@
 //  - HTTP/1.0 serial: a new connection per object, one object at a time;
 //  - HTTP/1.0 parallel: a new connection per object, as many at once as the client's concurrency
 //    limit allows (E-TCP §4: 4 or unlimited);
-//  - HTTP/1.1 pipelined: one persistent connection; requests go out as objects become known, up to
-//    a number of outstanding requests; what happens after idle periods is the TCP option
-//    slowStartRestart;
+//  - HTTP/1.1 pipelined: one persistent connection (for all pages, or one per page as in Gürkan
+//    §4.5); requests go out as objects become known, up to a number of outstanding requests; what
+//    happens after idle periods is the TCP option slowStartRestart;
 //  - HTTP/1.1 segment-filled (Gürkan §4.6): one persistent connection; the server extends the
 //    primary's response to whole segments with the start of the inline objects, and sends all the
 //    inline objects glued together in answer to one request, so no segment is under-filled until
@@ -35,6 +35,9 @@ struct HttpOptions {
   HttpMode mode = HttpMode::kParallel;
   int max_connections = 0;   // Parallel: open connections at most; 0 = unlimited.
   int max_outstanding = 0;   // Pipelined: requests awaiting their response at most; 0 = unlimited.
+  // HTTP/1.1: a persistent connection per page, closed when the page has arrived (Gürkan §4.5), or
+  // one for all of the client's pages.
+  bool connection_per_page = false;
   Bytes request_bytes = 210;  // Gürkan §3.1 (after Mah: median request 240 bytes).
   SimTime server_think;       // From a request's arrival to its response being written.
   SimTime client_parse;       // From seeing a link to requesting the object.
@@ -109,6 +112,9 @@ class WebClientApp final : public Application, public TcpApplication {
   // Open connections by flow; a connection of HTTP/1.0 is forgotten once its object has arrived.
   std::unordered_map<FlowId, std::unique_ptr<Connection>> connections_;
   Connection* persistent_ = nullptr;
+  // Per-page persistent connections of finished pages, kept until the next page starts so that a
+  // page can finish inside a callback that still uses its connection.
+  std::vector<std::unique_ptr<Connection>> retired_;
 
   // The page in progress.
   int64_t pages_started_ = 0;

@@ -11,7 +11,7 @@ after(() => simulator.close());
 
 // Long presets are cut to this many simulated seconds, for both builds alike.
 const kMaxDurationS = 10;
-const kRandomScenarios = 20;
+const kRandomScenarios = 40;
 
 async function assertSameAsNative(scenario: Scenario) {
   const text = JSON.stringify(scenario);

@@ -131,6 +131,18 @@ export function randomScenario(seed: number): Scenario {
     }
   }
 
+  // Sizes and times drawn from every kind of distribution, so that the math behind them (our own
+  // det_math, not libm) is compared too.
+  const distribution = (mean: number) =>
+    r.pick([
+      () => mean * r.uniform(0.5, 1.5),
+      () => ({ dist: 'uniform' as const, min: mean * 0.5, max: mean * 1.5 }),
+      () => ({ dist: 'exponential' as const, mean }),
+      () => ({ dist: 'pareto' as const, shape: r.uniform(1.1, 2), scale: mean / 3, max: mean * 20 }),
+      () => ({ dist: 'lognormal' as const, mean, sd: mean * r.uniform(0.5, 3) }),
+      () => ({ dist: 'gamma' as const, mean, sd: mean * r.uniform(0.5, 3) }),
+    ])();
+  const rounds = { rounds: 1 + r.int(4), idleS: r.uniform(0, 2) };
   const items = 1 + r.int(4);
   const traffic = Array.from({ length: items }, (_, i) => {
     let from = r.pick(left);
@@ -142,7 +154,7 @@ export function randomScenario(seed: number): Scenario {
       ...(r.chance(0.5) ? { content: r.pick(['html', 'image', 'java', 'ftp', 'other'] as const) } : {}),
       ...(r.chance(0.3) ? { weight: r.uniform(0.5, 3) } : {}),
     };
-    switch (r.int(4)) {
+    switch (r.int(7)) {
       case 0:
         return {
           ...common,
@@ -168,8 +180,36 @@ export function randomScenario(seed: number): Scenario {
           meanIntervalS: r.uniform(0.01, 0.5),
           ...(r.chance(0.5) ? { stopS: r.uniform(1, 10) } : {}),
         };
-      default:
+      case 3:
         return { ...common, type: 'onoff-udp' as const, rateKbps: r.uniform(10, 500) };
+      case 4:
+        return {
+          ...common,
+          ...(r.chance(0.3) ? { weight: r.uniform(0.5, 3) } : {}),
+          // Requests and responses go both ways: web clients need full connections.
+          tcp: { ...tcp(), connection: 'full' as const },
+          type: 'web' as const,
+          http: r.pick(['1.0-serial', '1.0-parallel', '1.1-pipelined', '1.1-segment-filled'] as const),
+          maxConnections: r.chance(0.5) ? 1 + r.int(6) : ('unlimited' as const),
+          inlineRequests: r.pick(['as-html-arrives', 'after-html'] as const),
+          pageCount: 1 + r.int(3),
+          thinkS: distribution(0.5),
+          page: r.chance(0.5)
+            ? { named: r.pick(['etcp-text', 'etcp-map', 'etcp-graphics', 'etcp-frames', 'etcp-java']) }
+            : { model: 'mah' as const },
+        };
+      case 5:
+        // Every rounds item of a scenario must agree on rounds and idleS.
+        return { ...common, ...tcpish, type: 'rounds' as const, bytes: 1 + r.int(60000), ...rounds, startJitterS: r.uniform(0, 1) };
+      default:
+        return {
+          ...common,
+          ...tcpish,
+          type: 'sessions' as const,
+          bytes: distribution(20000),
+          gapS: distribution(0.3),
+          ...(r.chance(0.5) ? { sessions: { gapS: distribution(1), transfers: distribution(3) } } : {}),
+        };
     }
   });
 
