@@ -115,7 +115,7 @@ function Field(props: FieldProps) {
         ));
       if (depth === 0) return <>{children}</>;
       return (
-        <details className="group" open={depth <= 1} data-pointer={toPointer(tokens)}>
+        <details className="group" open={depth <= 2} data-pointer={toPointer(tokens)}>
           <summary title={help}>{label}</summary>
           <ErrorText id={`${id}-err`} text={serverError} />
           {children}
