@@ -1,10 +1,11 @@
-// A worker process's work: graphile-worker runners (one per concurrent run, each with its own
-// worker id, so the process knows every id its job locks carry), the task that runs one run of a
+// A worker process's work: a graphile-worker runner (whose pool id, the id its job locks carry,
+// is registered with the process), the task that runs one run of a
 // batch with the simulator, the heartbeat that keeps the process registered in `workers`, the
 // reaper that hands the jobs of dead workers back to the queue, and a LISTEN for cancelled batches.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { run, type Runner, type RunnerOptions, type Task } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { run, type Runner, type RunnerOptions, type Task, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import { createPool, type Pool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
@@ -58,13 +59,24 @@ export async function reapDeadWorkers(pool: Pool, deadAfterMs: number): Promise<
      SELECT (SELECT array_agg(id) FROM dead) AS ids, (SELECT count(*) FROM unlocked) AS n`,
     [deadAfterMs / 1000, gone],
   );
+  // Locks no registered worker claims, held longer than a heartbeat may be missed: their worker died
+  // before it could record its graphile-worker pool id (or was deregistered long ago).
+  await pool.query(
+    `SELECT graphile_worker.force_unlock_workers(coalesce(array_agg(DISTINCT j.locked_by), '{}'))
+     FROM graphile_worker._private_jobs j
+     WHERE j.locked_by IS NOT NULL AND j.locked_at < now() - make_interval(secs => $1)
+       AND NOT EXISTS (SELECT 1 FROM workers w WHERE j.locked_by = ANY (w.lock_ids))`,
+    [deadAfterMs / 1000],
+  );
   return r.rows[0]?.ids ?? [];
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const { log } = options;
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const lockIds = Array.from({ length: options.concurrency }, (_, i) => (options.concurrency === 1 ? id : `${id}/${i}`));
+  // The ids graphile-worker locks this process's jobs with (its worker pools' ids), learnt from
+  // its events as each pool starts; they go into the registration at once and with every heartbeat.
+  const lockIds: string[] = [];
   const pool = createPool(options.databaseUrl, { max: options.concurrency * 2 + 3, onError: (e) => log(`database connection lost: ${e.message}`) });
   const runs = new RunRepository(pool);
   const inProgress = new Map<string, Set<AbortController>>(); // batch id → its runs here
@@ -73,11 +85,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const register = () =>
     pool.query(
       `INSERT INTO workers (id, hostname, pid, engine, concurrency, lock_ids) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
+       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now(), lock_ids = excluded.lock_ids`,
       [id, hostname(), process.pid, options.engine.kind, options.concurrency, lockIds],
     );
-  // Registered before any runner can lock a job, so that no lock of ours is ever unknown.
   await register();
+  const events = new EventEmitter() as WorkerEvents;
+  events.on('pool:create', ({ workerPool }) => {
+    lockIds.push(workerPool.id);
+    register().catch((error: Error) => log(`registering pool ${workerPool.id} failed: ${error.message}`));
+  });
 
   const heartbeat = setInterval(() => {
     register()
@@ -152,20 +168,17 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
 
   const logger = graphileLogger((level, message) => log(`graphile-worker ${level}: ${message}`));
-  const runners: Runner[] = [];
-  for (const workerId of lockIds) {
-    const runnerOptions = {
-      pgPool: pool,
-      concurrency: 1,
-      workerId,
-      noHandleSignals: true,
-      pollInterval: 1000,
-      taskList: { [runTask]: task },
-      logger,
-      preset: { worker: { gracefulShutdownAbortTimeout: 500 } },
-    } as RunnerOptions;
-    runners.push(await run(runnerOptions));
-  }
+  const runnerOptions = {
+    pgPool: pool,
+    concurrency: options.concurrency,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    taskList: { [runTask]: task },
+    logger,
+    events,
+    preset: { worker: { gracefulShutdownAbortTimeout: 500 } },
+  } as RunnerOptions;
+  const runners: Runner[] = [await run(runnerOptions)];
   log(`worker ${id}: ${options.concurrency} at a time, ${options.engine.kind} engine`);
 
   const done = Promise.all(runners.map((r) => r.promise)).then(() => {});
