@@ -1,0 +1,185 @@
+// The simulation service's figures (issue 6), printed, never asserted. Called by bench/run.mjs, or
+// alone: `node bench/server.mjs` (after `npm run build --workspace server`).
+//
+//   throughput  1000 small runs (scheme-etcp, trace none) as one batch, with 1 and with 2 local
+//               worker processes: runs per second from the first run's start to the last run's end
+//               (as PostgreSQL recorded them), and the ratio of the two;
+//   overhead    per run, the time through the queue with one worker minus the time of the same
+//               run as a worker executes it (tcpsim spawned with the scenario on stdin), measured
+//               by spawning it 1000 times in a row here;
+//   latency     GET /api/experiments/:id with 200 concurrent connections (autocannon, 10 s):
+//               requests per second, p50/p99 latency, errors and non-2xx answers.
+//
+// Everything runs against an embedded PostgreSQL in a temporary directory on loopback; the
+// server's rate limit is raised for the run so that it measures the service, not the limiter.
+// BENCH_SERVER_RUNS (default 1000) and BENCH_SERVER_SECONDS (default 10) scale it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const serverDist = join(root, 'server/dist/src');
+const tcpsim = process.env.TCPSIM ?? join(root, 'build/release/tcpsim');
+const runs = Number(process.env.BENCH_SERVER_RUNS ?? 1000);
+const seconds = Number(process.env.BENCH_SERVER_SECONDS ?? 10);
+const fmt = (x, digits = 3) => Number(x).toPrecision(digits);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function json(response) {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+function tcpsimOnce(args, input) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tcpsim, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`tcpsim exit ${code}`))));
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+  });
+}
+
+async function startServer(databaseUrl, port, workers) {
+  const child = spawn(process.execPath, [join(serverDist, 'main.js')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WORKERS: String(workers),
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_MAX: '100000000',
+      RATE_LIMIT_RUNS_MAX: '100000',
+      MAX_BATCH_RUNS: String(Math.max(100000, runs)),
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  await new Promise((resolve, reject) => {
+    child.stderr.on('data', (c) => {
+      log += c;
+      if (log.includes('listening on')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; ++i) {
+    const health = await json(await fetch(`${url}/api/health`)).catch(() => null);
+    if (health && health.queue.workers >= workers) break;
+    await sleep(100);
+  }
+  return {
+    url,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function throughput(databaseUrl, pool, port, workers, scenario) {
+  const server = await startServer(databaseUrl, port, workers);
+  try {
+    const created = await json(
+      await fetch(`${server.url}/api/batches`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scenario, grid: {}, replications: runs, title: `bench ${workers} worker(s)` }),
+      }),
+    );
+    for (;;) {
+      const b = await json(await fetch(`${server.url}/api/batches/${created.id}`));
+      if (b.status === 'completed' || b.status === 'failed') {
+        if (b.counts.done !== runs) throw new Error(`batch ended ${b.status} with ${JSON.stringify(b.counts)}`);
+        break;
+      }
+      await sleep(200);
+    }
+    const r = await pool.query(
+      `SELECT extract(epoch FROM max(finished_at) - min(started_at))::float8 AS span,
+              sum(wall_seconds)::float8 AS simulated
+       FROM runs WHERE batch_id = $1`,
+      [created.id],
+    );
+    return { span: r.rows[0].span, simulatedWall: r.rows[0].simulated };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function latency(databaseUrl, port) {
+  const require = createRequire(join(root, 'server/package.json'));
+  const autocannon = require('autocannon');
+  const server = await startServer(databaseUrl, port, 0);
+  try {
+    const scenario = JSON.parse(await tcpsimOnce(['preset', 'scheme-etcp'], ''));
+    const created = await json(
+      await fetch(`${server.url}/api/experiments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scenario, title: 'bench' }),
+      }),
+    );
+    const result = await autocannon({ url: `${server.url}/api/experiments/${created.id}`, connections: 200, duration: seconds });
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function benchServer() {
+  const { startEmbeddedPostgres, freePort } = await import(join(serverDist, 'db/embedded.js'));
+  const { migrate } = await import(join(serverDist, 'db/migrate.js'));
+  const { createPool } = await import(join(serverDist, 'db/pool.js'));
+  const dir = mkdtempSync(join(tmpdir(), 'tcblab-bench-pg-'));
+  const db = await startEmbeddedPostgres({ dir, database: 'tcblab_bench' });
+  const pool = createPool(db.url, { max: 2 });
+  try {
+    await migrate(db.url);
+    const scenario = JSON.parse(await tcpsimOnce(['preset', 'scheme-etcp'], ''));
+    const input = JSON.stringify(scenario);
+
+    console.log(`\n== server: ${runs} small runs through the queue (scheme-etcp, trace none; ${availableParallelism()} cores)`);
+    // What one run costs a worker without the queue: the same child process, one after another.
+    const direct = performance.now();
+    for (let i = 0; i < runs; ++i) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input);
+    const directPerRun = (performance.now() - direct) / runs;
+
+    const results = {};
+    for (const workers of [1, 2]) {
+      results[workers] = await throughput(db.url, pool, await freePort(), workers, scenario);
+      const { span, simulatedWall } = results[workers];
+      console.log(`${workers} worker${workers > 1 ? 's' : ' '}: ${fmt(runs / span)} runs/s  (${fmt(span)} s; simulator itself ${fmt((simulatedWall / runs) * 1e3)} ms per run)`);
+    }
+    const ratio = results[1].span / results[2].span;
+    console.log(`2 workers / 1 worker                 : ${fmt(ratio)}x; target >= 1.8: ${ratio >= 1.8 ? 'met' : 'NOT met'}`);
+    const perRun = (results[1].span / runs) * 1e3;
+    const overhead = perRun - directPerRun;
+    console.log(`per run with 1 worker                : ${fmt(perRun)} ms through the queue, ${fmt(directPerRun)} ms spawning tcpsim directly`);
+    console.log(`queue overhead per run               : ${fmt(overhead)} ms; target < 5 ms: ${overhead < 5 ? 'met' : 'NOT met'}`);
+
+    console.log(`\n== server: GET /api/experiments/:id, 200 connections, ${seconds} s (autocannon)`);
+    const r = await latency(db.url, await freePort());
+    console.log(`requests per second                  : ${fmt(r.requests.average)}  (${r.requests.total} requests)`);
+    console.log(`latency p50 / p99 / max              : ${r.latency.p50} / ${r.latency.p99} / ${r.latency.max} ms`);
+    console.log(`errors / timeouts / non-2xx          : ${r.errors} / ${r.timeouts} / ${r.non2xx}; target 0 errors: ${r.errors + r.timeouts + r.non2xx === 0 ? 'met' : 'NOT met'}`);
+  } finally {
+    await pool.end();
+    await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await benchServer();
+  process.exit(0);
+}
