@@ -157,6 +157,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         if (helpers.abortSignal?.aborted) throw new Error('worker shutting down; the run will be retried');
       } else if (outcome.kind === 'scenario') {
         await runs.fail(claimed, `${outcome.path}: ${outcome.problem}`);
+      } else if (outcome.kind === 'timeout') {
+        await runs.fail(claimed, `${outcome.message} (RUN_TIMEOUT_S)`);
       } else {
         await runs.fail(claimed, outcome.message);
       }
