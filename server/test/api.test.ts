@@ -84,13 +84,14 @@ describe('health, headers, presets, schemas', () => {
   test('the OpenAPI document is generated from the routes and embeds the scenario schema', async () => {
     const doc = await json(await fetch(`${server.url}/docs/json`));
     assert.equal(doc.openapi, '3.1.0');
-    for (const path of ['/api/experiments/', '/api/experiments/{id}', '/api/batches/', '/api/batches/{id}', '/api/batches/{id}/results', '/api/runs/', '/api/presets/', '/api/health/']) {
+    for (const path of ['/api/experiments', '/api/experiments/{id}', '/api/batches', '/api/batches/{id}', '/api/batches/{id}/results', '/api/runs', '/api/presets', '/api/health']) {
       assert.ok(doc.paths[path], `OpenAPI has ${path}`);
     }
     const scenarioSchema = await json(await fetch(`${server.url}/api/schemas/scenario`));
     assert.deepEqual(Object.keys(doc.components.schemas.Scenario.properties), Object.keys(scenarioSchema.properties));
-    const body = doc.paths['/api/batches/'].post.requestBody.content['application/json'].schema;
+    const body = doc.paths['/api/batches'].post.requestBody.content['application/json'].schema;
     assert.deepEqual(body.properties.scenario, { $ref: '#/components/schemas/Scenario' });
+    assert.equal((await fetch(`${server.url}/api/presets/`)).status, 200, 'a trailing slash is the same route');
     const ui = await fetch(`${server.url}/docs`, { redirect: 'follow' });
     assert.equal(ui.status, 200);
     assert.match(await ui.text(), /swagger/i);

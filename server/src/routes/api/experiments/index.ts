@@ -8,7 +8,7 @@ import { durationOf, runSync, syncDurationError, syncTimeoutError } from '../../
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
-    '/',
+    '',
     {
       schema: {
         summary: 'Save an experiment (a scenario and its result) and get its share link',
