@@ -1,9 +1,11 @@
 // The simulation service's figures (issue 6), printed, never asserted. Called by bench/run.mjs, or
 // alone: `node bench/server.mjs` (after `npm run build --workspace server`).
 //
-//   throughput  1000 small runs (scheme-etcp, trace none) as one batch, with 1 and with 2 local
-//               worker processes: runs per second from the first run's start to the last run's end
-//               (as PostgreSQL recorded them), and the ratio of the two;
+//   throughput  1000 small runs as one batch, with 1 and with 2 local worker processes: runs per
+//               second from the first run's start to the last run's end (as PostgreSQL recorded
+//               them), the ratio of the two, and where a run's time goes; for two sizes of run:
+//               scheme-etcp (a few ms of simulation, less than tcpsim's process start-up) and
+//               dumbbell-bulk cut to 5 simulated seconds (some 20 ms);
 //   overhead    per run, the time through the queue with one worker minus the time of the same
 //               run as a worker executes it (tcpsim spawned with the scenario on stdin), measured
 //               by spawning it 1000 times in a row here;
@@ -15,7 +17,7 @@
 // BENCH_SERVER_RUNS (default 1000) and BENCH_SERVER_SECONDS (default 10) scale it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import os, { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -110,7 +112,20 @@ async function throughput(databaseUrl, pool, port, workers, scenario) {
        FROM runs WHERE batch_id = $1`,
       [created.id],
     );
-    return { span: r.rows[0].span, simulatedWall: r.rows[0].simulated };
+    // Where a run's time goes, per worker: from its claim to its result (the child process and
+    // the result's UPDATE), and from one result to the next claim (the queue: completing the job,
+    // fetching the next, claiming its run).
+    const parts = await pool.query(
+      `WITH r AS (
+         SELECT worker_id, started_at, finished_at, wall_seconds,
+                lag(finished_at) OVER (PARTITION BY worker_id ORDER BY started_at) AS previous
+         FROM runs WHERE batch_id = $1)
+       SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at))::float8 AS inside,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - previous))::float8 AS between
+       FROM r`,
+      [created.id],
+    );
+    return { span: r.rows[0].span, simulatedWall: r.rows[0].simulated, inside: parts.rows[0].inside, between: parts.rows[0].between };
   } finally {
     await server.stop();
   }
@@ -145,27 +160,40 @@ export async function benchServer() {
   const pool = createPool(db.url, { max: 2 });
   try {
     await migrate(db.url);
-    const scenario = JSON.parse(await tcpsimOnce(['preset', 'scheme-etcp'], ''));
-    const input = JSON.stringify(scenario);
-
-    console.log(`\n== server: ${runs} small runs through the queue (scheme-etcp, trace none; ${availableParallelism()} cores)`);
-    // What one run costs a worker without the queue: the same child process, one after another.
-    const direct = performance.now();
-    for (let i = 0; i < runs; ++i) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input);
-    const directPerRun = (performance.now() - direct) / runs;
-
-    const results = {};
-    for (const workers of [1, 2]) {
-      results[workers] = await throughput(db.url, pool, await freePort(), workers, scenario);
-      const { span, simulatedWall } = results[workers];
-      console.log(`${workers} worker${workers > 1 ? 's' : ' '}: ${fmt(runs / span)} runs/s  (${fmt(span)} s; simulator itself ${fmt((simulatedWall / runs) * 1e3)} ms per run)`);
+    const etcp = JSON.parse(await tcpsimOnce(['preset', 'scheme-etcp'], ''));
+    const bulk = { ...JSON.parse(await tcpsimOnce(['preset', 'dumbbell-bulk'], '')), durationS: 5 };
+    const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
+    for (const [label, scenario, overhead] of [
+      ['scheme-etcp, trace none: a few ms of simulation', etcp, true],
+      ['dumbbell-bulk for 5 simulated s, trace none: some 20 ms of simulation', bulk, false],
+    ]) {
+      console.log(`\n== server: ${runs} runs through the queue (${label}; ${availableParallelism()} cores)`);
+      console.log(`load average before (the machine is shared): ${load()}`);
+      let directPerRun;
+      if (overhead) {
+        // What one run costs a worker without the queue: the same child process, one after another.
+        const input = JSON.stringify(scenario);
+        const direct = performance.now();
+        for (let i = 0; i < runs; ++i) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input);
+        directPerRun = (performance.now() - direct) / runs;
+      }
+      const results = {};
+      for (const workers of [1, 2]) {
+        results[workers] = await throughput(db.url, pool, await freePort(), workers, scenario);
+        const { span, simulatedWall, inside, between } = results[workers];
+        console.log(
+          `${workers} worker${workers > 1 ? 's' : ' '}: ${fmt(runs / span)} runs/s  (${fmt(span)} s; per run, medians: simulation ${fmt((simulatedWall / runs) * 1e3)} ms, claim to result ${fmt(inside * 1e3)} ms, result to next claim ${fmt(between * 1e3)} ms)`,
+        );
+      }
+      const ratio = results[1].span / results[2].span;
+      console.log(`2 workers / 1 worker                 : ${fmt(ratio)}x; target >= 1.8: ${ratio >= 1.8 ? 'met' : 'NOT met'}  (load average after: ${load()})`);
+      if (overhead) {
+        const perRun = (results[1].span / runs) * 1e3;
+        const queueOverhead = perRun - directPerRun;
+        console.log(`per run with 1 worker                : ${fmt(perRun)} ms through the queue, ${fmt(directPerRun)} ms spawning tcpsim directly`);
+        console.log(`queue overhead per run               : ${fmt(queueOverhead)} ms; target < 5 ms: ${queueOverhead < 5 ? 'met' : 'NOT met'}`);
+      }
     }
-    const ratio = results[1].span / results[2].span;
-    console.log(`2 workers / 1 worker                 : ${fmt(ratio)}x; target >= 1.8: ${ratio >= 1.8 ? 'met' : 'NOT met'}`);
-    const perRun = (results[1].span / runs) * 1e3;
-    const overhead = perRun - directPerRun;
-    console.log(`per run with 1 worker                : ${fmt(perRun)} ms through the queue, ${fmt(directPerRun)} ms spawning tcpsim directly`);
-    console.log(`queue overhead per run               : ${fmt(overhead)} ms; target < 5 ms: ${overhead < 5 ? 'met' : 'NOT met'}`);
 
     console.log(`\n== server: GET /api/experiments/:id, 200 connections, ${seconds} s (autocannon)`);
     const r = await latency(db.url, await freePort());
