@@ -77,7 +77,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // The ids graphile-worker locks this process's jobs with (its worker pools' ids), learnt from
   // its events as each pool starts; they go into the registration at once and with every heartbeat.
   const lockIds: string[] = [];
-  const pool = createPool(options.databaseUrl, { max: options.concurrency * 2 + 3, onError: (e) => log(`database connection lost: ${e.message}`) });
+  // A worker's commits need not wait for the disk: everything it writes can be done again. If the
+  // last of them are lost in a crash of the machine, WAL order keeps the rest consistent (a job's
+  // completion is never durable without the run result written before it), and the runs whose
+  // claims or results were lost run again, once.
+  const pool = createPool(options.databaseUrl, {
+    max: options.concurrency * 2 + 3,
+    synchronousCommit: false,
+    onError: (e) => log(`database connection lost: ${e.message}`),
+  });
   const runs = new RunRepository(pool);
   const inProgress = new Map<string, Set<AbortController>>(); // batch id → its runs here
   let stopping = false;
