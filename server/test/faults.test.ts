@@ -37,7 +37,15 @@ async function waitCompleted(server: TestServer, id: string, timeoutMs = 90_000)
     },
     timeoutMs,
     200,
-  );
+  ).catch(async (error) => {
+    // What the queue looked like, for the failure's report.
+    console.log('runs', (await db.query('SELECT id, status, attempts, worker_id, job_id, error FROM runs WHERE batch_id = $1', [id])).rows);
+    console.log('jobs', (await db.query('SELECT id, locked_by, locked_at, attempts, run_at, last_error FROM graphile_worker._private_jobs')).rows);
+    console.log('workers', (await db.query('SELECT * FROM workers')).rows);
+    console.log('sessions', (await db.query(`SELECT pid, state, left(query, 120) AS query, backend_start FROM pg_stat_activity WHERE datname = current_database()`)).rows);
+    console.log('server log', server.log);
+    throw error;
+  });
 }
 
 /** Every run of the batch is done exactly once, with tcpsim's result for its seed. */
@@ -80,12 +88,7 @@ test('a worker killed by its pid mid-run: its run is retried elsewhere and recor
   process.kill(pid, 'SIGKILL');
   await (pid === a.pid ? a : b).exited;
 
-  await waitCompleted(server, id, 20_000).catch(async (e) => {
-    console.log((await db.query('SELECT id, status, attempts, worker_id, job_id FROM runs WHERE batch_id = $1', [id])).rows);
-    console.log((await db.query('SELECT id, locked_by, locked_at, attempts, run_at, last_error FROM graphile_worker._private_jobs')).rows);
-    console.log((await db.query('SELECT * FROM workers')).rows);
-    throw e;
-  });
+  await waitCompleted(server, id);
   await assertExactlyOnce(server, id, 10);
   const retried = await db.query<{ attempts: number; status: string }>('SELECT attempts, status FROM runs WHERE id = $1', [victim.id]);
   assert.equal(retried.rows[0].status, 'done');
@@ -139,7 +142,7 @@ test('PostgreSQL stopped for a while: health says so, and the service recovers',
   await db.embedded!.start();
   await waitFor('health to recover', async () => ((await fetch(`${server.url}/api/health`)).status === 200 ? true : undefined), 60_000, 200);
   const id = await batchOf(server, 3);
-  await waitCompleted(server, id);
+  await waitCompleted(server, id, 30_000);
   await assertExactlyOnce(server, id, 3);
   await server.stop();
 });

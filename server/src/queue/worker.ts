@@ -98,13 +98,32 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     );
   await register();
   const events = new EventEmitter() as WorkerEvents;
+  events.on('worker:getJob:error', () => void (fetchErrorsWhileDatabaseUp += 1));
+  events.on('worker:getJob:empty', () => void (fetchErrorsWhileDatabaseUp = 0));
+  events.on('job:start', () => void (fetchErrorsWhileDatabaseUp = 0));
   events.on('pool:create', ({ workerPool }) => {
     lockIds.push(workerPool.id);
     register().catch((error: Error) => log(`registering pool ${workerPool.id} failed: ${error.message}`));
   });
 
+  // graphile-worker 0.18 keeps the task list it reads on its first job fetch; when that read fails
+  // (the database went away just then) it keeps the rejection, and every later fetch fails with the
+  // same error. So: when fetches keep failing while the database answers the heartbeat, the runner
+  // is replaced (worker-main starts a new one, with a new cache).
+  let fetchErrorsWhileDatabaseUp = 0;
+  let runnerRestart: (() => void) | undefined;
   const heartbeat = setInterval(() => {
     register()
+      .then(() => {
+        if (fetchErrorsWhileDatabaseUp >= 3 && runnerRestart) {
+          log('graphile-worker cannot fetch jobs although the database answers; restarting the worker');
+          runnerRestart();
+        }
+      })
+      .catch((error: Error) => {
+        fetchErrorsWhileDatabaseUp = 0;
+        throw error;
+      })
       .then(() => reapDeadWorkers(pool, options.deadAfterMs))
       .then((reaped) => reaped.length > 0 && log(`released the jobs of dead workers ${reaped.join(', ')}`))
       .catch((error: Error) => log(`heartbeat failed: ${error.message}`));
@@ -189,6 +208,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     preset: { worker: { gracefulShutdownAbortTimeout: 500 } },
   } as RunnerOptions;
   const runners: Runner[] = [await run(runnerOptions)];
+  runnerRestart = () => {
+    runnerRestart = undefined;
+    void runners[0].stop().catch(() => {});
+  };
   log(`worker ${id}: ${options.concurrency} at a time, ${options.engine.kind} engine`);
 
   const done = Promise.all(runners.map((r) => r.promise)).then(() => {});
