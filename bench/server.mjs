@@ -5,7 +5,9 @@
 //               second from the first run's start to the last run's end (as PostgreSQL recorded
 //               them), the ratio of the two, and where a run's time goes; for two sizes of run:
 //               scheme-etcp (a few ms of simulation, less than tcpsim's process start-up) and
-//               dumbbell-bulk cut to 5 simulated seconds (some 20 ms);
+//               dumbbell-bulk cut to 5 simulated seconds (some 20 ms); beside it, the same runs
+//               spawned without the queue by one loop and by two loops side by side, which is
+//               what the (shared) machine gives two processes at that moment;
 //   overhead    per run, the time through the queue with one worker minus the time of the same
 //               run as a worker executes it (tcpsim spawned with the scenario on stdin), measured
 //               by spawning it 1000 times in a row here;
@@ -172,14 +174,22 @@ export async function benchServer() {
     ]) {
       console.log(`\n== server: ${count} runs through the queue (${label}; ${availableParallelism()} cores; best of ${repeats})`);
       console.log(`load average before (the machine is shared): ${load()}`);
-      let directPerRun;
-      if (overhead) {
-        // What one run costs a worker without the queue: the same child process, one after another.
-        const input = JSON.stringify(scenario);
-        const direct = performance.now();
-        for (let i = 0; i < runs; ++i) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input);
-        directPerRun = (performance.now() - direct) / runs;
-      }
+      // The same runs without the queue, spawned like a worker spawns them, by one loop and by two
+      // loops side by side: what this machine gives two processes right now, the ceiling of what
+      // two workers can give.
+      const input = JSON.stringify(scenario);
+      const direct = async (loops) => {
+        const started = performance.now();
+        await Promise.all(
+          Array.from({ length: loops }, async (_, loop) => {
+            for (let i = loop; i < count; i += loops) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input);
+          }),
+        );
+        return (performance.now() - started) / 1000;
+      };
+      const direct1 = await direct(1);
+      const direct2 = await direct(2);
+      const directPerRun = (direct1 / count) * 1e3;
       // Alternating 1, 2, 2, 1 workers (BENCH_SERVER_REPEATS pairs) and keeping each one's best
       // span: on a shared machine the best is the measurement others disturbed least.
       const results = {};
@@ -196,6 +206,8 @@ export async function benchServer() {
       }
       const ratio = results[1].span / results[2].span;
       console.log(`2 workers / 1 worker                 : ${fmt(ratio)}x; target >= 1.8: ${ratio >= 1.8 ? 'met' : 'NOT met'}  (load average after: ${load()})`);
+      console.log(`without the queue, 2 loops / 1 loop  : ${fmt(direct1 / direct2)}x (${fmt(count / direct1)} and ${fmt(count / direct2)} runs/s): the machine's own ceiling now`);
+      console.log(`queue scaling / machine scaling      : ${fmt(ratio / (direct1 / direct2))}`);
       if (overhead) {
         const perRun = (results[1].span / count) * 1e3;
         const queueOverhead = perRun - directPerRun;
