@@ -9,6 +9,9 @@
 //              1 and 2 jobs, and the speed-up.
 //   wasm       every preset (listed at run time): native and WASM (Node worker thread) wall time of
 //              the run and their ratio; the gzip-compressed size of tcbsim.wasm.
+//   server     the simulation service (bench/server.mjs, also runnable alone): batch throughput with
+//              1 and 2 workers and their ratio, queue overhead per run, GET /api/experiments/:id
+//              under 200 concurrent connections.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -173,3 +176,7 @@ const wall = benchSimCore();
 benchNs3(wall);
 benchReproduce();
 await benchWasm();
+run('npm', ['run', '--silent', '--workspace', 'server', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+const { benchServer } = await import('./server.mjs');
+await benchServer();
+process.exit(0);

@@ -89,6 +89,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     // No "Fastify" banners, no stack traces: errors leave through the handler below only.
     return503OnClosing: true,
+    // "/api/batches/" is "/api/batches".
+    routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
@@ -139,6 +141,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         'worker-src': ["'self'", 'blob:'],
         'img-src': ["'self'", 'data:', 'blob:'],
         'connect-src': ["'self'"],
+        // Served over plain HTTP (npm start listens on loopback); TLS belongs to a proxy in front.
+        'upgrade-insecure-requests': null,
       },
     },
   });

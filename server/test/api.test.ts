@@ -1,6 +1,9 @@
 // The REST API end to end over HTTP: a real server process (npm start's code) with local workers
 // against a real PostgreSQL. Answers are compared with the native tcpsim run directly.
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
 import { json, post, startServer, waitFor, type TestServer } from './helpers/server.js';
@@ -31,7 +34,7 @@ async function expectError(response: Response, status: number): Promise<{ error:
 
 before(async () => {
   db = await startTestDatabase();
-  server = await startServer(db.url, { WORKERS: '2', ...limits });
+  server = await startServer(db.url, { WORKERS: '2', WEB_DIST: join(tmpdir(), 'tcblab-no-web-dist'), ...limits });
 });
 
 after(async () => {
@@ -81,13 +84,14 @@ describe('health, headers, presets, schemas', () => {
   test('the OpenAPI document is generated from the routes and embeds the scenario schema', async () => {
     const doc = await json(await fetch(`${server.url}/docs/json`));
     assert.equal(doc.openapi, '3.1.0');
-    for (const path of ['/api/experiments/', '/api/experiments/{id}', '/api/batches/', '/api/batches/{id}', '/api/batches/{id}/results', '/api/runs/', '/api/presets/', '/api/health/']) {
+    for (const path of ['/api/experiments', '/api/experiments/{id}', '/api/batches', '/api/batches/{id}', '/api/batches/{id}/results', '/api/runs', '/api/presets', '/api/health']) {
       assert.ok(doc.paths[path], `OpenAPI has ${path}`);
     }
     const scenarioSchema = await json(await fetch(`${server.url}/api/schemas/scenario`));
     assert.deepEqual(Object.keys(doc.components.schemas.Scenario.properties), Object.keys(scenarioSchema.properties));
-    const body = doc.paths['/api/batches/'].post.requestBody.content['application/json'].schema;
+    const body = doc.paths['/api/batches'].post.requestBody.content['application/json'].schema;
     assert.deepEqual(body.properties.scenario, { $ref: '#/components/schemas/Scenario' });
+    assert.equal((await fetch(`${server.url}/api/presets/`)).status, 200, 'a trailing slash is the same route');
     const ui = await fetch(`${server.url}/docs`, { redirect: 'follow' });
     assert.equal(ui.status, 200);
     assert.match(await ui.text(), /swagger/i);
@@ -382,5 +386,37 @@ describe('rate limiting', () => {
     } finally {
       await limited.stop();
     }
+  });
+});
+
+describe('the web app', () => {
+  test('web/dist is served, and client-side routes get index.html; /api and /docs keep their 404s', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'tcblab-web-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>tcb-lab app</title><script type="module" src="/assets/app.js"></script>');
+    writeFileSync(join(dist, 'assets/app.js'), 'console.log("app");');
+    const web = await startServer(db.url, { WORKERS: '0', WEB_DIST: dist });
+    try {
+      for (const path of ['/', '/e/AAAAAAAAAAAAAAAAAAAAAA', '/b/AAAAAAAAAAAAAAAAAAAAAA', '/presets']) {
+        const r = await fetch(`${web.url}${path}`);
+        assert.equal(r.status, 200, path);
+        assert.match(await r.text(), /tcb-lab app/, path);
+        assert.match(r.headers.get('content-security-policy') ?? '', /'wasm-unsafe-eval'/);
+      }
+      const asset = await fetch(`${web.url}/assets/app.js`);
+      assert.equal(asset.status, 200);
+      assert.match(asset.headers.get('content-type') ?? '', /javascript/);
+      await expectError(await fetch(`${web.url}/api/nope`), 404);
+      await expectError(await fetch(`${web.url}/e/x`, { method: 'POST' }), 404);
+    } finally {
+      await web.stop();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  test('without web/dist, pages say how to build it', async () => {
+    const r = await fetch(`${server.url}/e/AAAAAAAAAAAAAAAAAAAAAA`);
+    assert.equal(r.status, 404);
+    assert.match(await r.text(), /npm run build --workspace web/);
   });
 });

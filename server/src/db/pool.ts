@@ -10,9 +10,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
-export function createPool(connectionString: string, options: { max?: number; onError?: (error: Error) => void } = {}): pg.Pool {
+export function createPool(
+  connectionString: string,
+  options: { max?: number; onError?: (error: Error) => void; synchronousCommit?: boolean } = {},
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
+    ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
     max: options.max ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,

@@ -1,10 +1,11 @@
-// A worker process's work: graphile-worker runners (one per concurrent run, each with its own
-// worker id, so the process knows every id its job locks carry), the task that runs one run of a
+// A worker process's work: a graphile-worker runner (whose pool id, the id its job locks carry,
+// is registered with the process), the task that runs one run of a
 // batch with the simulator, the heartbeat that keeps the process registered in `workers`, the
 // reaper that hands the jobs of dead workers back to the queue, and a LISTEN for cancelled batches.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { run, type Runner, type RunnerOptions, type Task } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { run, type Runner, type RunnerOptions, type Task, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import { createPool, type Pool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
@@ -58,14 +59,33 @@ export async function reapDeadWorkers(pool: Pool, deadAfterMs: number): Promise<
      SELECT (SELECT array_agg(id) FROM dead) AS ids, (SELECT count(*) FROM unlocked) AS n`,
     [deadAfterMs / 1000, gone],
   );
+  // Locks no registered worker claims, held longer than a heartbeat may be missed: their worker died
+  // before it could record its graphile-worker pool id (or was deregistered long ago).
+  await pool.query(
+    `SELECT graphile_worker.force_unlock_workers(coalesce(array_agg(DISTINCT j.locked_by), '{}'))
+     FROM graphile_worker._private_jobs j
+     WHERE j.locked_by IS NOT NULL AND j.locked_at < now() - make_interval(secs => $1)
+       AND NOT EXISTS (SELECT 1 FROM workers w WHERE j.locked_by = ANY (w.lock_ids))`,
+    [deadAfterMs / 1000],
+  );
   return r.rows[0]?.ids ?? [];
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const { log } = options;
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const lockIds = Array.from({ length: options.concurrency }, (_, i) => (options.concurrency === 1 ? id : `${id}/${i}`));
-  const pool = createPool(options.databaseUrl, { max: options.concurrency * 2 + 3, onError: (e) => log(`database connection lost: ${e.message}`) });
+  // The ids graphile-worker locks this process's jobs with (its worker pools' ids), learnt from
+  // its events as each pool starts; they go into the registration at once and with every heartbeat.
+  const lockIds: string[] = [];
+  // A worker's commits need not wait for the disk: everything it writes can be done again. If the
+  // last of them are lost in a crash of the machine, WAL order keeps the rest consistent (a job's
+  // completion is never durable without the run result written before it), and the runs whose
+  // claims or results were lost run again, once.
+  const pool = createPool(options.databaseUrl, {
+    max: options.concurrency * 2 + 3,
+    synchronousCommit: false,
+    onError: (e) => log(`database connection lost: ${e.message}`),
+  });
   const runs = new RunRepository(pool);
   const inProgress = new Map<string, Set<AbortController>>(); // batch id → its runs here
   let stopping = false;
@@ -73,14 +93,37 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const register = () =>
     pool.query(
       `INSERT INTO workers (id, hostname, pid, engine, concurrency, lock_ids) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
+       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now(), lock_ids = excluded.lock_ids`,
       [id, hostname(), process.pid, options.engine.kind, options.concurrency, lockIds],
     );
-  // Registered before any runner can lock a job, so that no lock of ours is ever unknown.
   await register();
+  const events = new EventEmitter() as WorkerEvents;
+  events.on('worker:getJob:error', () => void (fetchErrorsWhileDatabaseUp += 1));
+  events.on('worker:getJob:empty', () => void (fetchErrorsWhileDatabaseUp = 0));
+  events.on('job:start', () => void (fetchErrorsWhileDatabaseUp = 0));
+  events.on('pool:create', ({ workerPool }) => {
+    lockIds.push(workerPool.id);
+    register().catch((error: Error) => log(`registering pool ${workerPool.id} failed: ${error.message}`));
+  });
 
+  // graphile-worker 0.18 keeps the task list it reads on its first job fetch; when that read fails
+  // (the database went away just then) it keeps the rejection, and every later fetch fails with the
+  // same error. So: when fetches keep failing while the database answers the heartbeat, the runner
+  // is replaced (worker-main starts a new one, with a new cache).
+  let fetchErrorsWhileDatabaseUp = 0;
+  let runnerRestart: (() => void) | undefined;
   const heartbeat = setInterval(() => {
     register()
+      .then(() => {
+        if (fetchErrorsWhileDatabaseUp >= 3 && runnerRestart) {
+          log('graphile-worker cannot fetch jobs although the database answers; restarting the worker');
+          runnerRestart();
+        }
+      })
+      .catch((error: Error) => {
+        fetchErrorsWhileDatabaseUp = 0;
+        throw error;
+      })
       .then(() => reapDeadWorkers(pool, options.deadAfterMs))
       .then((reaped) => reaped.length > 0 && log(`released the jobs of dead workers ${reaped.join(', ')}`))
       .catch((error: Error) => log(`heartbeat failed: ${error.message}`));
@@ -141,6 +184,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         if (helpers.abortSignal?.aborted) throw new Error('worker shutting down; the run will be retried');
       } else if (outcome.kind === 'scenario') {
         await runs.fail(claimed, `${outcome.path}: ${outcome.problem}`);
+      } else if (outcome.kind === 'timeout') {
+        await runs.fail(claimed, `${outcome.message} (RUN_TIMEOUT_S)`);
       } else {
         await runs.fail(claimed, outcome.message);
       }
@@ -152,20 +197,21 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
 
   const logger = graphileLogger((level, message) => log(`graphile-worker ${level}: ${message}`));
-  const runners: Runner[] = [];
-  for (const workerId of lockIds) {
-    const runnerOptions = {
-      pgPool: pool,
-      concurrency: 1,
-      workerId,
-      noHandleSignals: true,
-      pollInterval: 1000,
-      taskList: { [runTask]: task },
-      logger,
-      preset: { worker: { gracefulShutdownAbortTimeout: 500 } },
-    } as RunnerOptions;
-    runners.push(await run(runnerOptions));
-  }
+  const runnerOptions = {
+    pgPool: pool,
+    concurrency: options.concurrency,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    taskList: { [runTask]: task },
+    logger,
+    events,
+    preset: { worker: { gracefulShutdownAbortTimeout: 500 } },
+  } as RunnerOptions;
+  const runners: Runner[] = [await run(runnerOptions)];
+  runnerRestart = () => {
+    runnerRestart = undefined;
+    void runners[0].stop().catch(() => {});
+  };
   log(`worker ${id}: ${options.concurrency} at a time, ${options.engine.kind} engine`);
 
   const done = Promise.all(runners.map((r) => r.promise)).then(() => {});

@@ -41,7 +41,7 @@ const Stats = Type.Object({
 export const Metric = Type.Object({
   name: Type.String(),
   label: Type.String(),
-  unit: Type.Union([Type.String(), Type.Null()]),
+  unit: Type.String({ description: 'Empty for counts and ratios.' }),
   description: Type.Union([Type.String(), Type.Null()]),
 });
 

@@ -28,7 +28,8 @@ export const metricDefinitions: readonly MetricDefinition[] = [
 export interface MetricInfo {
   name: string;
   label: string;
-  unit: string | null;
+  /** Empty for counts and ratios. */
+  unit: string;
   description: string | null;
 }
 
@@ -39,7 +40,7 @@ export function metricInfos(): MetricInfo[] {
   infos ??= metricDefinitions.map((m) => {
     const schema = subschemaAt(simSchemas().result, m.pointer);
     if (!schema) throw new Error(`result.schema.json has no ${m.pointer} (metric ${m.name})`);
-    const unit = typeof schema['x-unit'] === 'string' ? (schema['x-unit'] as string) : null;
+    const unit = typeof schema['x-unit'] === 'string' ? (schema['x-unit'] as string) : '';
     const description = typeof schema.description === 'string' ? (schema.description as string) : null;
     return { name: m.name, label: m.label, unit, description };
   });

@@ -24,7 +24,7 @@ function cell(value: unknown): string {
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
-    '/',
+    '',
     {
       schema: {
         summary: 'Submit a batch: a scenario, a grid of values by JSON Pointer, and replications',

@@ -6,9 +6,13 @@ import { Experiment, ExperimentBody, ExperimentCreated } from '../../../schemas/
 import { RequestError, scenarioError } from '../../../sim/batch.js';
 import { durationOf, runSync, syncDurationError, syncTimeoutError } from '../../../sim/sync.js';
 
+// Saved experiments never change: their JSON is built once and kept (the most recent ones).
+const cacheSize = 1000;
+
 const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const cache = new Map<string, string>();
   app.post(
-    '/',
+    '',
     {
       schema: {
         summary: 'Save an experiment (a scenario and its result) and get its share link',
@@ -64,10 +68,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Experiment, ...errorResponses },
       },
     },
-    async (request) => {
-      const experiment = await app.experiments.get(request.params.id);
-      if (!experiment) throw new RequestError(404, `no experiment ${request.params.id}`);
-      return { ...experiment, url: `/e/${experiment.id}` };
+    async (request, reply) => {
+      const id = request.params.id;
+      let body = cache.get(id);
+      if (body === undefined) {
+        const experiment = await app.experiments.get(id);
+        if (!experiment) throw new RequestError(404, `no experiment ${id}`);
+        body = JSON.stringify({ ...experiment, url: `/e/${experiment.id}` });
+        if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
+        cache.set(id, body);
+      }
+      return reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=3600, immutable').send(body as never);
     },
   );
 };

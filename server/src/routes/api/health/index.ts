@@ -5,7 +5,7 @@ import { Health } from '../../../schemas/health.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    '/',
+    '',
     { schema: { summary: 'Database and queue status', response: { 200: Health, 503: Health } }, config: { rateLimit: false } },
     async (_request, reply) => {
       const started = performance.now();

@@ -6,7 +6,7 @@ import { PresetInfo, PresetParams } from '../../../schemas/presets.js';
 import { RequestError } from '../../../sim/batch.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/', { schema: { summary: 'The built-in scenarios', response: { 200: Type.Array(PresetInfo) } } }, async () => app.presets.list);
+  app.get('', { schema: { summary: 'The built-in scenarios', response: { 200: Type.Array(PresetInfo) } } }, async () => app.presets.list);
 
   app.get(
     '/:name',

@@ -6,7 +6,7 @@ import { durationOf, runSync, syncDurationError, syncTimeoutError } from '../../
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
-    '/',
+    '',
     {
       schema: {
         summary: 'Run a small scenario now and return its result summary',

@@ -1,0 +1,65 @@
+// Workers without the native binary run the WASM build and record the same results; a run over
+// the per-run time limit is stopped and fails, and the batch says so.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
+import { json, post, startServer, startWorkerProcess, waitFor, type Proc } from './helpers/server.js';
+import { preset, runNative } from './helpers/native.js';
+
+let db: TestDatabase;
+const started: Proc[] = [];
+
+before(async () => {
+  db = await startTestDatabase();
+});
+
+after(async () => {
+  for (const p of started) await p.kill();
+  await db?.close();
+});
+
+async function finished(url: string, id: string): Promise<any> {
+  return waitFor(`batch ${id}`, async () => {
+    const b = await json(await fetch(`${url}/api/batches/${id}`));
+    return ['completed', 'failed'].includes(b.status) ? b : undefined;
+  });
+}
+
+test('a worker without tcpsim runs the WASM build, with the same results', async () => {
+  const server = await startServer(db.url, { WORKERS: '0' });
+  const worker = await startWorkerProcess(db.url, { TCPSIM: '/nonexistent/tcpsim' });
+  started.push(server, worker);
+  const scenario = preset('scheme-etcp');
+  const created = await json(await post(`${server.url}/api/batches`, { scenario, grid: { '/tcp/flavor': ['reno', 'sack'] }, replications: 2 }));
+  const batch = await finished(server.url, created.id);
+  assert.equal(batch.status, 'completed');
+  const rows = await db.query<{ engine: string; seed: number; result_hash: string; point_index: number }>(
+    'SELECT engine, seed, result_hash, point_index FROM runs WHERE batch_id = $1 ORDER BY id',
+    [created.id],
+  );
+  assert.equal(rows.rows.length, 4);
+  for (const row of rows.rows) {
+    assert.equal(row.engine, 'wasm');
+    const s = structuredClone(scenario);
+    s.tcp.flavor = row.point_index === 0 ? 'reno' : 'sack';
+    assert.equal(row.result_hash, runNative(s, ['--seed', String(row.seed), '--trace', 'none']).resultHash);
+  }
+  await worker.stop();
+  await server.stop();
+});
+
+test('a run over RUN_TIMEOUT_S is stopped and fails with the limit named', async () => {
+  const server = await startServer(db.url, { WORKERS: '0' });
+  const worker = await startWorkerProcess(db.url, { RUN_TIMEOUT_S: '0.05' });
+  started.push(server, worker);
+  const created = await json(await post(`${server.url}/api/batches`, { scenario: preset('dumbbell-bulk'), grid: {}, replications: 1 }));
+  const batch = await finished(server.url, created.id);
+  assert.equal(batch.status, 'failed');
+  assert.deepEqual(batch.counts, { total: 1, done: 0, failed: 1, cancelled: 0, pending: 0, running: 0 });
+  const results = await json(await fetch(`${server.url}/api/batches/${created.id}/results`));
+  assert.equal(results[0].status, 'failed');
+  assert.match(results[0].error, /time limit of 0\.05 s \(RUN_TIMEOUT_S\)/);
+  assert.equal(results[0].resultHash, null);
+  await worker.stop();
+  await server.stop();
+});

@@ -1,0 +1,148 @@
+// Faults: a worker killed mid-run, the whole service killed with a batch pending, PostgreSQL
+// stopped for a while. Each time the batch must complete with every run recorded exactly once,
+// and the results must be the simulator's.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
+import { json, post, startServer, startWorkerProcess, waitFor, type Proc, type TestServer } from './helpers/server.js';
+import { preset, runNative } from './helpers/native.js';
+
+let db: TestDatabase;
+const started: Proc[] = [];
+
+before(async () => {
+  db = await startTestDatabase();
+});
+
+after(async () => {
+  for (const p of started) await p.kill();
+  await db?.close();
+});
+
+// Runs long enough (a few tenths of a second each) to be caught in the middle.
+const slow = { ...preset('dumbbell-bulk'), durationS: 30 };
+
+async function batchOf(server: TestServer, replications: number): Promise<string> {
+  const r = await post(`${server.url}/api/batches`, { scenario: slow, grid: {}, replications });
+  assert.equal(r.status, 202);
+  return (await json(r)).id;
+}
+
+async function waitCompleted(server: TestServer, id: string, timeoutMs = 90_000): Promise<any> {
+  return waitFor(
+    `batch ${id} to complete`,
+    async () => {
+      const b = await json(await fetch(`${server.url}/api/batches/${id}`));
+      return b.status === 'completed' || b.status === 'failed' ? b : undefined;
+    },
+    timeoutMs,
+    200,
+  ).catch(async (error) => {
+    // What the queue looked like, for the failure's report.
+    console.log('runs', (await db.query('SELECT id, status, attempts, worker_id, job_id, error FROM runs WHERE batch_id = $1', [id])).rows);
+    console.log('jobs', (await db.query('SELECT id, locked_by, locked_at, attempts, run_at, last_error FROM graphile_worker._private_jobs')).rows);
+    console.log('workers', (await db.query('SELECT * FROM workers')).rows);
+    console.log('sessions', (await db.query(`SELECT pid, state, left(query, 120) AS query, backend_start FROM pg_stat_activity WHERE datname = current_database()`)).rows);
+    console.log('server log', server.log);
+    throw error;
+  });
+}
+
+/** Every run of the batch is done exactly once, with tcpsim's result for its seed. */
+async function assertExactlyOnce(server: TestServer, id: string, replications: number): Promise<void> {
+  const batch = await json(await fetch(`${server.url}/api/batches/${id}`));
+  assert.equal(batch.status, 'completed');
+  assert.deepEqual(batch.counts, { total: replications, done: replications, failed: 0, cancelled: 0, pending: 0, running: 0 });
+  const rows = await db.query<{ replication: number; status: string; result_hash: string; seed: number }>(
+    'SELECT replication, status, result_hash, seed FROM runs WHERE batch_id = $1 ORDER BY replication',
+    [id],
+  );
+  assert.deepEqual(rows.rows.map((r) => r.replication), Array.from({ length: replications }, (_, i) => i));
+  assert.ok(rows.rows.every((r) => r.status === 'done' && r.result_hash));
+  const jobs = await db.query('SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1)', [id]);
+  assert.equal(jobs.rows[0].n, 0, 'no job is left behind');
+  const check = rows.rows[rows.rows.length - 1];
+  assert.equal(check.result_hash, runNative(slow, ['--seed', String(check.seed), '--trace', 'none']).resultHash);
+}
+
+test('a worker killed by its pid mid-run: its run is retried elsewhere and recorded once', async () => {
+  const server = await startServer(db.url, { WORKERS: '0' });
+  started.push(server);
+  const a = await startWorkerProcess(db.url);
+  const b = await startWorkerProcess(db.url);
+  started.push(a, b);
+  const id = await batchOf(server, 10);
+
+  // Wait until one of the two workers is in the middle of a run, then kill that process.
+  const victim = await waitFor(
+    'a run in progress',
+    async () => {
+      const r = await db.query<{ id: number; worker_id: string }>(`SELECT id, worker_id FROM runs WHERE batch_id = $1 AND status = 'running' LIMIT 1`, [id]);
+      return r.rows[0];
+    },
+    60_000,
+    20,
+  );
+  const pid = Number(victim.worker_id.split(':')[1]);
+  assert.ok(pid === a.pid || pid === b.pid, `the run's worker ${victim.worker_id} is one of ours`);
+  process.kill(pid, 'SIGKILL');
+  await (pid === a.pid ? a : b).exited;
+
+  await waitCompleted(server, id);
+  await assertExactlyOnce(server, id, 10);
+  const retried = await db.query<{ attempts: number; status: string }>('SELECT attempts, status FROM runs WHERE id = $1', [victim.id]);
+  assert.equal(retried.rows[0].status, 'done');
+  assert.equal(retried.rows[0].attempts, 2, 'the killed run ran again, once');
+  const workers = await db.query<{ pid: number }>('SELECT pid FROM workers');
+  assert.ok(!workers.rows.some((w) => w.pid === pid), 'the dead worker was deregistered');
+  await (pid === a.pid ? b : a).stop();
+  await server.stop();
+});
+
+test('the service killed with a batch pending: after a restart the batch completes', async () => {
+  const first = await startServer(db.url, { WORKERS: '1' });
+  started.push(first);
+  const id = await batchOf(first, 8);
+  await waitFor(
+    'a finished run',
+    async () => ((await json(await fetch(`${first.url}/api/batches/${id}`))).counts.done > 0 ? true : undefined),
+    60_000,
+    20,
+  );
+  await first.kill(); // SIGKILL to the server, its worker and the worker's tcpsim.
+  await assert.rejects(fetch(`http://127.0.0.1:${first.port}/api/health`), 'the first server is gone');
+  const pending = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM runs WHERE batch_id = $1 AND status IN ('pending', 'running')`, [id]);
+  assert.ok(pending.rows[0].n > 0, 'runs were left unfinished');
+
+  const second = await startServer(db.url, { WORKERS: '1' });
+  started.push(second);
+  await waitCompleted(second, id);
+  await assertExactlyOnce(second, id, 8);
+  await second.stop();
+});
+
+test('PostgreSQL stopped for a while: health says so, and the service recovers', { skip: !process.env.DATABASE_URL ? false : 'needs the embedded PostgreSQL (DATABASE_URL is set)' }, async () => {
+  const server = await startServer(db.url, { WORKERS: '1' });
+  started.push(server);
+  const healthy = await fetch(`${server.url}/api/health`);
+  assert.equal(healthy.status, 200);
+
+  await db.embedded!.stop();
+  const down = await fetch(`${server.url}/api/health`);
+  assert.equal(down.status, 503);
+  const body = await json(down);
+  assert.equal(body.status, 'degraded');
+  assert.equal(body.database.ok, false);
+  assert.equal(typeof body.database.error, 'string');
+  // Other routes fail cleanly meanwhile.
+  const e = await fetch(`${server.url}/api/batches/AAAAAAAAAAAAAAAAAAAAAA`);
+  assert.equal(e.status, 503);
+  assert.match((await json(e)).error, /database/);
+
+  await db.embedded!.start();
+  await waitFor('health to recover', async () => ((await fetch(`${server.url}/api/health`)).status === 200 ? true : undefined), 60_000, 200);
+  const id = await batchOf(server, 3);
+  await waitCompleted(server, id, 30_000);
+  await assertExactlyOnce(server, id, 3);
+  await server.stop();
+});
