@@ -116,7 +116,7 @@ std::optional<size_t> CellStatistics::PointIndex(const std::vector<size_t>& poin
 nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, const CellStatistics& stats,
                              const Claim& claim) {
   json out{{"text", claim.text}, {"kind", KindName(claim.kind)}};
-  if (!claim.known.empty()) out["known"] = claim.known;
+  if (const std::string& known = KnownDifference(claim, plan.mode); !known.empty()) out["known"] = known;
   switch (claim.points) {
     case ClaimPoints::kAll: out["points"] = "all"; break;
     case ClaimPoints::kMost: out["points"] = "most"; break;

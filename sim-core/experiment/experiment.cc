@@ -318,6 +318,10 @@ void ParseClaims(const json& d, Experiment& e, const NameIndex& variants, const 
     Claim claim;
     claim.text = c["text"].get<std::string>();
     claim.known = c.value("known", "");
+    claim.known_full_only = c.value("knownIn", "all") == "full";
+    if (claim.known_full_only && claim.known.empty()) {
+      throw ScenarioError(Child(path, "knownIn"), "knownIn needs known (the reason the claim differs)");
+    }
     claim.kind = ParseClaimKind(c["kind"].get<std::string>());
     std::optional<size_t> variant, metric;
     if (c.contains("variant")) variant = Lookup(variants, c["variant"], Child(path, "variant"), "variant");
@@ -466,6 +470,11 @@ std::shared_ptr<const Scenario> CellScenario(const Experiment& e, size_t variant
 
 const char* ExperimentModeName(ExperimentMode mode) {
   return mode == ExperimentMode::kQuick ? "quick" : "full";
+}
+
+const std::string& KnownDifference(const Claim& claim, ExperimentMode mode) {
+  static const std::string kNone;
+  return claim.known_full_only && mode != ExperimentMode::kFull ? kNone : claim.known;
 }
 
 std::vector<std::string> ExperimentNames() {

@@ -33,6 +33,7 @@ enum class ClaimPoints : uint8_t { kAll, kMost, kAny, kListed };
 struct Claim {
   std::string text;
   std::string known;  // Why our simulator does not reproduce the claim; empty if it should.
+  bool known_full_only = false;  // The difference shows only in full-size runs; --quick agrees.
   ClaimKind kind = ClaimKind::kRatio;
   CellSelector a;  // With the claim's own variant and metric filled in.
   CellSelector b;  // kRatio and kSignificant.
@@ -44,6 +45,9 @@ struct Claim {
   ClaimPoints points = ClaimPoints::kAll;
   std::vector<std::vector<std::optional<size_t>>> point_filters;  // kListed: per filter, per axis.
 };
+
+// The claim's known-difference note if it applies to runs of this mode, else empty.
+const std::string& KnownDifference(const Claim& claim, ExperimentMode mode);
 
 struct AxisValue {
   nlohmann::json value;  // A number, string or boolean.

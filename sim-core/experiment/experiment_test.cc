@@ -137,6 +137,8 @@ TEST(ExperimentTest, SchemaErrorsNameThePath) {
               "field name must be a JSON Pointer");
   ExpectError([](json& d) { d["claims"][0].erase("max"); }, "$.claims[0]", "");
   ExpectError([](json& d) { d["claims"][0]["kind"] = "bigger"; }, "$.claims[0].kind", "must be one of");
+  ExpectError([](json& d) { d["claims"][0]["knownIn"] = "full"; }, "$.claims[0].knownIn", "knownIn needs known");
+  ExpectError([](json& d) { d["claims"][0]["knownIn"] = "quick"; }, "$.claims[0].knownIn", "must be one of");
 }
 
 TEST(ExperimentTest, SemanticErrorsNameThePath) {

@@ -275,7 +275,7 @@ nlohmann::json BuildReport(const Experiment& e, const ExperimentPlan& plan,
     json result = EvaluateClaim(e, plan, stats, c);
     const std::string verdict = result["verdict"].get<std::string>();
     agree += verdict == "agrees";
-    (c.known.empty() ? differ : known_differ) += verdict == "differs";
+    (KnownDifference(c, plan.mode).empty() ? differ : known_differ) += verdict == "differs";
     unchecked += verdict == "not checked";
     claims.push_back(std::move(result));
   }
