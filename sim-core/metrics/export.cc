@@ -26,7 +26,7 @@ void WriteSeriesJson(const RunOutput& run, std::ostream& out) {
   }
   j["tcp"] = {{"timeNs", t.time_ns},       {"flow", t.flow},         {"cwndBytes", t.cwnd},
               {"ssthreshBytes", ssthresh}, {"srttNs", t.srtt_ns},    {"rttvarNs", t.rttvar_ns},
-              {"inFlightBytes", t.in_flight}};
+              {"inFlightBytes", t.in_flight}, {"pacingBps", t.pacing_bps}};
   j["queue"] = {{"timeNs", q.time_ns}, {"link", q.link}, {"packets", q.packets}, {"bytes", q.bytes}};
   const GroupSeries& g = run.recorder->group_series();
   std::vector<int64_t> group_ssthresh = g.ssthresh;

@@ -31,7 +31,7 @@ void Recorder::RecordPacket(SimTime now, PacketEvent event, const Packet& p, Lin
 }
 
 void Recorder::RecordTcp(SimTime now, FlowId flow, Bytes cwnd, Bytes ssthresh, SimTime srtt,
-                         SimTime rttvar, Bytes in_flight) {
+                         SimTime rttvar, Bytes in_flight, int64_t pacing_bps) {
   TcpSeries& s = tcp_series_;
   s.time_ns.push_back(now.ns());
   s.flow.push_back(flow);
@@ -40,6 +40,7 @@ void Recorder::RecordTcp(SimTime now, FlowId flow, Bytes cwnd, Bytes ssthresh, S
   s.srtt_ns.push_back(srtt.ns());
   s.rttvar_ns.push_back(rttvar.ns());
   s.in_flight.push_back(in_flight);
+  s.pacing_bps.push_back(pacing_bps);
 }
 
 void Recorder::RecordQueue(SimTime now, LinkId link, int32_t packets, Bytes bytes) {

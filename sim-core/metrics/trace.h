@@ -55,6 +55,7 @@ struct TcpSeries {
   std::vector<int64_t> srtt_ns;
   std::vector<int64_t> rttvar_ns;
   std::vector<int64_t> in_flight;  // bytes
+  std::vector<int64_t> pacing_bps;  // 0 while not paced
 
   size_t size() const { return time_ns.size(); }
 };
@@ -96,7 +97,7 @@ class Recorder {
 
   void RecordPacket(SimTime now, PacketEvent event, const Packet& p, LinkId link = -1);
   void RecordTcp(SimTime now, FlowId flow, Bytes cwnd, Bytes ssthresh, SimTime srtt,
-                 SimTime rttvar, Bytes in_flight);
+                 SimTime rttvar, Bytes in_flight, int64_t pacing_bps);
   void RecordQueue(SimTime now, LinkId link, int32_t packets, Bytes bytes);
   void RecordGroup(SimTime now, int32_t group, Bytes cwnd, Bytes ssthresh, SimTime srtt,
                    SimTime rttvar, Bytes in_flight, int32_t members);

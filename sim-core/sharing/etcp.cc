@@ -57,6 +57,10 @@ class EtcpScheme::Ecb final : public EventSource {
   const RttEstimator& rtt() const { return rtt_; }
   Bytes in_flight() const { return outstanding_.bytes(); }
   bool pacing() const { return pacing_; }
+  // One MSS every pace interval while pacing, else 0.
+  double pacing_rate_bps() const {
+    return pacing_ && pace_interval_.ns() > 0 ? static_cast<double>(mss_) * 8.0 / pace_interval_.seconds() : 0.0;
+  }
   double total_tickets() const;
   nlohmann::json Describe() const;
   StrideScheduler<Member>& scheduler() { return scheduler_; }
@@ -138,6 +142,11 @@ class EtcpScheme::Member final : public CongestionControl {
     return total > 0 ? static_cast<Bytes>(static_cast<double>(ecb_.cwnd()) * tickets_ / total) : ecb_.cwnd();
   }
   Bytes ssthresh() const override { return ecb_.ssthresh(); }
+  // Like the window, the ensemble's pacing rate is shown as this member's share of it.
+  double pacing_rate_bps() const override {
+    const double total = ecb_.total_tickets();
+    return total > 0 ? ecb_.pacing_rate_bps() * tickets_ / total : ecb_.pacing_rate_bps();
+  }
   const RttEstimator& rtt() const override { return ecb_.rtt(); }
   bool in_recovery() const override { return in_recovery_; }
 

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "metrics/trace.h"
 #include "scenario/presets.h"
 #include "tests/test_scenarios.h"
 
@@ -188,6 +189,38 @@ TEST(EtcpTest, Fig3RepeatedTransferReusesTheCachedEcb) {
   bool first_syn = false;
   for (size_t i = 0; i < t.size(); ++i) first_syn = first_syn || (t.flow[i] == 0 && (t.flags[i] & tcp_flags::kSyn));
   EXPECT_TRUE(first_syn);
+
+  // The series shows the pacing. The first connection is not paced while it sends (slow start);
+  // once its last segment is out it is half-closed, and §4.2 paces the ensemble from then on so that
+  // a newcomer cannot burst the whole window. The second starts paced at one window per RTT (§3.1:
+  // a packet every srtt / (cwnd / mss)), then the ACK clock takes over and the rate drops to 0.
+  int64_t first_last_send = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.flow[i] == 0 && t.from_initiator[i] == 1 && t.event[i] == static_cast<uint8_t>(PacketEvent::kSend) &&
+        t.payload[i] > 0) {
+      first_last_send = t.time_ns[i];
+    }
+  }
+  const TcpSeries& s = run.recorder->tcp_series();
+  ASSERT_EQ(s.pacing_bps.size(), s.size());
+  int64_t first_paced_sending = 0, first_paced_half_closed = 0, second_paced = 0, second_unpaced_after = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.flow[i] == 0 && s.pacing_bps[i] > 0) {
+      ++(s.time_ns[i] < first_last_send ? first_paced_sending : first_paced_half_closed);
+    }
+    if (s.flow[i] != 1) continue;
+    if (s.pacing_bps[i] > 0) {
+      ++second_paced;
+      const double window_per_rtt = static_cast<double>(s.cwnd[i]) * 8.0 / (static_cast<double>(s.srtt_ns[i]) / 1e9);
+      EXPECT_NEAR(static_cast<double>(s.pacing_bps[i]), window_per_rtt, 0.2 * window_per_rtt);
+    } else if (second_paced > 0) {
+      ++second_unpaced_after;
+    }
+  }
+  EXPECT_EQ(first_paced_sending, 0);
+  EXPECT_GT(first_paced_half_closed, 0);
+  EXPECT_GT(second_paced, 0);
+  EXPECT_GT(second_unpaced_after, 0);
 }
 
 // §3.3: skipped ACKs from other members count as duplicate ACKs, so a connection whose only packet

@@ -83,6 +83,11 @@ class SpandScheme::Member final : public ForwardingControl {
     group_.Record(now, tcb().rtt.srtt(), tcb().rtt.rttvar());
   }
 
+  // The token bucket's rate (segments per second) in bits per second.
+  double pacing_rate_bps() const override {
+    return pacing_ ? bucket_.rate() * static_cast<double>(tcb().mss) * 8.0 : 0.0;
+  }
+
   SimTime NextSendTime(SimTime now) const override {
     return pacing_ ? bucket_.NextSendTime(now) : ForwardingControl::NextSendTime(now);
   }

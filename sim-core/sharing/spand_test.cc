@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "metrics/trace.h"
 #include "scenario/presets.h"
 #include "sharing/spand_math.h"
 #include "tcp/token_bucket.h"
@@ -79,6 +80,23 @@ TEST(SpandTest, StartsWithTheOptimalWindowInCongestionAvoidanceAndPaces) {
   const double gap = 0.1 / static_cast<double>(expected);
   EXPECT_NEAR(static_cast<double>(sends[5] - sends[4]) / 1e9, gap, 1e-4);
   EXPECT_NEAR(static_cast<double>(sends[6] - sends[5]) / 1e9, gap, 1e-4);
+
+  // The series carries the bucket's rate, cwnd_opt per srtt (§5.2.5), until the initial window is
+  // out; then the ACK clock takes over and the rate reads 0.
+  const TcpSeries& series = run.recorder->tcp_series();
+  const double rate = static_cast<double>(expected) * 1000 * 8 / 0.1;
+  size_t paced = 0, unpaced_after = 0;
+  for (size_t i = 0; i < series.size(); ++i) {
+    if (series.pacing_bps[i] > 0) {
+      EXPECT_EQ(unpaced_after, 0u) << "paced again at row " << i;
+      EXPECT_NEAR(static_cast<double>(series.pacing_bps[i]), rate, 1.0);
+      ++paced;
+    } else if (paced > 0) {
+      ++unpaced_after;
+    }
+  }
+  EXPECT_GT(paced, 0u);
+  EXPECT_GT(unpaced_after, 0u);
 }
 
 // §5.2.3: "In case there is not enough performance information in the sliding window, the

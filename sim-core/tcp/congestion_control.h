@@ -102,6 +102,9 @@ class CongestionControl {
   virtual Bytes ssthresh() const = 0;
   virtual const RttEstimator& rtt() const = 0;
   virtual bool in_recovery() const = 0;
+  // The rate at which the controller paces this connection's new segments, in bits per second;
+  // 0 while it does not pace (for the series: E-TCP §3.1 and TCP/SPAND §5.2.5 pace).
+  virtual double pacing_rate_bps() const { return 0; }
 };
 
 }  // namespace tcb

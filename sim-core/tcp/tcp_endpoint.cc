@@ -450,15 +450,17 @@ void TcpEndpoint::RecordState() {
   const Bytes ssthresh = cc_->ssthresh();
   const SimTime srtt = cc_->rtt().srtt();
   const SimTime rttvar = cc_->rtt().rttvar();
+  const auto pacing_bps = static_cast<int64_t>(cc_->pacing_rate_bps() + 0.5);
   if (cwnd == recorded_cwnd_ && ssthresh == recorded_ssthresh_ && srtt == recorded_srtt_ &&
-      rttvar == recorded_rttvar_) {
+      rttvar == recorded_rttvar_ && pacing_bps == recorded_pacing_bps_) {
     return;
   }
   recorded_cwnd_ = cwnd;
   recorded_ssthresh_ = ssthresh;
   recorded_srtt_ = srtt;
   recorded_rttvar_ = rttvar;
-  recorder_->RecordTcp(sim_.Now(), flow_, cwnd, ssthresh, srtt, rttvar, snd_max_ - snd_una_);
+  recorded_pacing_bps_ = pacing_bps;
+  recorder_->RecordTcp(sim_.Now(), flow_, cwnd, ssthresh, srtt, rttvar, snd_max_ - snd_una_, pacing_bps);
 }
 
 }  // namespace tcb

@@ -188,6 +188,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   Bytes recorded_ssthresh_ = -1;
   SimTime recorded_srtt_;
   SimTime recorded_rttvar_;
+  int64_t recorded_pacing_bps_ = -1;
 };
 
 }  // namespace tcb

@@ -97,6 +97,7 @@ val WindowColumns(const WindowSeries& s) {
 val SeriesColumns(const tcb::Recorder& recorder) {
   val tcp = WindowColumns(recorder.tcp_series());
   tcp.set("flow", CopyColumn(recorder.tcp_series().flow));
+  tcp.set("pacingBps", CopyColumnAsDouble(recorder.tcp_series().pacing_bps));
 
   const tcb::QueueSeries& q = recorder.queue_series();
   val queue = val::object();

@@ -40,6 +40,8 @@ export interface TcpSeriesColumns {
   srttNs: Float64Array;
   rttvarNs: Float64Array;
   inFlightBytes: Float64Array;
+  /** The controller's pacing rate in bits/s; 0 while it does not pace (E-TCP, TCP/SPAND). */
+  pacingBps: Float64Array;
 }
 
 export interface QueueSeriesColumns {
