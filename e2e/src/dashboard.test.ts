@@ -77,11 +77,15 @@ test('explorer: a preset runs in the browser and its plots show every connection
     const ensemble = page.locator('figure[data-plot="ensemble"]');
     assert.equal(await ensemble.getAttribute('data-members'), String(connections));
     assert.equal(await ensemble.getAttribute('data-scheme'), 'etcp');
+    // E-TCP paces the ensemble once its members are half-closed (§4.2): every member shows a rate.
+    const pacing = page.locator('figure[data-plot="pacing"]');
+    assert.equal(await pacing.getAttribute('data-connections'), String(connections));
     // The browser's run is the native run, to the bit.
     assert.equal(await hashOf(page), native.resultHash);
     await page.screenshot({ path: join(artifacts, 'explorer.png'), fullPage: true });
     await tsq.screenshot({ path: join(artifacts, 'time-sequence.png') });
     await cwnd.screenshot({ path: join(artifacts, 'cwnd.png') });
+    await pacing.screenshot({ path: join(artifacts, 'pacing.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -104,6 +108,7 @@ test('changing the scheme changes the results; a saved link shows the same resul
     assert.notEqual(independentHash, etcpHash);
     assert.notEqual(await page.locator('[data-metric=meanCompletionTimeS]').getAttribute('data-value'), etcpTime);
     assert.equal(await page.locator('figure[data-plot="ensemble"]').count(), 0, 'independent connections form no ensemble');
+    assert.equal(await page.locator('figure[data-plot="pacing"]').count(), 0, 'Reno does not pace');
     assert.equal(await page.locator('figure[data-plot="cwnd"]').getAttribute('data-connections'), '3');
 
     await page.locator('[aria-label="Experiment title"]').fill('fig4 without sharing');

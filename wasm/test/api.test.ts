@@ -314,6 +314,7 @@ describe('series and trace', () => {
         result.series!.tcp.timeNs.length > 0 &&
         result.series!.queue.timeNs.length > 0,
     );
+    assert.ok(result.series!.tcp.pacingBps.some((v) => v > 0), 'E-TCP paces, so the pacing column is not all zeros');
     for (const table of ['tcp', 'queue', 'group'] as const) {
       assert.deepEqual(Object.keys(result.series![table]).sort(), Object.keys(series[table]).sort());
       for (const [column, values] of Object.entries(result.series![table])) {

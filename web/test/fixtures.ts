@@ -49,6 +49,7 @@ export function fakeResult(): SimulationResult {
         srttNs: Float64Array.from([0, 10e6, 0, 12e6, 10e6]),
         rttvarNs: Float64Array.from([0, 5e6, 0, 5e6, 5e6]),
         inFlightBytes: Float64Array.from([0, 200, 50, 100, 0]),
+        pacingBps: Float64Array.from([0, 0, 0, 0, 8e5]),
       },
       queue: {
         timeNs: Float64Array.from([10e6, 11e6, 15e6]),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowWindows, groupWindows, niceBin, queueLines, rates, rttSamples, stackSteps } from '../src/data/series';
+import { flowWindows, groupWindows, niceBin, pacedWindows, queueLines, rates, rttSamples, stackSteps } from '../src/data/series';
 import { timeSequence } from '../src/data/timeseq';
 import { fakeResult } from './fixtures';
 
@@ -11,6 +11,29 @@ describe('flowWindows', () => {
     expect(Array.from(w[0].cwnd)).toEqual([100, 200, 300]);
     expect(Array.from(w[0].ssthresh)).toEqual([NaN, NaN, 150]);
     expect(Array.from(w[0].srttS)).toEqual([NaN, 0.01, 0.012]);
+  });
+
+  it('keeps the pacing rate per flow, and the pacing plot only the flows ever paced', () => {
+    const w = flowWindows(fakeResult());
+    expect(Array.from(w[1].pacingBps)).toEqual([0, 8e5]);
+    const r = fakeResult();
+    expect(pacedWindows(w, r).map((f) => f.name)).toEqual(['b']);
+    // The line ends where the flow ended.
+    const endAt = (endS: number) => ({ ...r, summary: { ...r.summary, flows: [{ ...r.summary.flows![1], id: 1, endS }] } }) as typeof r;
+    const [b] = pacedWindows(w, endAt(0.04));
+    expect(Array.from(b.t)).toEqual([0.012, 0.031, 0.04]);
+    expect(Array.from(b.pacingBps)).toEqual([0, 8e5, NaN]);
+    // Paced only after it closed: not shown.
+    expect(pacedWindows(w, endAt(0.02))).toEqual([]);
+  });
+
+  it('reads results stored before the pacing column as never paced', () => {
+    const r = fakeResult();
+    const tcp: Partial<NonNullable<typeof r.series>['tcp']> = r.series!.tcp;
+    delete tcp.pacingBps;
+    const w = flowWindows(r);
+    expect(Array.from(w[0].pacingBps)).toEqual([0, 0, 0]);
+    expect(pacedWindows(w, r)).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
-// The run's plots: time–sequence graph, congestion windows, ensemble windows, queues, rates, RTT.
+// The run's plots: time–sequence graph, congestion windows, ensemble windows, queues, rates, RTT,
+// pacing rates.
 // Each is a Plot with a draw function over decimated columns (see data/decimate.ts).
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { lowerBound, upperBound } from '../data/columns';
@@ -613,6 +614,55 @@ export function RttChart({ samples, windows, flowOf, ...time }: { samples: RttSa
       }
       legend={samples.slice(0, 30).map((s) => ({ name: s.name, color: colorOf(flowOf(s.conn)) }))}
       data={{ plot: 'rtt', connections: samples.length, samples: samples.reduce((n, s) => n + s.t.length, 0) }}
+      {...time}
+    />
+  );
+}
+
+/**
+ * The pacing rate of each paced connection (E-TCP §3.1/§4.2, TCP/SPAND §5.2.5): a step line that
+ * reads 0 while the ACK clock, not the pacer, releases segments.
+ */
+export function PacingChart({ windows, ...time }: { windows: FlowWindow[] } & TimeProps) {
+  const yExtent = useCallback((x0: number, x1: number) => extentOf(windows.map((w) => ({ t: w.t, y: w.pacingBps })), x0, x1), [windows]);
+  const levels = useMemo(() => {
+    const tMax = Math.max(0, ...windows.map((w) => (w.t.length ? w.t[w.t.length - 1] : 0)));
+    return windows.map((w) => stepPyramid(w.t, w.pacingBps, tMax));
+  }, [windows]);
+  const draw = useCallback(
+    (p: Painter, sx: Scale, sy: Scale) => {
+      windows.forEach((w, i) => {
+        p.strokeStyle = colorOf(w.flow);
+        p.lineWidth = 1.5;
+        drawStepLevels(p, levels[i], sx, sy);
+      });
+    },
+    [windows, levels],
+  );
+  const hover = useCallback(
+    (t: number) => {
+      const lines = [`t = ${fmt(t)} s`];
+      for (const w of windows.slice(0, 12)) {
+        const i = upperBound(w.t, t) - 1;
+        if (i < 0) continue;
+        const v = w.pacingBps[i];
+        lines.push(`${w.name}: ${Number.isNaN(v) ? 'closed' : v > 0 ? `paced at ${formatSi(v)}b/s` : 'not paced'}`);
+      }
+      return lines;
+    },
+    [windows],
+  );
+  return (
+    <Plot
+      title="Pacing rate per connection (0: ACK-clocked)"
+      xLabel="time (s)"
+      yLabel="pacing rate (b/s)"
+      yExtent={yExtent}
+      draw={draw}
+      hover={hover}
+      csv={() => seriesCsv(['flow', 'time_s', 'pacing_bps'], windows.map((w) => ({ name: w.name, x: w.t, y: w.pacingBps })))}
+      legend={windows.slice(0, 30).map((w) => ({ name: w.name, color: colorOf(w.flow) }))}
+      data={{ plot: 'pacing', connections: windows.length }}
       {...time}
     />
   );

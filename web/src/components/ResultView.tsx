@@ -1,10 +1,10 @@
 // One run's results: summary, the plots on a shared time axis, and the tables.
 import type { SimulationResult } from '@tcb-lab/sim';
 import { useEffect, useMemo, useState } from 'react';
-import { EnsembleChart, QueueChart, RateChart, RttChart, TimeSequenceChart, WindowChart } from '../charts/charts';
+import { EnsembleChart, PacingChart, QueueChart, RateChart, RttChart, TimeSequenceChart, WindowChart } from '../charts/charts';
 import type { Domain } from '../charts/Plot';
 import { BarChart } from '../charts/StaticCharts';
-import { flowWindows, groupWindows, niceBin, queueLines, rates, rttSamples } from '../data/series';
+import { flowWindows, groupWindows, niceBin, pacedWindows, queueLines, rates, rttSamples } from '../data/series';
 import { flowTable, formatValue, linkTable, pageTable, runMetrics } from '../data/summary';
 import { timeSequence } from '../data/timeseq';
 import { DataTable } from './DataTable';
@@ -20,6 +20,7 @@ export function useDerived(result: SimulationResult) {
     return {
       ts,
       windows,
+      paced: pacedWindows(windows, result),
       groups,
       queues,
       tEnd,
@@ -101,6 +102,7 @@ export function ResultView({ result }: { result: SimulationResult }) {
             <EnsembleChart group={group} flowNames={result.flows} {...time} />
           </div>
         )}
+        {d.paced.length > 0 && <PacingChart windows={d.paced} {...time} />}
         {d.queues.length > 0 && <QueueChart queues={d.queues} {...time} />}
         {d.rates.length > 0 && <RateChart lines={d.rates} binS={d.binS} flowOf={flowOf} {...time} />}
         {d.rtt.length > 0 && <RttChart samples={d.rtt} windows={d.windows} flowOf={flowOf} {...time} />}

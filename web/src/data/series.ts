@@ -1,7 +1,7 @@
 // Result → plot columns for the window, queue, throughput and RTT plots. Every function is pure and
 // works on the typed columns of @tcb-lab/sim's SimulationResult.
 import type { SimulationResult } from '@tcb-lab/sim';
-import { NS, pick, rowsByKey } from './columns';
+import { lowerBound, NS, pick, rowsByKey } from './columns';
 import type { TimeSequence } from './timeseq';
 
 export interface FlowWindow {
@@ -13,9 +13,14 @@ export interface FlowWindow {
   ssthresh: Float64Array;
   srttS: Float64Array;
   inFlight: Float64Array;
+  /** The controller's pacing rate (b/s), 0 while it does not pace (E-TCP, TCP/SPAND). */
+  pacingBps: Float64Array;
 }
 
-/** Per flow with any series rows: cwnd, ssthresh, srtt and bytes in flight over time (s, bytes). */
+/**
+ * Per flow with any series rows: cwnd, ssthresh, srtt, bytes in flight and pacing rate over time
+ * (s, bytes, b/s). Results stored before the pacing column existed read as never paced.
+ */
 export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>): FlowWindow[] {
   const tcp = result.series?.tcp;
   if (!tcp) return [];
@@ -35,9 +40,31 @@ export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>):
       ssthresh,
       srttS: srtt,
       inFlight: pick(tcp.inFlightBytes, r),
+      pacingBps: tcp.pacingBps ? pick(tcp.pacingBps, r) : new Float64Array(r.length),
     });
   });
   return out;
+}
+
+/**
+ * The flows that were paced at some time in the run, for the pacing plot: each line ends (NaN, a
+ * gap) where its flow ended, since a closed member keeps its last recorded share of the ensemble's rate.
+ */
+export function pacedWindows(windows: FlowWindow[], result: Pick<SimulationResult, 'summary'>): FlowWindow[] {
+  return windows
+    .map((w) => {
+      const end = result.summary.flows?.find((f) => f.id === w.flow)?.endS;
+      if (end == null) return w;
+      const n = lowerBound(w.t, end);
+      const t = new Float64Array(n + 1);
+      const pacingBps = new Float64Array(n + 1);
+      t.set(w.t.subarray(0, n));
+      pacingBps.set(w.pacingBps.subarray(0, n));
+      t[n] = end;
+      pacingBps[n] = NaN;
+      return { ...w, t, pacingBps };
+    })
+    .filter((w) => w.pacingBps.some((v) => v > 0));
 }
 
 /** Schemes whose group has one window that its members draw from (their share is what they have in flight). */
