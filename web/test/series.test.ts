@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowWindows, groupWindows, niceBin, pacedWindows, queueLines, rates, rttSamples, stackSteps } from '../src/data/series';
+import { closedWindows, flowWindows, groupWindows, isClosedRow, niceBin, pacedWindows, queueLines, rates, rttSamples, stackSteps } from '../src/data/series';
 import { timeSequence } from '../src/data/timeseq';
 import { fakeResult } from './fixtures';
 
@@ -13,18 +13,30 @@ describe('flowWindows', () => {
     expect(Array.from(w[0].srttS)).toEqual([NaN, 0.01, 0.012]);
   });
 
-  it('keeps the pacing rate per flow, and the pacing plot only the flows ever paced', () => {
+  it('keeps the pacing rate per flow, and the pacing plot only the flows ever paced while open', () => {
     const w = flowWindows(fakeResult());
     expect(Array.from(w[1].pacingBps)).toEqual([0, 8e5]);
     const r = fakeResult();
-    expect(pacedWindows(w, r).map((f) => f.name)).toEqual(['b']);
-    // The line ends where the flow ended.
+    expect(pacedWindows(closedWindows(w, r)).map((f) => f.name)).toEqual(['b']);
     const endAt = (endS: number) => ({ ...r, summary: { ...r.summary, flows: [{ ...r.summary.flows![1], id: 1, endS }] } }) as typeof r;
-    const [b] = pacedWindows(w, endAt(0.04));
-    expect(Array.from(b.t)).toEqual([0.012, 0.031, 0.04]);
-    expect(Array.from(b.pacingBps)).toEqual([0, 8e5, NaN]);
     // Paced only after it closed: not shown.
-    expect(pacedWindows(w, endAt(0.02))).toEqual([]);
+    expect(pacedWindows(closedWindows(w, endAt(0.02)))).toEqual([]);
+  });
+
+  it('ends each flow’s lines where the flow ended', () => {
+    const r = fakeResult(); // flow a ends at 0.032, after its last row; b has not ended.
+    const [a, b] = closedWindows(flowWindows(r), r);
+    expect(Array.from(a.t)).toEqual([0, 0.01, 0.02, 0.032]);
+    expect(Array.from(a.cwnd)).toEqual([100, 200, 300, NaN]);
+    expect(Array.from(a.pacingBps)).toEqual([0, 0, 0, NaN]);
+    expect(isClosedRow(a, 3)).toBe(true);
+    expect(isClosedRow(a, 2)).toBe(false);
+    expect(Array.from(b.t)).toEqual([0.012, 0.031]);
+    // Rows at or after the end are dropped.
+    const early = { ...r, summary: { ...r.summary, flows: [{ ...r.summary.flows![0], endS: 0.01 }] } } as typeof r;
+    const [a2] = closedWindows(flowWindows(r), early);
+    expect(Array.from(a2.t)).toEqual([0, 0.01]);
+    expect(Array.from(a2.cwnd)).toEqual([100, NaN]);
   });
 
   it('reads results stored before the pacing column as never paced', () => {
@@ -33,7 +45,7 @@ describe('flowWindows', () => {
     delete tcp.pacingBps;
     const w = flowWindows(r);
     expect(Array.from(w[0].pacingBps)).toEqual([0, 0, 0]);
-    expect(pacedWindows(w, r)).toEqual([]);
+    expect(pacedWindows(closedWindows(w, r))).toEqual([]);
   });
 });
 

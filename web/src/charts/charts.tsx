@@ -7,7 +7,7 @@ import { seriesCsv, toCsv } from '../data/csv';
 import { affineOf, decimatePoints, decimateStep, decimateStepLevel, decimateTicks, RangeExtent, type TickColumns } from '../data/decimate';
 import { pickLevel, stepPyramid, tickPyramid, type StepLevel } from '../data/lod';
 import { ackColor, alertColor, colorOf } from '../data/palette';
-import type { FlowWindow, GroupWindow, QueueLine, RateLine, RttSamples } from '../data/series';
+import { isClosedRow, type FlowWindow, type GroupWindow, type QueueLine, type RateLine, type RttSamples } from '../data/series';
 import type { TimeSequence } from '../data/timeseq';
 import type { Painter } from './painter';
 import { formatSi, Plot, type Domain, type Scale } from './Plot';
@@ -335,7 +335,8 @@ export function WindowChart({ windows, yShared, title, ...time }: { windows: Flo
       for (const w of windows.slice(0, 12)) {
         const i = upperBound(w.t, t) - 1;
         if (i < 0) continue;
-        lines.push(`${w.name}: cwnd ${formatSi(w.cwnd[i])}B, ssthresh ${Number.isNaN(w.ssthresh[i]) ? '∞' : formatSi(w.ssthresh[i]) + 'B'}`);
+        if (isClosedRow(w, i)) lines.push(`${w.name}: closed`);
+        else lines.push(`${w.name}: cwnd ${formatSi(w.cwnd[i])}B, ssthresh ${Number.isNaN(w.ssthresh[i]) ? '∞' : formatSi(w.ssthresh[i]) + 'B'}`);
       }
       return lines;
     },
@@ -343,7 +344,11 @@ export function WindowChart({ windows, yShared, title, ...time }: { windows: Flo
   );
   const csv = useCallback(() => {
     const rows: (string | number)[][] = [];
-    for (const w of windows) for (let i = 0; i < w.t.length; i++) rows.push([w.name, w.t[i], w.cwnd[i], Number.isNaN(w.ssthresh[i]) ? 'infinite' : w.ssthresh[i], w.inFlight[i]]);
+    for (const w of windows) {
+      for (let i = 0; i < w.t.length; i++) {
+        if (!isClosedRow(w, i)) rows.push([w.name, w.t[i], w.cwnd[i], Number.isNaN(w.ssthresh[i]) ? 'infinite' : w.ssthresh[i], w.inFlight[i]]);
+      }
+    }
     return toCsv({ columns: ['flow', 'time_s', 'cwnd_bytes', 'ssthresh_bytes', 'in_flight_bytes'], rows });
   }, [windows]);
   const legend = useMemo(
@@ -646,7 +651,7 @@ export function PacingChart({ windows, ...time }: { windows: FlowWindow[] } & Ti
         const i = upperBound(w.t, t) - 1;
         if (i < 0) continue;
         const v = w.pacingBps[i];
-        lines.push(`${w.name}: ${Number.isNaN(v) ? 'closed' : v > 0 ? `paced at ${formatSi(v)}b/s` : 'not paced'}`);
+        lines.push(`${w.name}: ${isClosedRow(w, i) ? 'closed' : v > 0 ? `paced at ${formatSi(v)}b/s` : 'not paced'}`);
       }
       return lines;
     },
@@ -660,7 +665,12 @@ export function PacingChart({ windows, ...time }: { windows: FlowWindow[] } & Ti
       yExtent={yExtent}
       draw={draw}
       hover={hover}
-      csv={() => seriesCsv(['flow', 'time_s', 'pacing_bps'], windows.map((w) => ({ name: w.name, x: w.t, y: w.pacingBps })))}
+      csv={() =>
+        toCsv({
+          columns: ['flow', 'time_s', 'pacing_bps'],
+          rows: windows.flatMap((w) => Array.from(w.t, (t, i) => [w.name, t, w.pacingBps[i]]).filter((_, i) => !isClosedRow(w, i))),
+        })
+      }
       legend={windows.slice(0, 30).map((w) => ({ name: w.name, color: colorOf(w.flow) }))}
       data={{ plot: 'pacing', connections: windows.length }}
       {...time}

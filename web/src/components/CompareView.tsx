@@ -8,7 +8,7 @@ import { BarChart } from '../charts/StaticCharts';
 import { toCsv } from '../data/csv';
 import { lowerBound, upperBound } from '../data/columns';
 import { parseValues, pathToPointer, scalarPointers, schemesOf, setPointer, withScheme } from '../data/scenarioEdit';
-import { flowWindows } from '../data/series';
+import { closedWindows, flowWindows } from '../data/series';
 import { differenceTable, formatValue } from '../data/summary';
 import { timeSequence, type TimeSequence } from '../data/timeseq';
 import { download } from '../charts/export';
@@ -146,7 +146,7 @@ export function CompareView({ scenario, valid, trace }: { scenario: Scenario; va
 function CompareResults({ results }: { results: { label: string; result: SimulationResult }[] }) {
   const rows = useMemo(() => differenceTable(results.map((r) => r.result.summary)), [results]);
   const derived = useMemo(
-    () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: flowWindows(r.result) })),
+    () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: closedWindows(flowWindows(r.result), r.result) })),
     [results],
   );
   const tEnd = Math.max(...results.map((r) => r.result.summary.simulatedTimeS), 1e-6);

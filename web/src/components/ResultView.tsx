@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { EnsembleChart, PacingChart, QueueChart, RateChart, RttChart, TimeSequenceChart, WindowChart } from '../charts/charts';
 import type { Domain } from '../charts/Plot';
 import { BarChart } from '../charts/StaticCharts';
-import { flowWindows, groupWindows, niceBin, pacedWindows, queueLines, rates, rttSamples } from '../data/series';
+import { closedWindows, flowWindows, groupWindows, niceBin, pacedWindows, queueLines, rates, rttSamples } from '../data/series';
 import { flowTable, formatValue, linkTable, pageTable, runMetrics } from '../data/summary';
 import { timeSequence } from '../data/timeseq';
 import { DataTable } from './DataTable';
@@ -12,15 +12,15 @@ import { DataTable } from './DataTable';
 export function useDerived(result: SimulationResult) {
   return useMemo(() => {
     const ts = timeSequence(result);
-    const windows = flowWindows(result);
     const groups = groupWindows(result);
+    const windows = closedWindows(flowWindows(result), result);
     const queues = queueLines(result);
     const tEnd = Math.max(result.summary.simulatedTimeS, ts?.tMax ?? 0, 1e-6);
     const binS = niceBin(tEnd, 100);
     return {
       ts,
       windows,
-      paced: pacedWindows(windows, result),
+      paced: pacedWindows(windows),
       groups,
       queues,
       tEnd,

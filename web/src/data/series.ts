@@ -47,24 +47,40 @@ export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>):
 }
 
 /**
- * The flows that were paced at some time in the run, for the pacing plot: each line ends (NaN, a
- * gap) where its flow ended, since a closed member keeps its last recorded share of the ensemble's rate.
+ * The windows as plotted: each flow's lines end (a NaN row, drawn as a gap) where the flow ended,
+ * since a closed connection's last recorded values would otherwise hold to the end of the run (and
+ * a closed E-TCP member's share of the ensemble's rate grows as the others leave).
  */
-export function pacedWindows(windows: FlowWindow[], result: Pick<SimulationResult, 'summary'>): FlowWindow[] {
-  return windows
-    .map((w) => {
-      const end = result.summary.flows?.find((f) => f.id === w.flow)?.endS;
-      if (end == null) return w;
-      const n = lowerBound(w.t, end);
-      const t = new Float64Array(n + 1);
-      const pacingBps = new Float64Array(n + 1);
-      t.set(w.t.subarray(0, n));
-      pacingBps.set(w.pacingBps.subarray(0, n));
-      t[n] = end;
-      pacingBps[n] = NaN;
-      return { ...w, t, pacingBps };
-    })
-    .filter((w) => w.pacingBps.some((v) => v > 0));
+export function closedWindows(windows: FlowWindow[], result: Pick<SimulationResult, 'summary'>): FlowWindow[] {
+  const ends = new Map((result.summary.flows ?? []).map((f) => [f.id, f.endS]));
+  return windows.map((w) => {
+    const end = ends.get(w.flow);
+    if (end == null) return w;
+    const n = lowerBound(w.t, end);
+    const cut = (column: Float64Array, last: number) => {
+      const out = new Float64Array(n + 1);
+      out.set(column.subarray(0, n));
+      out[n] = last;
+      return out;
+    };
+    return {
+      ...w,
+      t: cut(w.t, end),
+      cwnd: cut(w.cwnd, NaN),
+      ssthresh: cut(w.ssthresh, NaN),
+      srttS: cut(w.srttS, NaN),
+      inFlight: cut(w.inFlight, NaN),
+      pacingBps: cut(w.pacingBps, NaN),
+    };
+  });
+}
+
+/** Whether the row is the end marker closedWindows adds (cwnd is never NaN otherwise). */
+export const isClosedRow = (w: FlowWindow, i: number) => Number.isNaN(w.cwnd[i]);
+
+/** The flows that were paced while open, for the pacing plot (windows from closedWindows). */
+export function pacedWindows(windows: FlowWindow[]): FlowWindow[] {
+  return windows.filter((w) => w.pacingBps.some((v) => v > 0));
 }
 
 /** Schemes whose group has one window that its members draw from (their share is what they have in flight). */
