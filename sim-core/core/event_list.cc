@@ -70,6 +70,14 @@ bool EventList::RunNext(SimTime until) {
   return true;
 }
 
+// Out of line (with the WASM link's limit on inlining single-caller functions, wasm/CMakeLists.txt):
+// inlined into the very large RunScenario the loop ran about 13% slower under V8.
+[[gnu::noinline]] uint64_t EventList::RunBatch(SimTime until, uint64_t max_events) {
+  uint64_t ran = 0;
+  while (ran < max_events && RunNext(until)) ++ran;
+  return ran;
+}
+
 void Timer::Set(SimTime deadline) {
   deadline_ = deadline;
   armed_ = true;

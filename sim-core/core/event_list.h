@@ -51,6 +51,8 @@ class EventList {
 
   // Runs the next live event if it is due at or before `until`; returns false when none is.
   bool RunNext(SimTime until);
+  // Runs live events due at or before `until`, at most `max_events` of them; returns how many ran.
+  uint64_t RunBatch(SimTime until, uint64_t max_events);
   // Time of the next live event, or SimTime::Infinite() when the list is empty.
   SimTime NextTime();
 

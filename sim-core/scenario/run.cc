@@ -170,8 +170,7 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   const SimTime end = scenario.duration;
   bool idle = false;
   for (;;) {
-    uint64_t ran = 0;
-    while (ran < options.progress_every_events && events.RunNext(end)) ++ran;
+    const uint64_t ran = events.RunBatch(end, options.progress_every_events);
     if (ran < options.progress_every_events) {
       idle = events.NextTime().IsInfinite();
       break;
