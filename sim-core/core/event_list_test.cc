@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 #include "core/units.h"
@@ -47,6 +48,24 @@ TEST(EventListTest, ManyEqualTimesKeepInsertionOrder) {
   while (events.RunNext(SimTime::Infinite())) {
   }
   for (int i = 0; i < 200; ++i) EXPECT_EQ(log[i], i);
+}
+
+// The run loop's batches: at most max_events, none due after `until`, and the order is RunNext's.
+TEST(EventListTest, RunBatchStopsAtTheCountOrTheHorizon) {
+  EventList events;
+  std::vector<int> log;
+  std::vector<std::unique_ptr<Recording>> sources;
+  for (int i = 0; i < 5; ++i) {
+    sources.push_back(std::make_unique<Recording>(events, log, i));
+    events.Schedule(*sources.back(), SimTime::Seconds(5 - i));
+  }
+  EXPECT_EQ(events.RunBatch(SimTime::Infinite(), 2), 2u);
+  EXPECT_EQ(log, (std::vector<int>{4, 3}));
+  EXPECT_EQ(events.RunBatch(SimTime::Seconds(4), 10), 2u);  // Events at 3 s and 4 s; 5 s is later.
+  EXPECT_EQ(log, (std::vector<int>{4, 3, 2, 1}));
+  EXPECT_EQ(events.RunBatch(SimTime::Infinite(), 10), 1u);
+  EXPECT_EQ(events.RunBatch(SimTime::Infinite(), 10), 0u);
+  EXPECT_EQ(events.events_executed(), 5u);
 }
 
 TEST(EventListTest, RescheduleReplacesThePendingEvent) {
