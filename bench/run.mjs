@@ -123,7 +123,7 @@ function setPointer(doc, pointer, value) {
   node[tokens.at(-1)] = value;
 }
 
-// Issue 5's target: E-TCP Fig. 5's realistic scenario, one page (the preset's java page) under all
+// The in-browser budget: E-TCP Fig. 5's realistic scenario, one page (the preset's java page) under all
 // five schemes of the experiment (Reno and E-TCP's four schedulers), in WASM, in under 50 ms.
 async function benchFig5(simulator, enough) {
   const name = 'etcp-fig5-realistic';
@@ -141,7 +141,7 @@ async function benchFig5(simulator, enough) {
   console.log(`${name}, java page, all ${experiment.variants.length} schemes in WASM: ${fmt(total)} ms (${parts.join(', ')}); target < 50 ms: ${total < 50 ? 'met' : 'NOT met'}`);
 }
 
-// Issue 4: `tcpsim reproduce --full` on 1 and on 2 cores. Each figure is the run phase's wall time as
+// `tcpsim reproduce --full` on 1 and on 2 cores. Each figure is the run phase's wall time as
 // reproduce reports it ("N runs in S s on J jobs"), the median of three.
 function benchReproduce() {
   const experiments = run(tcpsim, ['experiments']).stdout.trim().split('\n');

@@ -1,4 +1,4 @@
-// The simulation service's figures (issue 6), printed, never asserted. Called by bench/run.mjs, or
+// The simulation service's figures, printed, never asserted. Called by bench/run.mjs, or
 // alone: `node bench/server.mjs` (after `npm run build --workspace server`).
 //
 //   throughput  1000 small runs as one batch, with 1 and with 2 local worker processes: runs per
