@@ -27,5 +27,15 @@ const nodeHost: WorkerHost = {
   defaultMaxWorkers: () => Math.min(4, availableParallelism()),
 };
 
-export const { createSimulator, runScenario, validateScenario, listPresets, getPreset, getSchema } =
+export const {
+  createSimulator,
+  runScenario,
+  validateScenario,
+  listPresets,
+  getPreset,
+  getSchema,
+  listExperiments,
+  getExperiment,
+  runExperiment,
+} =
   defaultFunctions(nodeHost);
