@@ -2,6 +2,8 @@
 // the marks are drawn on a canvas from the same scales (and, for export, into an SvgPainter).
 // Zoom and pan act on time (x), shared with the other plots through xDomain/onXDomain; y fits what
 // is visible unless a brush chose it. Keyboard: arrows pan, + and − zoom, 0 resets, B toggles brush.
+// The connection under the pointer (if the plot's hover names one) is highlighted in every plot of
+// the run (focus.tsx); a click isolates it.
 import { brush as d3brush, type D3BrushEvent } from 'd3-brush';
 import { format } from 'd3-format';
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
@@ -10,6 +12,7 @@ import { zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } fro
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { download, slug, svgToPng } from './export';
+import { useFocus } from './focus';
 import { SvgPainter, type Painter } from './painter';
 import { useWidth } from './useWidth';
 
@@ -37,12 +40,14 @@ export interface PlotProps {
   yExtent: (x0: number, x1: number) => Domain;
   yFormat?: (v: number) => string;
   draw: (p: Painter, sx: Scale, sy: Scale) => void;
-  /** Lines of the tooltip at a data point, or null. */
-  hover?: (x: number, y: number, sx: Scale, sy: Scale) => string[] | null;
+  /** Lines of the tooltip at a data point, and the connection (flow) there if any; or null. */
+  hover?: (x: number, y: number, sx: Scale, sy: Scale) => string[] | { lines: string[]; flow?: number | null } | null;
   legend?: LegendEntry[];
   onLegend?: (toggle: number) => void;
   csv?: () => string;
   height?: number;
+  /** One line under the plot: what to look for. */
+  caption?: string;
   /** Data attributes on the figure (what the plot shows, for tests and scripts). */
   data?: Record<string, string | number>;
   children?: ReactNode;
@@ -74,6 +79,8 @@ export function Plot(props: PlotProps) {
   const [tip, setTip] = useState<{ x: number; y: number; lines: string[] } | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   const id = useId();
+  const focusApi = useFocus();
+  const hoveredFlow = useRef<number | null>(null);
 
   // The visible range follows xDomain; while this plot is zoomed it moves at once and the other
   // plots follow when the gesture pauses (onXDomain is debounced), so only this plot redraws per frame.
@@ -232,8 +239,26 @@ export function Plot(props: PlotProps) {
     const rect = overlayRef.current!.getBoundingClientRect();
     const px = e.clientX - rect.left;
     const py = e.clientY - rect.top;
-    const lines = hover(sx.invert(px), sy.invert(py), sx, sy);
+    const found = hover(sx.invert(px), sy.invert(py), sx, sy);
+    const lines = Array.isArray(found) ? found : found?.lines;
+    const flow = found && !Array.isArray(found) ? (found.flow ?? null) : null;
     setTip(lines ? { x: px, y: py, lines } : null);
+    if (flow !== hoveredFlow.current) {
+      hoveredFlow.current = flow;
+      focusApi.hover(flow);
+    }
+  };
+  const onPointerLeave = () => {
+    setTip(null);
+    if (hoveredFlow.current !== null) {
+      hoveredFlow.current = null;
+      focusApi.hover(null);
+    }
+  };
+  // A click (not a drag: d3-zoom swallows the click that ends a pan) isolates the connection under
+  // the pointer; a click on an isolated one shows all again.
+  const onClick = () => {
+    if (hoveredFlow.current !== null && !brushing) focusApi.isolate([hoveredFlow.current]);
   };
 
   const svgDocument = () => {
@@ -337,7 +362,8 @@ export function Plot(props: PlotProps) {
           aria-label={`${title}: ${xLabel} against ${yLabel}. Arrow keys pan, plus and minus zoom, 0 resets, B brushes.`}
           onKeyDown={onKey}
           onPointerMove={onPointerMove}
-          onPointerLeave={() => setTip(null)}
+          onPointerLeave={onPointerLeave}
+          onClick={onClick}
           style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH, cursor: brushing ? 'crosshair' : 'grab' }}
         >
           <svg width={innerW} height={innerH} style={{ display: brushing ? 'block' : 'none' }}>
@@ -378,6 +404,7 @@ export function Plot(props: PlotProps) {
           })}
         </ul>
       )}
+      {props.caption && <p className="plot-caption">{props.caption}</p>}
       {props.children}
     </figure>
   );

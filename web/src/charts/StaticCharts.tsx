@@ -49,7 +49,8 @@ function ExportButtons({ title, svg, csv }: { title: string; svg: () => SVGSVGEl
 
 export interface Bars {
   categories: string[];
-  series: { name: string; values: (number | null)[]; ci?: ([number, number] | null)[] }[];
+  /** ci: an error bar per value, by default the 95% confidence interval (rangeName "ci95"). */
+  series: { name: string; values: (number | null)[]; ci?: ([number, number] | null)[]; rangeName?: string }[];
 }
 
 export function BarChart({ title, yLabel, bars, height = 260 }: { title: string; yLabel: string; bars: Bars; height?: number }) {
@@ -64,7 +65,7 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
   const y = scaleLinear().domain([0, max]).nice().range([innerH, 0]);
   const csv = () =>
     toCsv({
-      columns: ['category', ...bars.series.flatMap((s) => (s.ci ? [s.name, `${s.name} ci95 low`, `${s.name} ci95 high`] : [s.name]))],
+      columns: ['category', ...bars.series.flatMap((s) => (s.ci ? [s.name, `${s.name} ${s.rangeName ?? 'ci95'} low`, `${s.name} ${s.rangeName ?? 'ci95'} high`] : [s.name]))],
       rows: bars.categories.map((c, i) => [c, ...bars.series.flatMap((s) => (s.ci ? [s.values[i], s.ci[i]?.[0] ?? null, s.ci[i]?.[1] ?? null] : [s.values[i]]))]),
     });
   return (

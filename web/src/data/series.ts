@@ -309,3 +309,99 @@ export function rttSamples(ts: TimeSequence): RttSamples[] {
     return { conn: k, name: c.name, t: Float64Array.from(t), rttS: Float64Array.from(rtt) };
   });
 }
+
+/**
+ * A per-connection column that the series plots can draw beside cwnd. A new column of the TCP
+ * series (e.g. a flavour's own state) is one entry here and, if it deserves its own plot, one view
+ * in windowViews.
+ */
+export interface WindowColumn {
+  key: string;
+  label: string;
+  /** The CSV header. */
+  csvName: string;
+  values: (w: FlowWindow) => Float64Array;
+  format: (v: number) => string;
+  csv: (v: number) => number | string;
+  dashed?: boolean;
+}
+
+const si = (unit: string) => (v: number) => {
+  if (Number.isNaN(v)) return '–';
+  const a = Math.abs(v);
+  const [d, p] = a >= 1e9 ? [1e9, 'G'] : a >= 1e6 ? [1e6, 'M'] : a >= 1e4 ? [1e3, 'k'] : [1, ''];
+  return `${Number((v / d).toPrecision(4))} ${p}${unit}`;
+};
+
+export const windowColumnList: WindowColumn[] = [
+  { key: 'cwnd', label: 'cwnd', csvName: 'cwnd_bytes', values: (w) => w.cwnd, format: si('B'), csv: (v) => v },
+  {
+    key: 'ssthresh',
+    label: 'ssthresh',
+    csvName: 'ssthresh_bytes',
+    values: (w) => w.ssthresh,
+    format: (v) => (Number.isNaN(v) ? '∞' : si('B')(v)),
+    csv: (v) => (Number.isNaN(v) ? 'infinite' : v),
+    dashed: true,
+  },
+  { key: 'inFlight', label: 'in flight', csvName: 'in_flight_bytes', values: (w) => w.inFlight, format: si('B'), csv: (v) => v },
+  { key: 'srtt', label: 'srtt', csvName: 'srtt_s', values: (w) => w.srttS, format: (v) => (Number.isNaN(v) ? '–' : `${Number(v.toPrecision(4))} s`), csv: (v) => v },
+  {
+    key: 'pacing',
+    label: 'pacing rate',
+    csvName: 'pacing_bps',
+    values: (w) => w.pacingBps,
+    format: (v) => (v > 0 ? si('b/s')(v) : 'not paced'),
+    csv: (v) => v,
+  },
+];
+
+export function windowColumn(key: string): WindowColumn {
+  const c = windowColumnList.find((x) => x.key === key);
+  if (!c) throw new RangeError(`no window column "${key}"`);
+  return c;
+}
+
+/** A plot of per-connection columns sharing one y axis. */
+export interface WindowView {
+  key: string;
+  title: string;
+  yLabel: string;
+  columns: string[];
+  /** The CSV's columns (default: columns). */
+  csvColumns?: string[];
+  /** What to look for, in one line. */
+  caption: string;
+}
+
+export const windowViews: WindowView[] = [
+  {
+    key: 'cwnd',
+    title: 'Congestion window and ssthresh per connection',
+    yLabel: 'window (B)',
+    columns: ['cwnd', 'ssthresh'],
+    csvColumns: ['cwnd', 'ssthresh', 'inFlight'],
+    caption: 'Look for: how large a window each connection starts with (sharing schemes hand one over), slow start’s doubling, and halvings at losses.',
+  },
+  {
+    key: 'inflight',
+    title: 'Bytes in flight per connection',
+    yLabel: 'in flight (B)',
+    columns: ['inFlight'],
+    caption: 'Look for: connections that keep the pipe full against those that idle, waiting for the application or a timeout.',
+  },
+  {
+    key: 'srtt',
+    title: 'Smoothed RTT per connection',
+    yLabel: 'srtt (s)',
+    columns: ['srtt'],
+    caption: 'Look for: srtt rising with the queue, and new connections that start from a shared estimate instead of the 1 s default.',
+  },
+  {
+    key: 'pacing',
+    title: 'Pacing rate per connection (0: ACK-clocked)',
+    yLabel: 'pacing rate (b/s)',
+    columns: ['pacing'],
+    caption: 'Look for: when a scheme paces a connection (E-TCP’s cached ensembles, TCP/SPAND’s start) and when the ACK clock takes over.',
+  },
+];

@@ -1,19 +1,24 @@
 // The what-if explorer: a scenario (from a preset, a saved experiment or scratch), edited in a form
 // generated from the schema or as JSON, run in the browser with progress and cancel, re-run
-// automatically when small; results, compare mode, batch submission, save and share.
+// automatically when small; results, compare mode, batch submission, save and share (a link that
+// carries a small scenario itself, or a saved experiment on the server).
+// URL: ?preset=NAME or ?s=<encoded scenario> (data/urlScenario.ts); &mode=compare&schemes=a,b
+// opens compare mode and runs it; &plots=seq,cwnd chooses the plots.
 import type { Scenario, TraceLevel } from '@tcb-lab/sim';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { api, ApiError } from '../api';
 import { BatchForm } from '../components/BatchForm';
 import { CompareView } from '../components/CompareView';
-import { ResultView } from '../components/ResultView';
+import { Landing } from '../components/Landing';
+import { plotKinds, ResultView, type PlotKind } from '../components/ResultView';
 import { SchemaForm, type FieldError } from '../components/SchemaForm';
 import { ServerContext } from '../components/ServerStatus';
 import { firstSentence, groupPresets, paperOf } from '../data/presets';
 import { pathToPointer, schemesOf, withScheme } from '../data/scenarioEdit';
 import { initialValue } from '../data/schemaForm';
 import { scenarioSchema, schemeNames } from '../schema';
+import { decodeScenario, encodeScenario, maxLinkChars } from '../data/urlScenario';
 import { presetScenario, usePresets, useRunner, validateScenario } from '../sim';
 
 export const DEFAULT_PRESET = 'etcp-fig4-fair';
@@ -29,13 +34,20 @@ type Mode = 'run' | 'compare' | 'batch';
 export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   const location = useLocation();
   const navigate = useNavigate();
+  const params = useMemo(() => new URLSearchParams(location.search), [location.search]);
+  const linked = params.get('s');
   const forked = (location.state as { scenario?: Scenario; title?: string } | null) ?? null;
+  const startPlots = useMemo(() => {
+    const keys = (params.get('plots') ?? '').split(',').filter((k): k is PlotKind => plotKinds.some((p) => p.key === k));
+    return keys.length ? keys : undefined;
+  }, [params]);
+  const startSchemes = useMemo(() => params.get('schemes')?.split(',').filter((x) => schemeNames.includes(x)), [params]);
   const { presets, error: presetError } = usePresets();
   const server = useContext(ServerContext);
   const [scenario, setScenarioState] = useState<Scenario | null>(initial?.scenario ?? forked?.scenario ?? null);
-  const [presetName, setPresetName] = useState<string>(
-    initial || forked ? '' : (new URLSearchParams(location.search).get('preset') ?? DEFAULT_PRESET),
-  );
+  const [presetName, setPresetName] = useState<string>(initial || forked || linked ? '' : (params.get('preset') ?? DEFAULT_PRESET));
+  // The landing text shows on the bare address, the explorer's front door.
+  const landing = !initial && !forked && !linked && !params.get('preset');
   const [view, setView] = useState<'form' | 'json'>('form');
   const [jsonText, setJsonText] = useState('');
   const [jsonError, setJsonError] = useState<string | null>(null);
@@ -43,11 +55,15 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   const [validating, setValidating] = useState(false);
   const [trace, setTrace] = useState<TraceLevel>('full');
   const [autoRun, setAutoRun] = useState(true);
-  const [mode, setMode] = useState<Mode>('run');
+  const [mode, setMode] = useState<Mode>(params.get('mode') === 'compare' ? 'compare' : 'run');
   const [title, setTitle] = useState(initial?.saved?.title ?? forked?.title ?? '');
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<{ id: string; url: string } | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [linkText, setLinkText] = useState<string | null>(null);
+  // On a narrow screen the plots come first and the form folds away.
+  const [formOpen, setFormOpen] = useState(() => !window.matchMedia?.('(max-width: 760px)').matches);
+  const [linkError, setLinkError] = useState<string | null>(null);
   const { state, run, cancel } = useRunner();
   const edits = useRef(0);
 
@@ -59,6 +75,22 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
 
   // Load the chosen preset (by itself: the explorer need not wait for the whole gallery).
   const [loadError, setLoadError] = useState<string | null>(null);
+  // Or the scenario the link carries.
+  useEffect(() => {
+    if (!linked) return;
+    let live = true;
+    decodeScenario(linked).then(
+      (s) => {
+        if (!live) return;
+        edits.current++;
+        setScenarioState(s);
+      },
+      (e) => live && setLoadError(`The link's scenario cannot be read: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [linked]);
   useEffect(() => {
     if (!presetName || presetName === '__scratch') return;
     let live = true;
@@ -129,9 +161,30 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   }, [valid, text, trace, autoRun, mode]);
 
   const grouped = useMemo(() => (presets ? groupPresets(presets) : []), [presets]);
+  const ranScenario = useMemo(() => (state.ranText ? (JSON.parse(state.ranText) as Scenario) : null), [state.ranText]);
   const preset = presets?.find((p) => p.name === presetName);
   const schemes = scenario ? schemesOf(scenario) : [];
   const upToDate = !!state.result && state.ranText === text;
+
+  // A link that carries the scenario itself (works on a static copy of the app); large scenarios
+  // are saved on the server instead.
+  const makeLink = async () => {
+    if (!scenario) return;
+    setLinkError(null);
+    try {
+      const text = await encodeScenario(scenario);
+      const url = `${window.location.origin}${window.location.pathname}?s=${text}`;
+      if (text.length > maxLinkChars) {
+        setLinkText(null);
+        setLinkError(`This scenario makes a ${text.length}-character link; save it on the server for a short one.`);
+        return;
+      }
+      setLinkText(url);
+      await navigator.clipboard?.writeText(url).catch(() => undefined);
+    } catch (e) {
+      setLinkError(e instanceof Error ? e.message : String(e));
+    }
+  };
 
   const save = async () => {
     if (!scenario || !state.result) return;
@@ -162,7 +215,10 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   return (
     <div className="explorer">
       <aside className="builder" aria-label="Scenario builder">
-        <h2>Scenario</h2>
+        <details className="builder-fold" open={formOpen} onToggle={(e) => setFormOpen((e.target as HTMLDetailsElement).open)}>
+        <summary>
+          <h2>Scenario{scenario?.name ? <span className="hint"> {scenario.name}</span> : null}</h2>
+        </summary>
         {initial?.saved && (
           <p className="note">
             Saved experiment <code>{initial.saved.id}</code>
@@ -253,9 +309,11 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
             )}
           </div>
         )}
+        </details>
       </aside>
 
       <main className="workspace">
+        {landing && <Landing />}
         <div className="tabs" role="tablist" aria-label="Mode">
           {(['run', 'compare', 'batch'] as Mode[]).map((m) => (
             <button key={m} role="tab" type="button" aria-selected={mode === m} onClick={() => setMode(m)}>
@@ -316,6 +374,22 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
                   {saveError}
                 </span>
               )}
+              <button type="button" onClick={makeLink} disabled={!scenario || !valid} data-testid="make-link" title="A link that carries the scenario itself: no server needed">
+                Link
+              </button>
+              {linkText && (
+                <span className="link-out">
+                  <a href={linkText} data-testid="scenario-link">
+                    link with the scenario
+                  </a>{' '}
+                  <span className="hint">({linkText.length} characters, copied)</span>
+                </span>
+              )}
+              {linkError && (
+                <span className="error" role="alert">
+                  {linkError}
+                </span>
+              )}
             </div>
             {initial?.saved?.resultHash && state.result && upToDate && (
               <p className={state.result.summary.resultHash === initial.saved.resultHash ? 'ok' : 'error'} data-testid="hash-check">
@@ -323,10 +397,10 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
                 {state.result.summary.resultHash === initial.saved.resultHash ? '— this run gives the same.' : `— this run gives ${state.result.summary.resultHash}.`}
               </p>
             )}
-            {state.result && <ResultView result={state.result} />}
+            {state.result && <ResultView result={state.result} scenario={ranScenario} plots={startPlots} />}
           </>
         )}
-        {mode === 'compare' && scenario && <CompareView scenario={scenario} valid={valid} trace={trace} />}
+        {mode === 'compare' && scenario && <CompareView scenario={scenario} valid={valid} trace={trace} initialSchemes={startSchemes} autoRun={!!startSchemes} plots={startPlots} />}
         {mode === 'batch' && scenario && <BatchForm scenario={scenario} valid={valid} title={title} />}
       </main>
     </div>
