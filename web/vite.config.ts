@@ -1,14 +1,17 @@
 // Vite builds the dashboard into dist/ (served by the server, see ../notes of the API contract), and
-// imports the scenario schema straight from sim-core (the one source of truth) through @schema.
+// imports the scenario schema straight from sim-core (the one source of truth) through @schema, and
+// the reproduction documents from docs/ through @docs.
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 const schemaDir = fileURLToPath(new URL('../sim-core/scenario/schema', import.meta.url));
+// The reproduction documents, shown beside the experiments they report (pages/ReproducePage.tsx).
+const docsDir = fileURLToPath(new URL('../docs', import.meta.url));
 
 export default defineConfig({
   plugins: [react()],
-  resolve: { alias: { '@schema': schemaDir } },
+  resolve: { alias: { '@schema': schemaDir, '@docs': docsDir } },
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
   server: {

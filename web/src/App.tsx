@@ -1,4 +1,5 @@
-// Routes: explorer `/`, saved experiment `/e/:id`, batch `/b/:id`, presets gallery `/presets`.
+// Routes: explorer `/`, saved experiment `/e/:id`, batch `/b/:id`, presets gallery `/presets`,
+// reproductions of the seed papers `/reproduce` and `/reproduce/:experiment`.
 import { useContext } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { ServerBanner, ServerContext, ServerProvider } from './components/ServerStatus';
@@ -6,6 +7,7 @@ import { BatchPage } from './pages/BatchPage';
 import { ExperimentPage } from './pages/ExperimentPage';
 import { Explorer } from './pages/Explorer';
 import { PresetsPage } from './pages/PresetsPage';
+import { ReproducePage } from './pages/ReproducePage';
 
 function Shell() {
   const server = useContext(ServerContext);
@@ -22,6 +24,7 @@ function Shell() {
             Explorer
           </NavLink>
           <NavLink to="/presets">Presets</NavLink>
+          <NavLink to="/reproduce">Reproductions</NavLink>
         </nav>
         <span className="tagline">TCP control block sharing, simulated in your browser</span>
       </header>
@@ -32,6 +35,8 @@ function Shell() {
           <Route path="/e/:id" element={<ExperimentPage />} />
           <Route path="/b/:id" element={<BatchPage />} />
           <Route path="/presets" element={<PresetsPage />} />
+          <Route path="/reproduce" element={<ReproducePage />} />
+          <Route path="/reproduce/:experiment" element={<ReproducePage />} />
           <Route
             path="*"
             element={

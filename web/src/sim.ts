@@ -1,11 +1,26 @@
 // The in-browser simulation: @tcb-lab/sim's Web Worker pool, presets with their descriptions, and
 // a hook that runs a scenario with progress and cancellation.
-import { getPreset, listPresets, runScenario, validateScenario, ScenarioError, OutOfMemoryError, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
+import {
+  getExperiment,
+  getPreset,
+  listExperiments,
+  listPresets,
+  runExperiment,
+  runScenario,
+  validateScenario,
+  ScenarioError,
+  OutOfMemoryError,
+  type Experiment,
+  type ExperimentOutcome,
+  type Scenario,
+  type SimulationResult,
+  type TraceLevel,
+} from '@tcb-lab/sim';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PresetInfo } from './data/presets';
 import { pathToPointer } from './data/scenarioEdit';
 
-export { getPreset, validateScenario };
+export { getPreset, runExperiment, validateScenario };
 
 let presetCache: Promise<(PresetInfo & { scenario: Scenario })[]> | undefined;
 const scenarioCache = new Map<string, Promise<Scenario>>();
@@ -110,3 +125,46 @@ export function useRunner() {
   useEffect(() => () => controller.current?.abort(), []);
   return { state, run, cancel };
 }
+
+export interface ExperimentInfo {
+  name: string;
+  title: string;
+  reference: string;
+  description: string;
+  document: Experiment;
+}
+
+let experimentCache: Promise<ExperimentInfo[]> | undefined;
+
+/** Every built-in experiment with its document (listed once per page load). */
+export function loadExperiments(): Promise<ExperimentInfo[]> {
+  experimentCache ??= listExperiments().then((names) =>
+    Promise.all(
+      names.map(async (name) => {
+        const document = await getExperiment(name);
+        return { name, title: document.title ?? name, reference: document.reference ?? '', description: document.description ?? '', document };
+      }),
+    ),
+  );
+  experimentCache.catch(() => (experimentCache = undefined));
+  return experimentCache;
+}
+
+export function useExperiments() {
+  const [experiments, setExperiments] = useState<ExperimentInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadExperiments().then(
+      (e) => live && setExperiments(e),
+      (e) => live && setError(String(e instanceof Error ? e.message : e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { experiments, error };
+}
+
+/** Quick reports run in this page load, by experiment name: kept while the reader moves between pages. */
+export const quickReports = new Map<string, ExperimentOutcome>();

@@ -1,5 +1,6 @@
-// The presets gallery: presets grouped by the seed paper they come from, recognised by name prefix
-// or by the paper named in the preset's `reference`, so that new presets find their group.
+// The seed papers, and presets and experiments grouped by the paper they come from, recognised by
+// name prefix or by the paper named in their `reference`, so that new ones find their group. All of
+// the grouping is here: when presets and experiments carry a structured paper field, paperOf reads it.
 export interface Paper {
   key: string;
   title: string;
@@ -7,11 +8,14 @@ export interface Paper {
   finding: string;
   prefixes: string[];
   reference: RegExp;
+  /** The reproduction document, docs/reproduction/<docFile>, when the paper has one. */
+  docFile?: string;
 }
 
 export const papers: Paper[] = [
   {
     key: 'etcp',
+    docFile: 'etcp.md',
     title: 'Eggert, Heidemann, Touch: Effects of Ensemble-TCP',
     finding: 'One window per ensemble, scheduled by tickets and cached for reuse, delivers HTML and whole pages sooner than independent connections (Figs. 5, 6).',
     prefixes: ['etcp-'],
@@ -19,6 +23,7 @@ export const papers: Paper[] = [
   },
   {
     key: 'tcpint',
+    docFile: 'tcpint.md',
     title: 'Balakrishnan et al.: TCP Behavior of a Busy Internet Server (TCP-INT)',
     finding: 'Integrated congestion control and loss recovery across a host\'s parallel connections avoids timeouts that independent connections with small windows suffer (§5).',
     prefixes: ['tcpint-', 'right-edge'],
@@ -33,6 +38,7 @@ export const papers: Paper[] = [
   },
   {
     key: 'savoric',
+    docFile: 'savoric.md',
     title: 'Savorić, Karl, Wolisz: TCP Control Block Interdependence in Fixed Networks',
     finding: 'MV- and FS-TCBI controllers raise the throughput of new connections beside established ones without hurting fairness (Tables 2–5).',
     prefixes: ['savoric-', 'tcbi-'],
@@ -40,6 +46,7 @@ export const papers: Paper[] = [
   },
   {
     key: 'gurkan',
+    docFile: 'gurkan.md',
     title: 'Gürkan: HTTP Performance and its Interaction with TCP',
     finding: 'Persistent pipelined HTTP/1.1 and larger initial windows retrieve pages faster than serial or parallel HTTP/1.0 (Tables 4.2–4.10).',
     prefixes: ['gurkan-'],
@@ -47,6 +54,7 @@ export const papers: Paper[] = [
   },
   {
     key: 'spand',
+    docFile: 'spand.md',
     title: 'Zhang, Qiu, Keshav: Speeding Up Short Data Transfers (TCP/SPAND)',
     finding: 'Starting short transfers with the optimal paced window learned by a performance gateway cuts their completion time (Figs. 10–19).',
     prefixes: ['spand-'],
@@ -108,4 +116,12 @@ export function firstSentence(text: string): string {
     }
   }
   return t;
+}
+
+/**
+ * A reference as readers should see it: without labels of our own work tracking in brackets
+ * ("(issue 3)"), which some preset references still carry.
+ */
+export function displayReference(reference: string): string {
+  return reference.replace(/\s*\((?:issue|task|ticket)\s*#?\d+\)/gi, '').trim();
 }
