@@ -13,7 +13,9 @@ import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useSta
 import { flushSync } from 'react-dom';
 import { download, slug, svgToPng } from './export';
 import { useFocus } from './focus';
+import { GlPainter } from './glPainter';
 import { SvgPainter, type Painter } from './painter';
+import { preferredRenderer } from './renderer';
 import { useWidth } from './useWidth';
 
 export type Scale = ScaleLinear<number, number>;
@@ -48,6 +50,8 @@ export interface PlotProps {
   height?: number;
   /** One line under the plot: what to look for. */
   caption?: string;
+  /** The draw function only strokes lines and writes text on top: WebGL2 may draw it (glPainter.ts). */
+  gl?: boolean;
   /** Data attributes on the figure (what the plot shows, for tests and scripts). */
   data?: Record<string, string | number>;
   children?: ReactNode;
@@ -67,6 +71,9 @@ export function Plot(props: PlotProps) {
   const innerW = Math.max(50, width - margin.left - margin.right);
   const innerH = height - margin.top - margin.bottom;
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const overlayCanvasRef = useRef<HTMLCanvasElement>(null);
+  const glPainter = useRef<GlPainter | null>(null);
+  const useGl = !!props.gl && preferredRenderer() === 'webgl2';
   const overlayRef = useRef<HTMLDivElement>(null);
   const brushRef = useRef<SVGGElement>(null);
   const axesRef = useRef<SVGSVGElement>(null);
@@ -177,27 +184,38 @@ export function Plot(props: PlotProps) {
     const canvas = canvasRef.current;
     if (!canvas) return;
     const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(innerW * dpr) || canvas.height !== Math.round(innerH * dpr)) {
-      canvas.width = Math.round(innerW * dpr);
-      canvas.height = Math.round(innerH * dpr);
+    for (const c of [canvas, overlayCanvasRef.current]) {
+      if (c && (c.width !== Math.round(innerW * dpr) || c.height !== Math.round(innerH * dpr))) {
+        c.width = Math.round(innerW * dpr);
+        c.height = Math.round(innerH * dpr);
+      }
     }
     // Drawn before the browser paints (Chromium delivers wheel and pointer input once per frame).
     {
-      const ctx = canvas.getContext('2d');
-      if (!ctx) return;
       const started = performance.now();
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, innerW, innerH);
-      draw(ctx, sx, sy);
+      if (useGl) {
+        glPainter.current ??= new GlPainter(canvas, overlayCanvasRef.current!);
+        const p = glPainter.current;
+        p.begin(innerW, innerH, dpr);
+        draw(p, sx, sy);
+        p.end();
+      } else {
+        const ctx = canvas.getContext('2d');
+        if (!ctx) return;
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        ctx.clearRect(0, 0, innerW, innerH);
+        draw(ctx, sx, sy);
+      }
       if (frames.current === 0) performance.mark(`tcb:first-draw:${title}`);
       frames.current++;
       const fig = figureRef.current;
       if (fig) {
+        fig.dataset.renderer = useGl ? 'webgl2' : 'canvas2d';
         fig.dataset.frames = String(frames.current);
         fig.dataset.drawMs = (performance.now() - started).toFixed(2);
       }
     }
-  }, [draw, sx, sy, innerW, innerH]);
+  }, [draw, sx, sy, innerW, innerH, useGl]);
 
   const zoomBy = useCallback(
     (factor: number, shift = 0) => {
@@ -323,6 +341,7 @@ export function Plot(props: PlotProps) {
           ref={canvasRef}
           style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }}
         />
+        {useGl && <canvas ref={overlayCanvasRef} style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }} />}
         <svg ref={axesRef} width={width} height={height} style={{ position: 'absolute', left: 0, top: 0 }} aria-hidden="true">
           <g transform={`translate(${margin.left},${margin.top + innerH})`} fontSize="11" fill="#222">
             <line x1={0} x2={innerW} stroke="#222" />

@@ -267,6 +267,7 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       xLabel="time (s)"
       yLabel="sequence number (B)"
       height={340}
+      gl
       yExtent={yShared ?? yExtent}
       draw={draw}
       hover={hover}
@@ -375,6 +376,7 @@ export function FlowSeriesChart({
       title={title ?? view.title}
       xLabel="time (s)"
       yLabel={view.yLabel}
+      gl
       yExtent={yShared ?? yExtent}
       draw={draw}
       hover={hover}
@@ -543,6 +545,7 @@ export function QueueChart({ queues, ...time }: { queues: QueueLine[] } & TimePr
     <Plot
       title="Queue occupancy and drops per link"
       xLabel="time (s)"
+      gl
       yLabel="queue (packets)"
       yExtent={yExtent}
       draw={draw}
