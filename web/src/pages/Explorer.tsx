@@ -215,7 +215,12 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   return (
     <div className="explorer">
       <aside className="builder" aria-label="Scenario builder">
-        <details className="builder-fold" open={formOpen} onToggle={(e) => setFormOpen((e.target as HTMLDetailsElement).open)}>
+        <details
+          className="builder-fold"
+          open={formOpen}
+          // The form's own sections are details too; their toggles reach this handler.
+          onToggle={(e) => e.target === e.currentTarget && setFormOpen(e.currentTarget.open)}
+        >
         <summary>
           <h2>Scenario{scenario?.name ? <span className="hint"> {scenario.name}</span> : null}</h2>
         </summary>
