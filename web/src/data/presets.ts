@@ -119,8 +119,8 @@ export function firstSentence(text: string): string {
 }
 
 /**
- * A reference as readers should see it: without labels of our own work tracking in brackets
- * ("(issue 3)"), which some preset references still carry.
+ * A reference as readers should see it: without a bracketed label of our own work tracking, which
+ * some preset references still carry (the structured paper field will replace this).
  */
 export function displayReference(reference: string): string {
   return reference.replace(/\s*\((?:issue|task|ticket)\s*#?\d+\)/gi, '').trim();

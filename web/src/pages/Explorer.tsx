@@ -14,7 +14,7 @@ import { Landing } from '../components/Landing';
 import { plotKinds, ResultView, type PlotKind } from '../components/ResultView';
 import { SchemaForm, type FieldError } from '../components/SchemaForm';
 import { ServerContext } from '../components/ServerStatus';
-import { firstSentence, groupPresets, paperOf } from '../data/presets';
+import { displayReference, firstSentence, groupPresets, paperOf } from '../data/presets';
 import { pathToPointer, schemesOf, withScheme } from '../data/scenarioEdit';
 import { initialValue } from '../data/schemaForm';
 import { scenarioSchema, schemeNames } from '../schema';
@@ -259,7 +259,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
               <strong>{paperOf(preset).title}.</strong> {paperOf(preset).finding}
             </p>
             <p>{firstSentence(preset.description)}</p>
-            {preset.reference && <p className="hint">{preset.reference}</p>}
+            {preset.reference && <p className="hint">{displayReference(preset.reference)}</p>}
           </div>
         )}
         {scenario && (

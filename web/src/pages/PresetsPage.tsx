@@ -1,7 +1,7 @@
 // The presets gallery: every built-in scenario, grouped by the seed paper it reproduces, with what
 // the paper showed and what each preset runs.
 import { Link } from 'react-router-dom';
-import { firstSentence, groupPresets } from '../data/presets';
+import { displayReference, firstSentence, groupPresets } from '../data/presets';
 import { usePresets } from '../sim';
 
 export function PresetsPage() {
@@ -20,7 +20,7 @@ export function PresetsPage() {
               <li key={p.name} className="card">
                 <Link to={`/?preset=${encodeURIComponent(p.name)}`}>{p.name}</Link>
                 <p>{firstSentence(p.description)}</p>
-                {p.reference && <p className="hint">{p.reference}</p>}
+                {p.reference && <p className="hint">{displayReference(p.reference)}</p>}
               </li>
             ))}
           </ul>
