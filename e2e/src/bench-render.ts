@@ -10,7 +10,7 @@ const loads = Number(process.env.BENCH_LOADS ?? 5);
 const millionS = Number(process.env.BENCH_1M_DURATION_S ?? 85);
 const tenMillionS = Number(process.env.BENCH_10M_DURATION_S ?? 400);
 // Both renderers side by side, the default first.
-const renderers = (process.env.BENCH_RENDERERS ?? 'webgl2,canvas2d').split(',');
+const renderers = (process.env.BENCH_RENDERERS ?? 'pixels,canvas2d,webgl2').split(',');
 
 const server = await startServer();
 const browser = await launchBrowser();

@@ -1,6 +1,7 @@
 // The in-browser simulation: @tcb-lab/sim's Web Worker pool, presets with their descriptions, and
 // a hook that runs a scenario with progress and cancellation.
 import {
+  createSimulator,
   getExperiment,
   getPreset,
   listExperiments,
@@ -11,6 +12,7 @@ import {
   ScenarioError,
   OutOfMemoryError,
   type Experiment,
+  type Simulator,
   type ExperimentOutcome,
   type Scenario,
   type SimulationResult,
@@ -50,10 +52,15 @@ export function loadPresets() {
   return presetCache;
 }
 
-export function usePresets() {
+/**
+ * Every preset, for the select and the gallery. `enabled` false defers the listing (the explorer
+ * waits for its first result: the workers run its own preset first).
+ */
+export function usePresets(enabled = true) {
   const [presets, setPresets] = useState<(PresetInfo & { scenario: Scenario })[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    if (!enabled) return;
     let live = true;
     loadPresets().then(
       (p) => live && setPresets(p),
@@ -62,7 +69,7 @@ export function usePresets() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [enabled]);
   return { presets, error };
 }
 
@@ -168,3 +175,14 @@ export function useExperiments() {
 
 /** Quick reports run in this page load, by experiment name: kept while the reader moves between pages. */
 export const quickReports = new Map<string, ExperimentOutcome>();
+
+let thumbnails: Simulator | undefined;
+
+/**
+ * A simulator of one worker for the gallery's thumbnails: they run one at a time, beside (never
+ * ahead of) the explorer's runs in the shared pool.
+ */
+export function thumbnailSimulator(): Simulator {
+  thumbnails ??= createSimulator({ maxWorkers: 1 });
+  return thumbnails;
+}

@@ -14,6 +14,7 @@ import { flushSync } from 'react-dom';
 import { download, slug, svgToPng } from './export';
 import { useFocus } from './focus';
 import { GlPainter } from './glPainter';
+import { PixelPainter } from './pixelPainter';
 import { SvgPainter, type Painter } from './painter';
 import { preferredRenderer } from './renderer';
 import { useWidth } from './useWidth';
@@ -50,8 +51,11 @@ export interface PlotProps {
   height?: number;
   /** One line under the plot: what to look for. */
   caption?: string;
-  /** The draw function only strokes lines and writes text on top: WebGL2 may draw it (glPainter.ts). */
-  gl?: boolean;
+  /**
+   * The draw function strokes lines and puts fills and text on top of them: the faster renderers
+   * (pixelPainter.ts, glPainter.ts) may draw it.
+   */
+  fast?: boolean;
   /** Data attributes on the figure (what the plot shows, for tests and scripts). */
   data?: Record<string, string | number>;
   children?: ReactNode;
@@ -73,7 +77,9 @@ export function Plot(props: PlotProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const overlayCanvasRef = useRef<HTMLCanvasElement>(null);
   const glPainter = useRef<GlPainter | null>(null);
-  const useGl = !!props.gl && preferredRenderer() === 'webgl2';
+  const pixelPainter = useRef<PixelPainter | null>(null);
+  const renderer = props.fast ? preferredRenderer() : 'canvas2d';
+  const useGl = renderer === 'webgl2';
   const overlayRef = useRef<HTMLDivElement>(null);
   const brushRef = useRef<SVGGElement>(null);
   const axesRef = useRef<SVGSVGElement>(null);
@@ -199,23 +205,31 @@ export function Plot(props: PlotProps) {
         p.begin(innerW, innerH, dpr);
         draw(p, sx, sy);
         p.end();
+      } else if (renderer === 'pixels') {
+        pixelPainter.current ??= new PixelPainter(canvas.getContext('2d', { alpha: false })!);
+        const p = pixelPainter.current;
+        p.begin(innerW, innerH, dpr);
+        draw(p, sx, sy);
+        p.end();
       } else {
-        const ctx = canvas.getContext('2d');
+        // Opaque: the plot's background is white, and an opaque canvas composites without blending.
+        const ctx = canvas.getContext('2d', { alpha: false });
         if (!ctx) return;
         ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-        ctx.clearRect(0, 0, innerW, innerH);
+        ctx.fillStyle = '#fff';
+        ctx.fillRect(0, 0, innerW, innerH);
         draw(ctx, sx, sy);
       }
       if (frames.current === 0) performance.mark(`tcb:first-draw:${title}`);
       frames.current++;
       const fig = figureRef.current;
       if (fig) {
-        fig.dataset.renderer = useGl ? 'webgl2' : 'canvas2d';
+        fig.dataset.renderer = renderer;
         fig.dataset.frames = String(frames.current);
         fig.dataset.drawMs = (performance.now() - started).toFixed(2);
       }
     }
-  }, [draw, sx, sy, innerW, innerH, useGl]);
+  }, [draw, sx, sy, innerW, innerH, renderer, useGl]);
 
   const zoomBy = useCallback(
     (factor: number, shift = 0) => {

@@ -4,7 +4,7 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { lowerBound, upperBound } from '../data/columns';
 import { seriesCsv, toCsv } from '../data/csv';
-import { affineOf, decimatePoints, decimateStep, decimateStepLevel, decimateTicks, RangeExtent, type TickColumns } from '../data/decimate';
+import { affineOf, decimateMarks, decimatePoints, decimateStep, decimateStepLevel, decimateTicks, RangeExtent, type TickColumns } from '../data/decimate';
 import { pickLevel, stepPyramid, tickPyramid, type StepLevel } from '../data/lod';
 import { alertColor, colorOf } from '../data/palette';
 import { isClosedRow, windowColumn, windowViews, type FlowWindow, type GroupWindow, type QueueLine, type RateLine, type RttSamples, type WindowView } from '../data/series';
@@ -20,6 +20,9 @@ export interface TimeProps {
 }
 
 const fmt = (v: number, digits = 6) => String(Number(v.toPrecision(digits)));
+
+/** The time–sequence graph draws every receive-window edge up to this many connections shown. */
+const WINDOW_EDGES_UP_TO = 8;
 
 /** The colour mixed halfway with white (the receive-window line beside the ACK line). */
 function lighten(hex: string): string {
@@ -125,6 +128,7 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
   // Per connection index: drawn or not (the shared focus is by flow).
   const visible = useMemo(() => Uint8Array.from(ts.connections, (c) => (shown(c.flow) ? 1 : 0)), [ts, shown]);
   const allVisible = visible.every((v) => v === 1);
+  const shownCount = visible.reduce((a, b) => a + b, 0);
   const hoveredConn = useMemo(() => ts.connections.findIndex((c) => c.flow === focus.hovered), [ts, focus.hovered]);
   const extent = useMemo(() => new RangeExtent(ts.segments.lo, ts.segments.hi), [ts]);
   const levels = useMemo(() => tickPyramid(ts.segments, n, ts.tMax), [ts, n]);
@@ -176,13 +180,17 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
           p.stroke();
         }
         // The ACK line (solid) and the receive-window edge (thin, light) in the connection's colour;
-        // no dashes, which cost the most to rasterise on a software canvas.
+        // no dashes, which cost the most to rasterise on a software canvas. With many connections
+        // shown, only the highlighted one's window edge: dozens of them are clutter, and each is
+        // another line to rasterise per frame.
         p.lineWidth = e.width;
         const last = ts.acks[c].t.length ? ts.acks[c].t[ts.acks[c].t.length - 1] : 0;
         drawStepLevels(p, ackLevels[c], sx, sy, last);
-        p.strokeStyle = lighten(color);
-        p.lineWidth = 1;
-        drawStepLevels(p, windowLevels[c], sx, sy, last);
+        if (shownCount <= WINDOW_EDGES_UP_TO || c === hoveredConn) {
+          p.strokeStyle = lighten(color);
+          p.lineWidth = 1;
+          drawStepLevels(p, windowLevels[c], sx, sy, last);
+        }
       }
       p.globalAlpha = 1;
       // Retransmissions: vermillion segments with an "R".
@@ -200,12 +208,12 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       p.stroke();
       // The letters only while they can be told apart; the vermillion segments always.
       if (retx <= 300) for (let k = 0; k < d.count; k++) if (d.retx[k] && visible[d.conn[k]]) p.fillText('R', d.x[k] + 0.5, sy(d.hi[k]) - 1);
-      // Drops: a vermillion cross at the instant and sequence number where the segment was lost.
+      // Drops: a vermillion cross at the instant and sequence number where the segment was lost,
+      // one per 3-pixel cell (crosses on top of each other draw the same mark).
       const dr = ts.drops;
-      const i0 = lowerBound(dr.t, t0);
-      const i1 = upperBound(dr.t, t1);
+      const marks = decimateMarks(dr.t, dr.seq, t0, t1, affineOf(sx), affineOf(sy), sx.range()[1], sy.range()[0], 3, (i) => visible[dr.conn[i]] === 1);
       p.beginPath();
-      for (let i = i0; i < i1 && i < i0 + 20000; i++) if (visible[dr.conn[i]]) dropGlyph(p, sx(dr.t[i]), sy(dr.seq[i]));
+      for (let k = 0; k < marks.count; k++) dropGlyph(p, marks.x[k], marks.y[k]);
       p.lineWidth = 1.5;
       p.stroke();
       p.lineWidth = 1;
@@ -219,7 +227,7 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
         p.fillText(l.text, sx(l.t) + 3, sy(l.seq));
       }
     },
-    [ts, n, levels, ackLevels, windowLevels, visible, focus, hoveredConn],
+    [ts, n, levels, ackLevels, windowLevels, visible, shownCount, focus, hoveredConn],
   );
   const hover = useCallback(
     (t: number, seq: number, sx: Scale, sy: Scale) => {
@@ -267,7 +275,7 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       xLabel="time (s)"
       yLabel="sequence number (B)"
       height={340}
-      gl
+      fast
       yExtent={yShared ?? yExtent}
       draw={draw}
       hover={hover}
@@ -376,7 +384,7 @@ export function FlowSeriesChart({
       title={title ?? view.title}
       xLabel="time (s)"
       yLabel={view.yLabel}
-      gl
+      fast
       yExtent={yShared ?? yExtent}
       draw={draw}
       hover={hover}
@@ -545,7 +553,7 @@ export function QueueChart({ queues, ...time }: { queues: QueueLine[] } & TimePr
     <Plot
       title="Queue occupancy and drops per link"
       xLabel="time (s)"
-      gl
+      fast
       yLabel="queue (packets)"
       yExtent={yExtent}
       draw={draw}

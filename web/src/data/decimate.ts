@@ -183,6 +183,48 @@ export function decimatePoints(
 }
 
 /**
+ * Marks (t, y) in [t0, t1] that `keep` accepts, at most one per cell of `cell` × `cell` pixels:
+ * where marks fall on top of each other one is drawn. Returns pixel positions, in time order.
+ */
+export function decimateMarks(
+  t: ArrayLike<number>,
+  y: ArrayLike<number>,
+  t0: number,
+  t1: number,
+  px: Affine,
+  py: Affine,
+  width: number,
+  height: number,
+  cell: number,
+  keep: (i: number) => boolean = () => true,
+): { x: Float64Array; y: Float64Array; count: number } {
+  const i0 = lowerBound(t, t0);
+  const i1 = upperBound(t, t1);
+  const w = Math.max(1, Math.ceil(width / cell) + 1);
+  const h = Math.max(1, Math.ceil(height / cell) + 1);
+  const seen = new Uint8Array(w * h);
+  const n = Math.max(0, Math.min(i1 - i0, w * h));
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  let count = 0;
+  for (let i = i0; i < i1 && count < n; i++) {
+    if (!keep(i)) continue;
+    const x = t[i] * px.k + px.b;
+    const yy = y[i] * py.k + py.b;
+    const cx = Math.floor(x / cell);
+    const cy = Math.floor(yy / cell);
+    if (cx < 0 || cx >= w || cy < 0 || cy >= h || Number.isNaN(yy)) continue;
+    const c = cy * w + cx;
+    if (seen[c]) continue;
+    seen[c] = 1;
+    xs[count] = x;
+    ys[count] = yy;
+    count++;
+  }
+  return { x: xs, y: ys, count };
+}
+
+/**
  * Minimum and maximum of a column over index ranges, from per-block extremes computed once: a
  * query costs O(n / block + block) instead of O(range).
  */

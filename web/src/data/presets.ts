@@ -92,8 +92,8 @@ export function paperOf(preset: PresetInfo): Paper {
   );
 }
 
-export function groupPresets(presets: PresetInfo[]): { paper: Paper; presets: PresetInfo[] }[] {
-  const groups = new Map<string, { paper: Paper; presets: PresetInfo[] }>();
+export function groupPresets<P extends PresetInfo>(presets: P[]): { paper: Paper; presets: P[] }[] {
+  const groups = new Map<string, { paper: Paper; presets: P[] }>();
   for (const paper of [...papers, otherPaper]) groups.set(paper.key, { paper, presets: [] });
   for (const preset of presets) groups.get(paperOf(preset).key)!.presets.push(preset);
   return [...groups.values()].filter((g) => g.presets.length > 0);

@@ -5,7 +5,7 @@
 // URL: ?preset=NAME or ?s=<encoded scenario> (data/urlScenario.ts); &mode=compare&schemes=a,b
 // opens compare mode and runs it; &plots=seq,cwnd chooses the plots.
 import type { Scenario, TraceLevel } from '@tcb-lab/sim';
-import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { api, ApiError } from '../api';
 import { BatchForm } from '../components/BatchForm';
@@ -42,7 +42,10 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
     return keys.length ? keys : undefined;
   }, [params]);
   const startSchemes = useMemo(() => params.get('schemes')?.split(',').filter((x) => schemeNames.includes(x)), [params]);
-  const { presets, error: presetError } = usePresets();
+  // The preset list waits for the first result (or for the reader to open the select), so that the
+  // workers run this page's scenario first.
+  const [wantPresets, setWantPresets] = useState(false);
+  const { presets, error: presetError } = usePresets(wantPresets);
   const server = useContext(ServerContext);
   const [scenario, setScenarioState] = useState<Scenario | null>(initial?.scenario ?? forked?.scenario ?? null);
   const [presetName, setPresetName] = useState<string>(initial || forked || linked ? '' : (params.get('preset') ?? DEFAULT_PRESET));
@@ -101,6 +104,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         setSaved(null);
         setLoadError(null);
         performance.mark('tcb:preset-loaded');
+        setLoadedPreset({ name: presetName, description: s.description ?? '', reference: s.reference ?? '' });
         setScenarioState(structuredClone(s));
       },
       (e) => live && setLoadError(`Preset “${presetName}” could not be loaded: ${e instanceof Error ? e.message : String(e)}`),
@@ -144,25 +148,34 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   }, [text]);
   const valid = validText === text && !!text;
 
-  // Run: at once for the first valid scenario, then debounced on edits while runs are quick.
+  // Run: the first scenario at once, beside its validation (the run checks it too and reports the
+  // same error), then debounced on valid edits while runs are quick.
   const firstRun = useRef(true);
   const lastWall = state.elapsedMs ?? 0;
   useEffect(() => {
-    if (!valid || !scenario || mode !== 'run') return;
-    if (firstRun.current) {
-      firstRun.current = false;
-      void run(scenario, trace);
-      return;
-    }
+    if (!scenario || mode !== 'run' || !firstRun.current) return;
+    firstRun.current = false;
+    void run(scenario, trace);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text, mode]);
+  useEffect(() => {
+    if (!valid || !scenario || mode !== 'run' || firstRun.current) return;
     if (!autoRun || lastWall > 2000 || state.ranText === text) return;
     const timer = setTimeout(() => void run(scenario, trace), 350);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [valid, text, trace, autoRun, mode]);
 
+  // The form (hundreds of controls) renders after the urgent update, so that a new scenario is
+  // validated and run without waiting for it.
+  const formScenario = useDeferredValue(scenario);
   const grouped = useMemo(() => (presets ? groupPresets(presets) : []), [presets]);
   const ranScenario = useMemo(() => (state.ranText ? (JSON.parse(state.ranText) as Scenario) : null), [state.ranText]);
-  const preset = presets?.find((p) => p.name === presetName);
+  useEffect(() => {
+    if (state.result || state.error || loadError) setWantPresets(true);
+  }, [state.result, state.error, loadError]);
+  const [loadedPreset, setLoadedPreset] = useState<{ name: string; description: string; reference: string } | null>(null);
+  const preset = presets?.find((p) => p.name === presetName) ?? (loadedPreset?.name === presetName ? loadedPreset : undefined);
   const schemes = scenario ? schemesOf(scenario) : [];
   const upToDate = !!state.result && state.ranText === text;
 
@@ -235,7 +248,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         )}
         <div className="field">
           <label htmlFor="preset">Start from</label>
-          <select id="preset" value={presetName} onChange={(e) => setPresetName(e.target.value)}>
+          <select id="preset" value={presetName} onChange={(e) => setPresetName(e.target.value)} onFocus={() => setWantPresets(true)} onPointerDown={() => setWantPresets(true)}>
             <option value="">{initial || forked ? '(this experiment)' : '—'}</option>
             <option value="__scratch">From scratch</option>
             {!presets && presetName && presetName !== '__scratch' && <option value={presetName}>{presetName}</option>}
@@ -292,8 +305,8 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
             JSON
           </button>
         </div>
-        {scenario && view === 'form' && (
-          <SchemaForm root={scenarioSchema} value={scenario} onChange={(v) => setScenario(v as Scenario)} error={fieldError} />
+        {formScenario && view === 'form' && (
+          <SchemaForm root={scenarioSchema} value={formScenario} onChange={(v) => setScenario(v as Scenario)} error={fieldError} />
         )}
         {scenario && view === 'json' && (
           <div className="json-view">

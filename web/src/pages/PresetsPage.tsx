@@ -1,7 +1,8 @@
 // The presets gallery: every built-in scenario, grouped by the seed paper it reproduces, with what
-// the paper showed and what each preset runs.
+// the paper showed, what each preset runs, and a live thumbnail of its congestion windows.
 import { Link } from 'react-router-dom';
 import { displayReference, firstSentence, groupPresets } from '../data/presets';
+import { PresetThumbnail } from '../components/PresetThumbnail';
 import { usePresets } from '../sim';
 
 export function PresetsPage() {
@@ -19,6 +20,7 @@ export function PresetsPage() {
             {g.presets.map((p) => (
               <li key={p.name} className="card">
                 <Link to={`/?preset=${encodeURIComponent(p.name)}`}>{p.name}</Link>
+                <PresetThumbnail name={p.name} scenario={p.scenario} />
                 <p>{firstSentence(p.description)}</p>
                 {p.reference && <p className="hint">{displayReference(p.reference)}</p>}
               </li>

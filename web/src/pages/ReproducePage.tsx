@@ -97,7 +97,7 @@ function ReproductionsOverview() {
   const [running, setRunning] = useState<{ name: string; index: number; total: number } | null>(null);
   const [runError, setRunError] = useState<string | null>(null);
   const stop = useRef<AbortController | null>(null);
-  const groups = useMemo(() => (experiments ? groupPresets(experiments).map((g) => ({ paper: g.paper, experiments: g.presets as ExperimentInfo[] })) : []), [experiments]);
+  const groups = useMemo(() => (experiments ? groupPresets(experiments).map((g) => ({ paper: g.paper, experiments: g.presets })) : []), [experiments]);
 
   const runAll = async () => {
     if (!experiments) return;
