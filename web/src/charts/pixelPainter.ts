@@ -37,6 +37,7 @@ export class PixelPainter implements Painter {
   textBaseline: CanvasTextBaseline = 'alphabetic';
 
   readonly #ctx: CanvasRenderingContext2D;
+  readonly #rgb: (css: string) => number;
   #image: ImageData | null = null;
   #pixels = new Uint32Array(0);
   #w = 0;
@@ -51,8 +52,10 @@ export class PixelPainter implements Painter {
   // Little-endian RGBA in a Uint32Array: 0xAABBGGRR.
   readonly #littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-  constructor(ctx: CanvasRenderingContext2D) {
+  /** `rgb` parses a CSS colour to 0xRRGGBB (by default through a canvas). */
+  constructor(ctx: CanvasRenderingContext2D, rgb: (css: string) => number = packedRgb) {
     this.#ctx = ctx;
+    this.#rgb = rgb;
   }
 
   /** Starts a frame of width × height CSS pixels, white. */
@@ -99,7 +102,7 @@ export class PixelPainter implements Painter {
   closePath() {}
 
   stroke() {
-    const rgb = packedRgb(String(this.strokeStyle));
+    const rgb = this.#rgb(String(this.strokeStyle));
     const r = (rgb >> 16) & 255;
     const g = (rgb >> 8) & 255;
     const b = rgb & 255;
