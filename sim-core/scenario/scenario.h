@@ -87,6 +87,7 @@ struct Scenario {
   std::string name;
   std::string description;
   std::string reference;
+  std::string paper;  // A paper catalogue id (scenario/papers.h), or empty.
   uint64_t seed = 1;
   SimTime duration;
   bool stop_when_idle = true;

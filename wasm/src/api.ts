@@ -24,6 +24,7 @@ export function defaultFunctions(host: WorkerHost) {
     validateScenario: (scenario: Scenario | string) => simulator().validateScenario(scenario),
     listPresets: () => simulator().listPresets(),
     getPreset: (name: string) => simulator().getPreset(name),
+    listPapers: () => simulator().listPapers(),
     getSchema: (which: 'scenario' | 'result') => simulator().getSchema(which),
   };
 }

@@ -1,5 +1,5 @@
 // The JavaScript face of sim-core (embind), used by the worker in wasm/src/worker.ts: validation,
-// presets, schemas and runs. No C++ exception crosses into JavaScript: every failure comes back as
+// presets, the paper catalogue, schemas and runs. No C++ exception crosses into JavaScript: every failure comes back as
 // {error: {kind, ...}}, which the worker turns into a rejected promise.
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "metrics/trace.h"
+#include "scenario/papers.h"
 #include "scenario/presets.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -204,6 +205,8 @@ val PresetText(const std::string& name) {
   return text ? val(std::string(*text)) : val::null();
 }
 
+std::string Papers() { return tcb::PaperCatalogue().dump(); }
+
 std::string ScenarioSchema() { return tcb::ScenarioSchemaDocument().dump(); }
 std::string ResultSchema() { return tcb::ResultSchemaDocument().dump(); }
 
@@ -223,6 +226,7 @@ EMSCRIPTEN_BINDINGS(tcbsim) {
   emscripten::function("run", &Run);
   emscripten::function("presetNames", &PresetNames);
   emscripten::function("presetText", &PresetText);
+  emscripten::function("papers", &Papers);
   emscripten::function("scenarioSchema", &ScenarioSchema);
   emscripten::function("resultSchema", &ResultSchema);
   emscripten::function("heapStats", &HeapStats);

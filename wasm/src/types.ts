@@ -113,6 +113,20 @@ export type Validation =
     }
   | { valid: false; error: { path: string; problem: string; message: string } };
 
+/** An entry of the paper catalogue (sim-core/scenario/papers.json), as `tcpsim papers` prints it. */
+export interface Paper {
+  id: string;
+  /** How the product names it in one word or two, e.g. "E-TCP", "RFC 9040". */
+  short: string;
+  authors: string;
+  title: string;
+  venue?: string;
+  year?: number;
+  url?: string;
+  /** What it showed, in one line. */
+  finding?: string;
+}
+
 export interface HeapStats {
   /** The worker's linear memory; it only grows, up to the build's maximum. */
   memoryBytes: number;
