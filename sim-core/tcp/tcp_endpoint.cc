@@ -17,12 +17,12 @@ TcpEndpoint::TcpEndpoint(Network& network, const ConnectionContext& context, boo
       local_(context.local),
       remote_(context.remote),
       config_(config),
-      cc_(make_controller(config_, *this, context)),
       receiver_(config.delayed_ack),
       peer_window_(config.receive_window),
       rto_timer_(Timer::For<&TcpEndpoint::OnRtoTimer>(sim_.events(), this)),
       delayed_ack_timer_(Timer::For<&TcpEndpoint::OnDelayedAckTimer>(sim_.events(), this)),
-      pacing_timer_(Timer::For<&TcpEndpoint::OnPacingTimer>(sim_.events(), this)) {}
+      pacing_timer_(Timer::For<&TcpEndpoint::OnPacingTimer>(sim_.events(), this)),
+      cc_(make_controller(config_, *this, context)) {}
 
 Bytes TcpEndpoint::bytes_acked() const {
   return std::clamp<Bytes>(snd_una_ - kDataStart, 0, written_);
