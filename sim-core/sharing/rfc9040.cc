@@ -51,12 +51,9 @@ class Rfc9040TemporalScheme::Member final : public ForwardingControl {
 
 Rfc9040TemporalScheme::Entry& Rfc9040TemporalScheme::EntryFor(uint64_t key,
                                                               const ConnectionContext& context) {
-  auto it = entries_.find(key);
-  if (it == entries_.end()) {
-    it = entries_.emplace(key, Entry(TcbGroup(env_, "rfc9040-temporal",
-                                              DescribeGroupKey(config_.scope, context)))).first;
-  }
-  return it->second;
+  return FindOrCreate(entries_, key, [&] {
+    return Entry(TcbGroup(env_, "rfc9040-temporal", DescribeGroupKey(config_.scope, context)));
+  });
 }
 
 std::unique_ptr<CongestionControl> Rfc9040TemporalScheme::Attach(const TcpConfig& config,
@@ -237,12 +234,9 @@ class Rfc9040EnsembleScheme::Member final : public ForwardingControl {
 
 Rfc9040EnsembleScheme::Group& Rfc9040EnsembleScheme::GroupFor(uint64_t key, const TcpConfig& config,
                                                                const ConnectionContext& context) {
-  auto it = groups_.find(key);
-  if (it == groups_.end()) {
-    it = groups_.emplace(key, Group(TcbGroup(env_, "rfc9040-ensemble",
-                                             DescribeGroupKey(config_.scope, context)), config)).first;
-  }
-  return it->second;
+  return FindOrCreate(groups_, key, [&] {
+    return Group(TcbGroup(env_, "rfc9040-ensemble", DescribeGroupKey(config_.scope, context)), config);
+  });
 }
 
 std::unique_ptr<CongestionControl> Rfc9040EnsembleScheme::Attach(const TcpConfig& config,
