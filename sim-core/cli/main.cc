@@ -16,7 +16,7 @@
 #include "cli/reproduce.h"
 #include "experiment/experiment.h"
 #include "experiment/report.h"
-#include "metrics/export.h"
+#include "output/export.h"
 #include "scenario/papers.h"
 #include "scenario/presets.h"
 #include "scenario/run.h"

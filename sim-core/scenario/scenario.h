@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/trace.h"
+#include "trace/trace_sink.h"
 #include "net/topology.h"
 #include "sharing/sharing_config.h"
 #include "tcp/tcp_config.h"

@@ -127,8 +127,8 @@ void EnsembleGroup::Pump() {
 
 void EnsembleGroup::Record() const {
   if (!recording()) return;
-  env().recorder->RecordGroup(Now(), id(), tcb_.cwnd, tcb_.ssthresh, tcb_.rtt.srtt(), tcb_.rtt.rttvar(),
-                              InFlight(), static_cast<int32_t>(members_.size()));
+  RecordState(Now(), tcb_.cwnd, tcb_.ssthresh, tcb_.rtt.srtt(), tcb_.rtt.rttvar(), InFlight(),
+                       members_.size());
 }
 
 nlohmann::json EnsembleGroup::Describe() const {

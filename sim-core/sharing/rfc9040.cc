@@ -147,10 +147,7 @@ void Rfc9040TemporalScheme::Store(uint64_t key, SimTime now, const CachedTcb& cl
   }
   e.valid = true;
   e.stored_at = now;
-  if (env_.recorder != nullptr && env_.recorder->series()) {
-    env_.recorder->RecordGroup(now, e.group.id(), e.value.cwnd, e.value.ssthresh, e.value.srtt,
-                               e.value.rttvar, 0, 0);
-  }
+  if (e.group.recording()) e.group.RecordState(now, e.value.cwnd, e.value.ssthresh, e.value.srtt, e.value.rttvar, 0, 0);
 }
 
 void Rfc9040TemporalScheme::Describe(nlohmann::json& groups) const {

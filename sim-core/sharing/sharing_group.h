@@ -17,7 +17,7 @@ class SharingGroup {
  public:
   SharingGroup(const SharingEnvironment& env, std::string scheme, std::string key)
       : env_(env), scheme_(std::move(scheme)), key_(std::move(key)) {
-    if (env_.recorder != nullptr) id_ = env_.recorder->RegisterGroup(scheme_ + " " + key_);
+    if (env_.trace != nullptr) id_ = env_.trace->RegisterGroup(scheme_ + " " + key_);
   }
 
   int32_t id() const { return id_; }
@@ -25,7 +25,13 @@ class SharingGroup {
   const SharingEnvironment& env() const { return env_; }
   SimTime Now() const { return env_.sim->Now(); }
   // Whether the run records time series (group rows are written only then).
-  bool recording() const { return env_.recorder != nullptr && env_.recorder->series(); }
+  bool recording() const { return env_.trace != nullptr && env_.trace->series(); }
+  // Writes one row of the group series (call only when recording()).
+  void RecordState(SimTime now, Bytes cwnd, Bytes ssthresh, SimTime srtt, SimTime rttvar, Bytes in_flight,
+              size_t members) const {
+    env_.trace->Record(GroupSeriesRow{now.ns(), id_, cwnd, ssthresh, srtt.ns(), rttvar.ns(), in_flight,
+                                      static_cast<int32_t>(members)});
+  }
 
   void AddFlow(FlowId flow) { flows_.push_back(flow); }
   // {"id", "scheme", "key", "flows"}; schemes add their own fields.

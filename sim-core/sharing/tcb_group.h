@@ -33,8 +33,7 @@ class TcbGroup : public SharingGroup {
       ssthresh = std::min(ssthresh + m->ssthresh(), TcpConfig::kInfiniteSsthresh);
       in_flight += m->flight_size();
     }
-    env().recorder->RecordGroup(now, id(), cwnd, ssthresh, srtt, rttvar, in_flight,
-                                static_cast<int32_t>(members_.size()));
+    RecordState(now, cwnd, ssthresh, srtt, rttvar, in_flight, members_.size());
   }
 
  private:

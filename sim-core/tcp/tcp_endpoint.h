@@ -143,7 +143,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
 
   Network& network_;
   Simulation& sim_;
-  Recorder* recorder_;  // Not owned; may be null.
+  TraceSink* trace_;  // Not owned; may be null.
   FlowId flow_;
   bool initiator_;
   NodeId local_;
