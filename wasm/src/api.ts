@@ -4,6 +4,7 @@ import { Simulator, type SimulatorOptions, type WorkerHost } from './simulator.j
 import type { RunOptions, Scenario } from './types.js';
 
 export * from './types.js';
+export { columnInfo } from './generated/columns.js';
 export * from './errors.js';
 export {
   Simulator,
