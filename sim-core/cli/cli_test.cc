@@ -143,6 +143,9 @@ TEST_F(CliTest, PresetsValidateAndSchema) {
   ASSERT_EQ(schema.code, 0);
   EXPECT_EQ(nlohmann::json::parse(schema.out)["title"], "Scenario");
   EXPECT_EQ(nlohmann::json::parse(Tcpsim("schema --result").out)["title"], "Result");
+  const Result papers = Tcpsim("papers");
+  ASSERT_EQ(papers.code, 0) << papers.err;
+  EXPECT_EQ(nlohmann::json::parse(papers.out)["papers"][0]["id"], "etcp");
 }
 
 TEST_F(CliTest, WritesSeriesTraceAndPcap) {

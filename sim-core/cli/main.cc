@@ -16,7 +16,8 @@
 #include "cli/reproduce.h"
 #include "experiment/experiment.h"
 #include "experiment/report.h"
-#include "metrics/export.h"
+#include "output/export.h"
+#include "scenario/papers.h"
 #include "scenario/presets.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -53,6 +54,8 @@ commands:
       --json            print the JSON report instead of the tables
       --check           exit with code 1 if a claim differs
       -o, --out DIR     also write report.json and report.txt to DIR
+  papers                print the catalogue of papers, theses and RFCs that presets and
+                        experiments cite (JSON)
   experiments           list the built-in experiments, one name per line
   experiment NAME       print a built-in experiment
   schema [--result | --experiment | --report]
@@ -210,6 +213,11 @@ int Main(const std::vector<std::string>& args) {
     auto text = tcb::PresetText(rest[0]);
     if (!text) throw UsageError{"unknown preset \"" + rest[0] + "\" (see `tcpsim presets`)"};
     std::cout << *text;
+    return 0;
+  }
+  if (command == "papers") {
+    if (!rest.empty()) throw UsageError{"papers takes no argument"};
+    std::cout << tcb::PaperCatalogue().dump(2) << '\n';
     return 0;
   }
   if (command == "reproduce") return tcb::cli::Reproduce(rest);

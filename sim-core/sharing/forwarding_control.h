@@ -39,6 +39,7 @@ class ForwardingControl : public CongestionControl {
   const Tcb& tcb() const { return inner_->tcb(); }
   const TcpConfig& config() const { return inner_->config(); }
   SenderHandle& sender() { return sender_; }
+  Bytes flight_size() const { return sender_.flight_size(); }
 
  private:
   std::unique_ptr<RenoControl> inner_;

@@ -11,18 +11,18 @@ TcpEndpoint::TcpEndpoint(Network& network, const ConnectionContext& context, boo
                          const TcpConfig& config, const ControllerFactory& make_controller)
     : network_(network),
       sim_(network.sim()),
-      recorder_(network.recorder()),
+      trace_(network.trace()),
       flow_(context.flow),
       initiator_(initiator),
       local_(context.local),
       remote_(context.remote),
       config_(config),
-      cc_(make_controller(config_, *this, context)),
       receiver_(config.delayed_ack),
       peer_window_(config.receive_window),
       rto_timer_(Timer::For<&TcpEndpoint::OnRtoTimer>(sim_.events(), this)),
       delayed_ack_timer_(Timer::For<&TcpEndpoint::OnDelayedAckTimer>(sim_.events(), this)),
-      pacing_timer_(Timer::For<&TcpEndpoint::OnPacingTimer>(sim_.events(), this)) {}
+      pacing_timer_(Timer::For<&TcpEndpoint::OnPacingTimer>(sim_.events(), this)),
+      cc_(make_controller(config_, *this, context)) {}
 
 Bytes TcpEndpoint::bytes_acked() const {
   return std::clamp<Bytes>(snd_una_ - kDataStart, 0, written_);
@@ -233,8 +233,8 @@ void TcpEndpoint::SendSegment(SeqNo seq, Bytes max_payload) {
   if (p.payload > 0 || p.Has(tcp_flags::kFin)) {
     cc_->OnSegmentSent(now, SentSegment{seq, p.payload, retransmission, p.uid});
   }
-  if (recorder_ != nullptr && recorder_->packets()) {
-    recorder_->RecordPacket(now, retransmission ? PacketEvent::kRetransmit : PacketEvent::kSend, p);
+  if (trace_ != nullptr && trace_->packets()) {
+    trace_->Record(TraceRow(now, retransmission ? PacketEvent::kRetransmit : PacketEvent::kSend, p));
   }
   last_activity_ = now;
   network_.Inject(p);
@@ -328,8 +328,8 @@ void TcpEndpoint::ProcessAck(const Packet& p) {
 
 void TcpEndpoint::Receive(Packet& p) {
   const SimTime now = sim_.Now();
-  if (recorder_ != nullptr && recorder_->packets() && p.Has(tcp_flags::kAck)) {
-    recorder_->RecordPacket(now, PacketEvent::kAck, p);
+  if (trace_ != nullptr && trace_->packets() && p.Has(tcp_flags::kAck)) {
+    trace_->Record(TraceRow(now, PacketEvent::kAck, p));
   }
   last_activity_ = now;
   // The segment that triggers our next ACK (a timestamp echo, RFC 7323).
@@ -445,7 +445,7 @@ SimTime TcpEndpoint::LastTimerEntryAt() const {
 
 void TcpEndpoint::RecordState() {
   // Endpoints that never send data (e.g. the sink of a bulk transfer) have no window worth plotting.
-  if (recorder_ == nullptr || !recorder_->series() || written_ == 0) return;
+  if (trace_ == nullptr || !trace_->series() || written_ == 0) return;
   const Bytes cwnd = cc_->cwnd();
   const Bytes ssthresh = cc_->ssthresh();
   const SimTime srtt = cc_->rtt().srtt();
@@ -460,7 +460,7 @@ void TcpEndpoint::RecordState() {
   recorded_srtt_ = srtt;
   recorded_rttvar_ = rttvar;
   recorded_pacing_bps_ = pacing_bps;
-  recorder_->RecordTcp(sim_.Now(), flow_, cwnd, ssthresh, srtt, rttvar, snd_max_ - snd_una_, pacing_bps);
+  trace_->Record(TcpSeriesRow{sim_.Now().ns(), flow_, cwnd, ssthresh, srtt.ns(), rttvar.ns(), snd_max_ - snd_una_, pacing_bps});
 }
 
 }  // namespace tcb

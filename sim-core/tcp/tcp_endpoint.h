@@ -143,7 +143,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
 
   Network& network_;
   Simulation& sim_;
-  Recorder* recorder_;  // Not owned; may be null.
+  TraceSink* trace_;  // Not owned; may be null.
   FlowId flow_;
   bool initiator_;
   NodeId local_;
@@ -151,7 +151,6 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   TcpConfig config_;
   TcpEndpoint* peer_ = nullptr;
   TcpApplication* app_ = nullptr;
-  std::unique_ptr<CongestionControl> cc_;
   TcpReceiver receiver_;
   State state_ = State::kIdle;
 
@@ -189,6 +188,10 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   SimTime recorded_srtt_;
   SimTime recorded_rttvar_;
   int64_t recorded_pacing_bps_ = -1;
+
+  // Made last: a controller may read the sender's state (a group scheme sums its members' flight)
+  // while it is being made.
+  std::unique_ptr<CongestionControl> cc_;
 };
 
 }  // namespace tcb

@@ -28,5 +28,5 @@ const browserHost: WorkerHost = {
   defaultMaxWorkers: () => Math.min(4, navigator.hardwareConcurrency || 1),
 };
 
-export const { createSimulator, runScenario, validateScenario, listPresets, getPreset, getSchema } =
+export const { createSimulator, runScenario, validateScenario, listPresets, getPreset, listPapers, getSchema } =
   defaultFunctions(browserHost);

@@ -27,5 +27,5 @@ const nodeHost: WorkerHost = {
   defaultMaxWorkers: () => Math.min(4, availableParallelism()),
 };
 
-export const { createSimulator, runScenario, validateScenario, listPresets, getPreset, getSchema } =
+export const { createSimulator, runScenario, validateScenario, listPresets, getPreset, listPapers, getSchema } =
   defaultFunctions(nodeHost);

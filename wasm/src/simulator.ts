@@ -4,7 +4,7 @@
 // everything it held, and a fresh one is started when the next request needs it.
 import { OutOfMemoryError, ScenarioError, SimulationError } from './errors.js';
 import type { Reply, RequestBody, WorkerError, WorkerMessage } from './protocol.js';
-import type { HeapStats, Progress, RunOptions, Scenario, SimulationResult, Validation } from './types.js';
+import type { HeapStats, Paper, Progress, RunOptions, Scenario, SimulationResult, Validation } from './types.js';
 
 /** One worker, whatever the platform. */
 export interface WorkerPort {
@@ -121,6 +121,11 @@ export class Simulator {
     const preset = await this.#submit({ type: 'preset', name });
     if (preset === null) throw new RangeError(`unknown preset "${name}"`);
     return preset as Scenario;
+  }
+
+  /** The papers, theses and RFCs that presets and experiments cite (a scenario's `paper.id`). */
+  async listPapers(): Promise<Paper[]> {
+    return (await this.#submit({ type: 'papers' })) as Paper[];
   }
 
   /** The JSON Schema of scenarios or results, as compiled into the module. */

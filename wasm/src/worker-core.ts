@@ -64,6 +64,8 @@ function handle(engine: TcbsimEngine, request: Request, post: Post): { value: un
       const text = engine.presetText(request.name);
       return { value: text === null ? null : JSON.parse(text) };
     }
+    case 'papers':
+      return { value: JSON.parse(engine.papers()).papers };
     case 'schema':
       return { value: JSON.parse(request.which === 'scenario' ? engine.scenarioSchema() : engine.resultSchema()) };
     case 'heapStats':
