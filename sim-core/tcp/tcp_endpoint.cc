@@ -446,21 +446,24 @@ SimTime TcpEndpoint::LastTimerEntryAt() const {
 void TcpEndpoint::RecordState() {
   // Endpoints that never send data (e.g. the sink of a bulk transfer) have no window worth plotting.
   if (trace_ == nullptr || !trace_->series() || written_ == 0) return;
-  const Bytes cwnd = cc_->cwnd();
-  const Bytes ssthresh = cc_->ssthresh();
-  const SimTime srtt = cc_->rtt().srtt();
-  const SimTime rttvar = cc_->rtt().rttvar();
-  const auto pacing_bps = static_cast<int64_t>(cc_->pacing_rate_bps() + 0.5);
-  if (cwnd == recorded_cwnd_ && ssthresh == recorded_ssthresh_ && srtt == recorded_srtt_ &&
-      rttvar == recorded_rttvar_ && pacing_bps == recorded_pacing_bps_) {
-    return;
-  }
-  recorded_cwnd_ = cwnd;
-  recorded_ssthresh_ = ssthresh;
-  recorded_srtt_ = srtt;
-  recorded_rttvar_ = rttvar;
-  recorded_pacing_bps_ = pacing_bps;
-  trace_->Record(TcpSeriesRow{sim_.Now().ns(), flow_, cwnd, ssthresh, srtt.ns(), rttvar.ns(), snd_max_ - snd_una_, pacing_bps});
+  TcpSeriesRow row;
+  row.time_ns = sim_.Now().ns();
+  row.flow = flow_;
+  row.cwnd = cc_->cwnd();
+  row.ssthresh = cc_->ssthresh();
+  row.srtt_ns = cc_->rtt().srtt().ns();
+  row.rttvar_ns = cc_->rtt().rttvar().ns();
+  row.in_flight = snd_max_ - snd_una_;
+  row.pacing_bps = static_cast<int64_t>(cc_->pacing_rate_bps() + 0.5);
+  cc_->DescribeState(row);
+  // A row is written when the controller's state changed; time and flight alone are no change.
+  TcpSeriesRow unchanged = row;
+  unchanged.time_ns = last_row_.time_ns;
+  unchanged.in_flight = last_row_.in_flight;
+  if (has_last_row_ && unchanged == last_row_) return;
+  last_row_ = row;
+  has_last_row_ = true;
+  trace_->Record(row);
 }
 
 }  // namespace tcb

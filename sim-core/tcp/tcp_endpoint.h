@@ -182,12 +182,9 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
 
   TcpStats stats_;
   TcpInitialState initial_state_;
-  // Last values written to the series, to record only changes.
-  Bytes recorded_cwnd_ = -1;
-  Bytes recorded_ssthresh_ = -1;
-  SimTime recorded_srtt_;
-  SimTime recorded_rttvar_;
-  int64_t recorded_pacing_bps_ = -1;
+  // The last row written to the series, to record only changes.
+  TcpSeriesRow last_row_;
+  bool has_last_row_ = false;
 
   // Made last: a controller may read the sender's state (a group scheme sums its members' flight)
   // while it is being made.
