@@ -14,6 +14,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/reproduce.h"
+#include "cli/serve.h"
 #include "experiment/experiment.h"
 #include "experiment/report.h"
 #include "output/export.h"
@@ -42,6 +43,9 @@ commands:
       --duration S      override the scenario's durationS
       --stats           print wall time, events/s, packets/s and peak memory to stderr
   validate <file|->     check a scenario; prints the normalised scenario (defaults filled in)
+  serve                 run scenarios fed one JSON request per line on stdin, answering one
+                        JSON line each on stdout (a persistent runner for workers; see
+                        sim-core/cli/serve.h for the protocol)
   presets               list the built-in scenarios, one name per line (each experiment's
                         base scenario among them, under the experiment's name)
   preset NAME           print a built-in scenario
@@ -204,6 +208,7 @@ int Main(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (command == "run") return Run(rest);
   if (command == "validate") return Validate(rest);
+  if (command == "serve") return tcb::cli::Serve(rest);
   if (command == "presets") {
     for (const std::string& name : tcb::PresetNames()) std::cout << name << '\n';
     return 0;
