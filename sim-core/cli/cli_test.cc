@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -143,6 +144,44 @@ TEST_F(CliTest, PresetsValidateAndSchema) {
   ASSERT_EQ(schema.code, 0);
   EXPECT_EQ(nlohmann::json::parse(schema.out)["title"], "Scenario");
   EXPECT_EQ(nlohmann::json::parse(Tcpsim("schema --result").out)["title"], "Result");
+  const Result papers = Tcpsim("papers");
+  ASSERT_EQ(papers.code, 0) << papers.err;
+  EXPECT_EQ(nlohmann::json::parse(papers.out)["papers"][0]["id"], "etcp");
+}
+
+// The persistent runner answers each request line with the summary `tcpsim run` prints, to the
+// bit, and serves on after bad input.
+TEST_F(CliTest, ServeAnswersEachLineAsRunWouldAndSurvivesBadInput) {
+  const nlohmann::json scenario = nlohmann::json::parse(kGood);
+  std::string requests;
+  for (int seed : {1, 2, 1}) {
+    requests += nlohmann::json({{"id", seed}, {"scenario", scenario}, {"seed", seed}}).dump() + "\n";
+  }
+  requests += R"({"id": "bad", "scenario": {"schemaVersion": 1}})" "\n";
+  requests += "not json\n";
+  requests += R"({"id": "x", "scenario": {}, "colour": 1})" "\n";
+  requests += nlohmann::json({{"id", "none"}, {"scenario", kGood}, {"trace", "none"}}).dump() + "\n";
+  const Result served = Tcpsim("serve", requests);
+  ASSERT_EQ(served.code, 0) << served.err;
+  std::vector<nlohmann::json> answers;
+  std::istringstream lines(served.out);
+  for (std::string line; std::getline(lines, line);) answers.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(answers.size(), 7u) << served.out;
+  for (size_t i = 0; i < 3; ++i) {
+    const int seed = i == 1 ? 2 : 1;
+    const Result run = Tcpsim("run - --trace summary --seed " + std::to_string(seed), kGood);
+    ASSERT_EQ(run.code, 0) << run.err;
+    EXPECT_EQ(answers[i]["id"], seed);
+    EXPECT_TRUE(answers[i]["ok"]);
+    EXPECT_EQ(answers[i]["summary"], nlohmann::json::parse(run.out)) << "request " << i;
+  }
+  EXPECT_NE(answers[0]["summary"]["resultHash"], answers[1]["summary"]["resultHash"]);
+  EXPECT_EQ(answers[3]["error"]["kind"], "scenario");
+  EXPECT_EQ(answers[3]["error"]["path"], "$");
+  EXPECT_EQ(answers[4]["error"]["kind"], "request");
+  EXPECT_EQ(answers[5]["error"]["message"], "unknown field \"colour\"");
+  const Result none = Tcpsim("run - --trace none", kGood);
+  EXPECT_EQ(answers[6]["summary"], nlohmann::json::parse(none.out));
 }
 
 TEST_F(CliTest, WritesSeriesTraceAndPcap) {

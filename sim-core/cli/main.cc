@@ -14,9 +14,11 @@
 
 #include "cli/cli_common.h"
 #include "cli/reproduce.h"
+#include "cli/serve.h"
 #include "experiment/experiment.h"
 #include "experiment/report.h"
-#include "metrics/export.h"
+#include "output/export.h"
+#include "scenario/papers.h"
 #include "scenario/presets.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -41,6 +43,9 @@ commands:
       --duration S      override the scenario's durationS
       --stats           print wall time, events/s, packets/s and peak memory to stderr
   validate <file|->     check a scenario; prints the normalised scenario (defaults filled in)
+  serve                 run scenarios fed one JSON request per line on stdin, answering one
+                        JSON line each on stdout (a persistent runner for workers; see
+                        sim-core/cli/serve.h for the protocol)
   presets               list the built-in scenarios, one name per line (each experiment's
                         base scenario among them, under the experiment's name)
   preset NAME           print a built-in scenario
@@ -53,6 +58,8 @@ commands:
       --json            print the JSON report instead of the tables
       --check           exit with code 1 if a claim differs
       -o, --out DIR     also write report.json and report.txt to DIR
+  papers                print the catalogue of papers, theses and RFCs that presets and
+                        experiments cite (JSON)
   experiments           list the built-in experiments, one name per line
   experiment NAME       print a built-in experiment
   schema [--result | --experiment | --report]
@@ -201,6 +208,7 @@ int Main(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (command == "run") return Run(rest);
   if (command == "validate") return Validate(rest);
+  if (command == "serve") return tcb::cli::Serve(rest);
   if (command == "presets") {
     for (const std::string& name : tcb::PresetNames()) std::cout << name << '\n';
     return 0;
@@ -210,6 +218,11 @@ int Main(const std::vector<std::string>& args) {
     auto text = tcb::PresetText(rest[0]);
     if (!text) throw UsageError{"unknown preset \"" + rest[0] + "\" (see `tcpsim presets`)"};
     std::cout << *text;
+    return 0;
+  }
+  if (command == "papers") {
+    if (!rest.empty()) throw UsageError{"papers takes no argument"};
+    std::cout << tcb::PaperCatalogue().dump(2) << '\n';
     return 0;
   }
   if (command == "reproduce") return tcb::cli::Reproduce(rest);

@@ -18,7 +18,7 @@ Link::Link(Network& network, LinkId id, std::string name, Node& from, Node& to, 
       rate_(rate),
       delay_(delay),
       limit_(limit),
-      recorder_(network.recorder()) {}
+      trace_(network.trace()) {}
 
 void Link::QueueChanged(SimTime at) {
   queue_area_packet_ns_ += static_cast<double>(waiting_packets_) *
@@ -39,9 +39,7 @@ void Link::AdvanceTo(SimTime now) {
       QueueChanged(f.tx_start);
       --waiting_packets_;
       waiting_bytes_ -= f.packet->size;
-      if (recorder_ != nullptr && recorder_->series()) {
-        recorder_->RecordQueue(f.tx_start, id_, waiting_packets_, waiting_bytes_);
-      }
+      RecordQueue(f.tx_start);
     }
     ++next_start_;
   }
@@ -75,9 +73,7 @@ void Link::Receive(Packet& packet) {
     waiting_bytes_ += packet.size;
     if (waiting_packets_ > stats_.max_queue_packets) stats_.max_queue_packets = waiting_packets_;
     if (waiting_bytes_ > stats_.max_queue_bytes) stats_.max_queue_bytes = waiting_bytes_;
-    if (recorder_ != nullptr && recorder_->series()) {
-      recorder_->RecordQueue(now, id_, waiting_packets_, waiting_bytes_);
-    }
+    RecordQueue(now);
   } else {
     ++next_start_;
   }
@@ -113,6 +109,11 @@ void Link::Finish(SimTime end) {
     if (f.tx_end > end) overshoot += f.tx_end - Max(f.tx_start, end);
   }
   busy_within_end_ = busy_total_ - overshoot;
+}
+
+void Link::RecordQueue(SimTime at) const {
+  if (trace_ == nullptr || !trace_->series()) return;
+  trace_->Record(QueueSeriesRow{at.ns(), id_, waiting_packets_, waiting_bytes_});
 }
 
 }  // namespace tcb

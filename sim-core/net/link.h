@@ -10,8 +10,7 @@
 #include "core/ring_buffer.h"
 #include "core/simulation.h"
 #include "core/units.h"
-#include "metrics/capture.h"
-#include "metrics/trace.h"
+#include "net/link_capture.h"
 #include "net/loss_model.h"
 #include "net/packet.h"
 
@@ -86,6 +85,8 @@ class Link final : public EventSource, public PacketSink {
   // Removes from the waiting count every packet whose transmission started at or before `now`.
   void AdvanceTo(SimTime now);
   void QueueChanged(SimTime at);
+  // Writes the queue's occupancy to the series (at series level only).
+  void RecordQueue(SimTime at) const;
 
   Network& network_;
   Simulation& sim_;
@@ -98,7 +99,7 @@ class Link final : public EventSource, public PacketSink {
   QueueLimit limit_;
   std::unique_ptr<LossModel> loss_;
   LinkCapture* capture_ = nullptr;  // Not owned; null when not captured.
-  Recorder* recorder_;              // Not owned; may be null.
+  TraceSink* trace_;                // Not owned; may be null.
 
   RingBuffer<InFlight> fifo_;
   SimTime busy_until_;

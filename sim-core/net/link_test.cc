@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "metrics/recorder.h"
 #include "net/network.h"
 #include "net/topology.h"
 

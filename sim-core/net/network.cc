@@ -105,8 +105,8 @@ void Network::Deliver(Packet& packet) {
 void Network::Drop(Packet& packet, LinkId link, PacketEvent why) {
   ++counters_.dropped;
   if (packet.flow >= 0) --flow_in_flight_[packet.flow];
-  if (recorder_ != nullptr && recorder_->packets()) {
-    recorder_->RecordPacket(sim_.Now(), why, packet, link);
+  if (trace_ != nullptr && trace_->packets()) {
+    trace_->Record(TraceRow(sim_.Now(), why, packet, link));
   }
   pool_.Release(&packet);
 }

@@ -10,7 +10,7 @@
 
 #include "core/object_pool.h"
 #include "core/simulation.h"
-#include "metrics/trace.h"
+#include "trace/trace_sink.h"
 #include "net/link.h"
 #include "net/packet.h"
 
@@ -44,7 +44,7 @@ struct NetworkCounters {
 
 class Network {
  public:
-  Network(Simulation& sim, Recorder* recorder) : sim_(sim), recorder_(recorder) {}
+  Network(Simulation& sim, TraceSink* trace) : sim_(sim), trace_(trace) {}
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
 
@@ -83,7 +83,7 @@ class Network {
   }
 
   Simulation& sim() { return sim_; }
-  Recorder* recorder() { return recorder_; }
+  TraceSink* trace() { return trace_; }
 
   Node& node(NodeId id) { return *nodes_[id]; }
   const Node& node(NodeId id) const { return *nodes_[id]; }
@@ -99,7 +99,7 @@ class Network {
 
  private:
   Simulation& sim_;
-  Recorder* recorder_;                   // Not owned; may be null.
+  TraceSink* trace_;                     // Not owned; may be null.
   std::vector<int32_t> flow_in_flight_;  // By flow id.
   ObjectPool<Packet> pool_;
   std::vector<std::unique_ptr<Node>> nodes_;

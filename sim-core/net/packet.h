@@ -7,6 +7,7 @@
 
 #include "core/time.h"
 #include "core/units.h"
+#include "trace/trace_sink.h"
 
 namespace tcb {
 
@@ -67,5 +68,22 @@ class PacketSink {
   virtual ~PacketSink() = default;
   virtual void Receive(Packet& packet) = 0;
 };
+
+// The packet trace's row for `event` on `p` (at `link` for drops and losses).
+inline PacketRow TraceRow(SimTime now, PacketEvent event, const Packet& p, LinkId link = -1) {
+  PacketRow row;
+  row.time_ns = now.ns();
+  row.event = static_cast<uint8_t>(event);
+  row.flow = p.flow;
+  row.from_initiator = p.from_initiator ? 1 : 0;
+  row.link = link;
+  row.seq = p.seq;
+  row.payload = static_cast<int32_t>(p.payload);
+  row.ack = p.ack;
+  row.window = p.window;
+  row.flags = p.flags;
+  row.uid = p.uid;
+  return row;
+}
 
 }  // namespace tcb

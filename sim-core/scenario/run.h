@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/capture.h"
-#include "metrics/trace.h"
+#include "metrics/recorder.h"
+#include "net/link_capture.h"
 #include "scenario/scenario.h"
 
 namespace tcb {

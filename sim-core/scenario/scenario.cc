@@ -6,6 +6,7 @@
 
 #include "scenario/embedded_files.h"
 #include "scenario/json_schema.h"
+#include "scenario/papers.h"
 
 namespace tcb {
 
@@ -569,6 +570,12 @@ Scenario ParseScenario(const nlohmann::json& document) {
   s.name = d["name"].get<std::string>();
   s.description = d["description"].get<std::string>();
   s.reference = d["reference"].get<std::string>();
+  if (d.contains("paper")) {
+    s.paper = d["paper"]["id"].get<std::string>();
+    if (!IsKnownPaper(s.paper)) {
+      throw ScenarioError("$.paper.id", "unknown paper \"" + s.paper + "\" (tcpsim papers lists the catalogue)");
+    }
+  }
   s.seed = d["seed"].get<uint64_t>();
   s.duration = Sec(d["durationS"]);
   s.stop_when_idle = d["stopWhenIdle"].get<bool>();

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/trace.h"
+#include "trace/trace_sink.h"
 #include "net/topology.h"
 #include "sharing/sharing_config.h"
 #include "tcp/tcp_config.h"
@@ -87,6 +87,7 @@ struct Scenario {
   std::string name;
   std::string description;
   std::string reference;
+  std::string paper;  // A paper catalogue id (scenario/papers.h), or empty.
   uint64_t seed = 1;
   SimTime duration;
   bool stop_when_idle = true;

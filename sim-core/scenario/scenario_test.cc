@@ -2,9 +2,13 @@
 // schema as the contract of what a run prints.
 #include "scenario/scenario.h"
 
+#include <set>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "scenario/json_schema.h"
+#include "scenario/papers.h"
 #include "scenario/presets.h"
 #include "scenario/run.h"
 
@@ -36,6 +40,29 @@ TEST(ScenarioTest, EveryPresetParses) {
   for (const std::string& name : names) {
     EXPECT_NO_THROW(ParseScenarioText(*PresetText(name))) << name;
   }
+}
+
+// Presets and experiments name their source by a catalogue id, which the gallery and the
+// reproductions page group by; a typo must not make a preset fall out of its paper's group.
+TEST(ScenarioTest, EveryPresetCitesACataloguedPaper) {
+  std::set<std::string> ids;
+  for (const json& paper : PaperCatalogue()["papers"]) {
+    EXPECT_TRUE(ids.insert(paper["id"].get<std::string>()).second) << "duplicate id " << paper["id"];
+    for (const char* field : {"short", "authors", "title"}) {
+      EXPECT_TRUE(paper.contains(field) && !paper[field].get<std::string>().empty()) << paper["id"] << " " << field;
+    }
+  }
+  for (const std::string& name : PresetNames()) {
+    const Scenario s = ParseScenarioText(*PresetText(name));
+    EXPECT_TRUE(ids.count(s.paper)) << name << " cites no catalogued paper";
+  }
+  json doc = Minimal();
+  doc["paper"] = {{"id", "etcp"}, {"section", "§4"}};
+  EXPECT_EQ(ParseScenario(doc).paper, "etcp");
+  doc["paper"]["id"] = "nope";
+  ExpectError(doc, "$.paper.id", "unknown paper \"nope\"");
+  doc["paper"] = {{"section", "§4"}};
+  ExpectError(doc, "$.paper", "missing required field \"id\"");
 }
 
 TEST(ScenarioTest, DefaultsComeFromTheSchema) {

@@ -4,33 +4,25 @@
 // weighted here), and each flow keeps its own reliability and loss recovery and reports to the CM
 // what it sent, what arrived and what was lost (cm_update, §4.1), transient losses halving the window
 // at most once per round trip and persistent ones (timeouts) shrinking it to one segment.
+// The macroflow is an EnsembleGroup (sharing/ensemble.h); this file holds the CM's policy.
 #pragma once
 
-#include <map>
 #include <memory>
-#include <vector>
 
-#include "sharing/sharing_config.h"
-#include "sharing/stride_scheduler.h"
+#include "sharing/ensemble.h"
 
 namespace tcb {
 
-class CongestionManagerScheme final : public SharingScheme {
+class CmMacroflow;
+
+class CongestionManagerScheme final : public EnsembleScheme<CmMacroflow> {
  public:
+  // Out of line, where the group's type is complete.
   CongestionManagerScheme(const SharingConfig& config, const SharingEnvironment& env);
   ~CongestionManagerScheme() override;
 
   std::unique_ptr<CongestionControl> Attach(const TcpConfig& config, SenderHandle& sender,
                                             const ConnectionContext& context) override;
-  void Describe(nlohmann::json& groups) const override;
-
-  class Macroflow;
-  class Flow;
-
- private:
-  SharingConfig config_;
-  SharingEnvironment env_;
-  std::map<uint64_t, std::unique_ptr<Macroflow>> macroflows_;
 };
 
 }  // namespace tcb

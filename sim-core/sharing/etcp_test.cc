@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "metrics/trace.h"
+#include "metrics/recorder.h"
 #include "scenario/presets.h"
 #include "tests/test_scenarios.h"
 

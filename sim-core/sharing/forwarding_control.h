@@ -28,6 +28,8 @@ class ForwardingControl : public CongestionControl {
   void OnClosed(SimTime now) override { inner_->OnClosed(now); }
   bool CanSend(Bytes bytes) override { return inner_->CanSend(bytes); }
   SimTime NextSendTime(SimTime now) const override { return inner_->NextSendTime(now); }
+  double pacing_rate_bps() const override { return inner_->pacing_rate_bps(); }
+  void DescribeState(TcpSeriesRow& row) const override { inner_->DescribeState(row); }
 
   Bytes cwnd() const override { return inner_->cwnd(); }
   Bytes ssthresh() const override { return inner_->ssthresh(); }
@@ -39,6 +41,7 @@ class ForwardingControl : public CongestionControl {
   const Tcb& tcb() const { return inner_->tcb(); }
   const TcpConfig& config() const { return inner_->config(); }
   SenderHandle& sender() { return sender_; }
+  Bytes flight_size() const { return sender_.flight_size(); }
 
  private:
   std::unique_ptr<RenoControl> inner_;

@@ -4,6 +4,7 @@
 #include "sharing/congestion_manager.h"
 #include "sharing/etcp.h"
 #include "sharing/rfc9040.h"
+#include "sharing/sharing_group.h"
 #include "sharing/tcbi.h"
 #include "sharing/tcp_int.h"
 #include "tcp/tcp_connection.h"
@@ -26,15 +27,13 @@ std::unique_ptr<SharingScheme> SharingRegistry::MakeScheme(const SharingConfig& 
 }
 
 SpandGateway& SharingRegistry::Gateway(const SharingConfig& config) {
-  auto it = gateways_.find(config.gateway);
-  if (it == gateways_.end()) {
-    it = gateways_.emplace(config.gateway, std::make_unique<SpandGateway>(config.spand_window)).first;
-  }
+  SpandGateway& gateway = *FindOrCreate(gateways_, config.gateway,
+                                        [&] { return std::make_unique<SpandGateway>(config.spand_window); });
   // Priors are what the gateway had heard before the run began.
   for (const SharingConfig::SpandPrior& p : config.spand_priors) {
-    it->second->Report(p.network, SimTime::Zero(), p.wc_packets, p.rtt);
+    gateway.Report(p.network, SimTime::Zero(), p.wc_packets, p.rtt);
   }
-  return *it->second;
+  return gateway;
 }
 
 SharingRegistry::~SharingRegistry() = default;

@@ -51,12 +51,9 @@ class Rfc9040TemporalScheme::Member final : public ForwardingControl {
 
 Rfc9040TemporalScheme::Entry& Rfc9040TemporalScheme::EntryFor(uint64_t key,
                                                               const ConnectionContext& context) {
-  auto it = entries_.find(key);
-  if (it == entries_.end()) {
-    it = entries_.emplace(key, Entry(TcbGroup(env_, "rfc9040-temporal",
-                                              DescribeGroupKey(config_.scope, context)))).first;
-  }
-  return it->second;
+  return FindOrCreate(entries_, key, [&] {
+    return Entry(TcbGroup(env_, "rfc9040-temporal", DescribeGroupKey(config_.scope, context)));
+  });
 }
 
 std::unique_ptr<CongestionControl> Rfc9040TemporalScheme::Attach(const TcpConfig& config,
@@ -150,10 +147,7 @@ void Rfc9040TemporalScheme::Store(uint64_t key, SimTime now, const CachedTcb& cl
   }
   e.valid = true;
   e.stored_at = now;
-  if (env_.recorder != nullptr && env_.recorder->series()) {
-    env_.recorder->RecordGroup(now, e.group.id(), e.value.cwnd, e.value.ssthresh, e.value.srtt,
-                               e.value.rttvar, 0, 0);
-  }
+  if (e.group.recording()) e.group.RecordState(now, e.value.cwnd, e.value.ssthresh, e.value.srtt, e.value.rttvar, 0, 0);
 }
 
 void Rfc9040TemporalScheme::Describe(nlohmann::json& groups) const {
@@ -237,12 +231,9 @@ class Rfc9040EnsembleScheme::Member final : public ForwardingControl {
 
 Rfc9040EnsembleScheme::Group& Rfc9040EnsembleScheme::GroupFor(uint64_t key, const TcpConfig& config,
                                                                const ConnectionContext& context) {
-  auto it = groups_.find(key);
-  if (it == groups_.end()) {
-    it = groups_.emplace(key, Group(TcbGroup(env_, "rfc9040-ensemble",
-                                             DescribeGroupKey(config_.scope, context)), config)).first;
-  }
-  return it->second;
+  return FindOrCreate(groups_, key, [&] {
+    return Group(TcbGroup(env_, "rfc9040-ensemble", DescribeGroupKey(config_.scope, context)), config);
+  });
 }
 
 std::unique_ptr<CongestionControl> Rfc9040EnsembleScheme::Attach(const TcpConfig& config,

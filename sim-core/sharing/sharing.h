@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/simulation.h"
-#include "metrics/trace.h"
+#include "trace/trace_sink.h"
 #include "tcp/congestion_control.h"
 #include "tcp/connection_context.h"
 #include "tcp/tcp_config.h"
@@ -29,7 +29,7 @@ std::string DescribeGroupKey(SharingScope scope, const ConnectionContext& c);
 // The environment schemes run in.
 struct SharingEnvironment {
   Simulation* sim = nullptr;  // Not owned.
-  Recorder* recorder = nullptr;  // Not owned; may be null.
+  TraceSink* trace = nullptr;  // Not owned; may be null.
 };
 
 // A sharing scheme of one host.

@@ -152,12 +152,11 @@ std::unique_ptr<CongestionControl> SpandScheme::Attach(const TcpConfig& config, 
                                                        const ConnectionContext& context) {
   // §5.2.1: "the network locality ... IP addresses sharing the most significant 24 bits".
   const uint32_t network = context.remote_address >> 8;
-  auto it = networks_.find(network);
-  if (it == networks_.end()) {
-    it = networks_.emplace(network, TcbGroup(env_, "spand", DescribeGroupKey(SharingScope::kNetwork, context))).first;
-  }
-  auto member = std::make_unique<Member>(config, sender, config_, env_, gateway_, network, it->second);
-  it->second.Add(member.get(), context.flow);
+  TcbGroup& group = FindOrCreate(networks_, network, [&] {
+    return TcbGroup(env_, "spand", DescribeGroupKey(SharingScope::kNetwork, context));
+  });
+  auto member = std::make_unique<Member>(config, sender, config_, env_, gateway_, network, group);
+  group.Add(member.get(), context.flow);
   return member;
 }
 

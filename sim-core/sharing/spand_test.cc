@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "metrics/trace.h"
+#include "metrics/recorder.h"
 #include "scenario/presets.h"
 #include "sharing/spand_math.h"
 #include "tcp/token_bucket.h"

@@ -99,12 +99,10 @@ void TcbiScheme::UpdateAggregate(Set& set, SimTime srtt, SimTime rttvar) {
 }
 
 TcbiScheme::Set& TcbiScheme::SetFor(uint64_t key, const ConnectionContext& context) {
-  auto it = sets_.find(key);
-  if (it == sets_.end()) {
+  return FindOrCreate(sets_, key, [&] {
     const char* name = config_.scheme == SchemeKind::kMvTcbi ? "mv-tcbi" : "fs-tcbi";
-    it = sets_.emplace(key, Set(TcbGroup(env_, name, DescribeGroupKey(config_.scope, context)))).first;
-  }
-  return it->second;
+    return Set(TcbGroup(env_, name, DescribeGroupKey(config_.scope, context)));
+  });
 }
 
 std::unique_ptr<CongestionControl> TcbiScheme::Attach(const TcpConfig& config, SenderHandle& sender,

@@ -1,5 +1,5 @@
 // TCP-INT (Balakrishnan, Padmanabhan, Seshan, Stemm and Katz, "TCP Behavior of a Busy Internet
-// Server", seed 003, §5): integrated congestion control and loss recovery over the connections from
+// Server", §5): integrated congestion control and loss recovery over the connections from
 // one host to another. One structure per destination host keeps one congestion window (cwnd,
 // ssthresh, count, decr_ts) and the list of outstanding packets in send order with a counter of ACKs
 // for later packets (pkts, later_acks); losses are found in that list by the retransmission-candidate
@@ -11,34 +11,25 @@
 // The seed copy lost its stop-words and most numbers. Where a threshold is missing we use the
 // standard values and say so at the rule: 3 later ACKs (TCP's duplicate-ACK threshold) and a 200 ms
 // delayed-ACK bound (RFC 1122's usual timer).
+// The per-host structure is an EnsembleGroup (sharing/ensemble.h); this file holds TCP-INT's policy.
 #pragma once
 
-#include <map>
 #include <memory>
-#include <vector>
 
-#include "sharing/outstanding_list.h"
-#include "sharing/sharing_config.h"
-#include "sharing/stride_scheduler.h"
+#include "sharing/ensemble.h"
 
 namespace tcb {
 
-class TcpIntScheme final : public SharingScheme {
+class TcpIntHost;
+
+class TcpIntScheme final : public EnsembleScheme<TcpIntHost> {
  public:
+  // Out of line, where the group's type is complete.
   TcpIntScheme(const SharingConfig& config, const SharingEnvironment& env);
   ~TcpIntScheme() override;
 
   std::unique_ptr<CongestionControl> Attach(const TcpConfig& config, SenderHandle& sender,
                                             const ConnectionContext& context) override;
-  void Describe(nlohmann::json& groups) const override;
-
-  class Host;
-  class Member;
-
- private:
-  SharingConfig config_;
-  SharingEnvironment env_;
-  std::map<uint64_t, std::unique_ptr<Host>> hosts_;
 };
 
 }  // namespace tcb

@@ -8,6 +8,7 @@
 #include "core/units.h"
 #include "tcp/rtt_estimator.h"
 #include "tcp/sack_scoreboard.h"
+#include "trace/generated_columns.h"
 
 namespace tcb {
 
@@ -105,6 +106,9 @@ class CongestionControl {
   // The rate at which the controller paces this connection's new segments, in bits per second;
   // 0 while it does not pace (for the series: E-TCP §3.1 and TCP/SPAND §5.2.5 pace).
   virtual double pacing_rate_bps() const { return 0; }
+  // Fills the series columns only this controller knows (trace/columns.json), e.g. a model's
+  // estimates or a phase; the sender has filled the common ones.
+  virtual void DescribeState(TcpSeriesRow&) const {}
 };
 
 }  // namespace tcb

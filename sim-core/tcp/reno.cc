@@ -18,20 +18,10 @@ void RenoControl::OnSendStart(SimTime, bool first, Bytes) {
   }
 }
 
-Bytes RenoControl::HalfFlight() const {
-  return std::max(sender_.flight_size() / 2, 2 * tcb_.mss);
-}
-
-void RenoControl::GrowWindow(Bytes acked, Bytes flight_before) {
+void RenoControl::GrowWindow(SimTime now, Bytes acked, Bytes flight_before) {
   // RFC 7661 §4.3 (when enabled): an ACK that finds the window not in use does not grow it.
-  if (config_.cwnd_validation && flight_before + tcb_.mss < tcb_.cwnd) return;
-  if (tcb_.cwnd < tcb_.ssthresh) {
-    // RFC 5681 §3.1 eq. (2): cwnd += min(N, SMSS) per ACK in slow start.
-    tcb_.cwnd += std::min(acked, tcb_.mss);
-  } else {
-    // RFC 5681 §3.1 eq. (3): cwnd += SMSS*SMSS/cwnd per ACK, at least one byte.
-    tcb_.cwnd += std::max<Bytes>(1, tcb_.mss * tcb_.mss / tcb_.cwnd);
-  }
+  if (config_.cwnd_validation && !WindowInUse(tcb_, flight_before)) return;
+  ops_->IncreaseWindow(tcb_, now, acked);
   // Growth beyond what the receiver allows would never be used; keeping cwnd bounded keeps it meaningful.
   tcb_.cwnd = std::min(tcb_.cwnd, std::max(config_.receive_window, tcb_.mss));
 }
@@ -44,10 +34,10 @@ bool RenoControl::CanSend(Bytes bytes) {
   return sender_.snd_nxt() + bytes <= sender_.snd_una() + tcb_.cwnd;
 }
 
-bool RenoControl::OnAck(SimTime, const AckInfo& ack) {
+bool RenoControl::OnAck(SimTime now, const AckInfo& ack) {
   if (!tcb_.in_recovery) {
     tcb_.dupacks = 0;
-    GrowWindow(ack.newly_acked, sender_.flight_size() + ack.newly_acked);
+    GrowWindow(now, ack.newly_acked, sender_.flight_size() + ack.newly_acked);
     return true;
   }
   switch (config_.flavor) {
@@ -92,7 +82,7 @@ bool RenoControl::OnAck(SimTime, const AckInfo& ack) {
   return restart;
 }
 
-void RenoControl::OnDuplicateAck(SimTime, const AckInfo& ack) {
+void RenoControl::OnDuplicateAck(SimTime now, const AckInfo& ack) {
   ++tcb_.dupacks;
   if (tcb_.in_recovery) {
     if (config_.flavor == TcpFlavor::kSack) {
@@ -118,7 +108,7 @@ void RenoControl::OnDuplicateAck(SimTime, const AckInfo& ack) {
   // to Tahoe as its default "bugfix", and so do we.
   if (config_.flavor != TcpFlavor::kReno && ack.ack - 1 <= tcb_.recover) return;
 
-  tcb_.ssthresh = HalfFlight();
+  tcb_.ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size());
   tcb_.recover = sender_.snd_max() - 1;
   switch (config_.flavor) {
     case TcpFlavor::kTahoe:
@@ -213,10 +203,10 @@ void RenoControl::SendSackRetransmissions() {
   }
 }
 
-void RenoControl::OnRetransmissionTimeout(SimTime) {
-  // RFC 5681 §3.1 eq. (4) and the loss window of one segment; RFC 6582 §3.2 step 4: after a timeout,
-  // "recover" is the highest sequence number sent.
-  tcb_.ssthresh = HalfFlight();
+void RenoControl::OnRetransmissionTimeout(SimTime now) {
+  // RFC 5681 §3.1: the window rule's ssthresh and a loss window of one segment; RFC 6582 §3.2
+  // step 4: after a timeout, "recover" is the highest sequence number sent.
+  tcb_.ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size());
   tcb_.cwnd = tcb_.mss;
   tcb_.in_recovery = false;
   tcb_.dupacks = 0;

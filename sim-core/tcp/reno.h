@@ -1,8 +1,12 @@
-// Tahoe, Reno, NewReno and SACK congestion control and loss recovery for one connection (RFC 5681,
-// RFC 6582, RFC 6675), over a Tcb, with Balakrishnan et al.'s right-edge recovery as an option.
+// Tahoe, Reno, NewReno and SACK loss recovery for one connection (RFC 5681, RFC 6582, RFC 6675),
+// over a Tcb whose window follows the connection's CongestionOps, with Balakrishnan et al.'s
+// right-edge recovery as an option.
 #pragma once
 
+#include <memory>
+
 #include "tcp/congestion_control.h"
+#include "tcp/congestion_ops.h"
 #include "tcp/tcb.h"
 #include "tcp/tcp_config.h"
 
@@ -11,7 +15,7 @@ namespace tcb {
 class RenoControl final : public CongestionControl {
  public:
   RenoControl(const TcpConfig& config, SenderHandle& sender)
-      : config_(config), tcb_(config), sender_(sender) {}
+      : config_(config), tcb_(config), ops_(MakeCongestionOps(config)), sender_(sender) {}
 
   void OnEstablished(SimTime now, bool syn_lost) override;
   void OnSendStart(SimTime now, bool first, Bytes pending) override;
@@ -35,10 +39,8 @@ class RenoControl final : public CongestionControl {
   const TcpConfig& config() const { return config_; }
 
  private:
-  // RFC 5681 §3.1: slow start below ssthresh, congestion avoidance above, capped by the receive window.
-  void GrowWindow(Bytes acked, Bytes flight_before);
-  // RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2 * SMSS).
-  Bytes HalfFlight() const;
+  // The window rule's growth, capped by the receive window.
+  void GrowWindow(SimTime now, Bytes acked, Bytes flight_before);
   void EnterSackRecovery(SeqNo ack);
   // RFC 6675 SetPipe(): bytes estimated in the network.
   Bytes Pipe() const;
@@ -49,6 +51,7 @@ class RenoControl final : public CongestionControl {
 
   TcpConfig config_;
   Tcb tcb_;
+  std::unique_ptr<CongestionOps> ops_;
   SenderHandle& sender_;
 };
 

@@ -11,18 +11,18 @@ TcpEndpoint::TcpEndpoint(Network& network, const ConnectionContext& context, boo
                          const TcpConfig& config, const ControllerFactory& make_controller)
     : network_(network),
       sim_(network.sim()),
-      recorder_(network.recorder()),
+      trace_(network.trace()),
       flow_(context.flow),
       initiator_(initiator),
       local_(context.local),
       remote_(context.remote),
       config_(config),
-      cc_(make_controller(config_, *this, context)),
       receiver_(config.delayed_ack),
       peer_window_(config.receive_window),
       rto_timer_(Timer::For<&TcpEndpoint::OnRtoTimer>(sim_.events(), this)),
       delayed_ack_timer_(Timer::For<&TcpEndpoint::OnDelayedAckTimer>(sim_.events(), this)),
-      pacing_timer_(Timer::For<&TcpEndpoint::OnPacingTimer>(sim_.events(), this)) {}
+      pacing_timer_(Timer::For<&TcpEndpoint::OnPacingTimer>(sim_.events(), this)),
+      cc_(make_controller(config_, *this, context)) {}
 
 Bytes TcpEndpoint::bytes_acked() const {
   return std::clamp<Bytes>(snd_una_ - kDataStart, 0, written_);
@@ -233,8 +233,8 @@ void TcpEndpoint::SendSegment(SeqNo seq, Bytes max_payload) {
   if (p.payload > 0 || p.Has(tcp_flags::kFin)) {
     cc_->OnSegmentSent(now, SentSegment{seq, p.payload, retransmission, p.uid});
   }
-  if (recorder_ != nullptr && recorder_->packets()) {
-    recorder_->RecordPacket(now, retransmission ? PacketEvent::kRetransmit : PacketEvent::kSend, p);
+  if (trace_ != nullptr && trace_->packets()) {
+    trace_->Record(TraceRow(now, retransmission ? PacketEvent::kRetransmit : PacketEvent::kSend, p));
   }
   last_activity_ = now;
   network_.Inject(p);
@@ -328,8 +328,8 @@ void TcpEndpoint::ProcessAck(const Packet& p) {
 
 void TcpEndpoint::Receive(Packet& p) {
   const SimTime now = sim_.Now();
-  if (recorder_ != nullptr && recorder_->packets() && p.Has(tcp_flags::kAck)) {
-    recorder_->RecordPacket(now, PacketEvent::kAck, p);
+  if (trace_ != nullptr && trace_->packets() && p.Has(tcp_flags::kAck)) {
+    trace_->Record(TraceRow(now, PacketEvent::kAck, p));
   }
   last_activity_ = now;
   // The segment that triggers our next ACK (a timestamp echo, RFC 7323).
@@ -445,22 +445,25 @@ SimTime TcpEndpoint::LastTimerEntryAt() const {
 
 void TcpEndpoint::RecordState() {
   // Endpoints that never send data (e.g. the sink of a bulk transfer) have no window worth plotting.
-  if (recorder_ == nullptr || !recorder_->series() || written_ == 0) return;
-  const Bytes cwnd = cc_->cwnd();
-  const Bytes ssthresh = cc_->ssthresh();
-  const SimTime srtt = cc_->rtt().srtt();
-  const SimTime rttvar = cc_->rtt().rttvar();
-  const auto pacing_bps = static_cast<int64_t>(cc_->pacing_rate_bps() + 0.5);
-  if (cwnd == recorded_cwnd_ && ssthresh == recorded_ssthresh_ && srtt == recorded_srtt_ &&
-      rttvar == recorded_rttvar_ && pacing_bps == recorded_pacing_bps_) {
-    return;
-  }
-  recorded_cwnd_ = cwnd;
-  recorded_ssthresh_ = ssthresh;
-  recorded_srtt_ = srtt;
-  recorded_rttvar_ = rttvar;
-  recorded_pacing_bps_ = pacing_bps;
-  recorder_->RecordTcp(sim_.Now(), flow_, cwnd, ssthresh, srtt, rttvar, snd_max_ - snd_una_, pacing_bps);
+  if (trace_ == nullptr || !trace_->series() || written_ == 0) return;
+  TcpSeriesRow row;
+  row.time_ns = sim_.Now().ns();
+  row.flow = flow_;
+  row.cwnd = cc_->cwnd();
+  row.ssthresh = cc_->ssthresh();
+  row.srtt_ns = cc_->rtt().srtt().ns();
+  row.rttvar_ns = cc_->rtt().rttvar().ns();
+  row.in_flight = snd_max_ - snd_una_;
+  row.pacing_bps = static_cast<int64_t>(cc_->pacing_rate_bps() + 0.5);
+  cc_->DescribeState(row);
+  // A row is written when the controller's state changed; time and flight alone are no change.
+  TcpSeriesRow unchanged = row;
+  unchanged.time_ns = last_row_.time_ns;
+  unchanged.in_flight = last_row_.in_flight;
+  if (has_last_row_ && unchanged == last_row_) return;
+  last_row_ = row;
+  has_last_row_ = true;
+  trace_->Record(row);
 }
 
 }  // namespace tcb

@@ -143,7 +143,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
 
   Network& network_;
   Simulation& sim_;
-  Recorder* recorder_;  // Not owned; may be null.
+  TraceSink* trace_;  // Not owned; may be null.
   FlowId flow_;
   bool initiator_;
   NodeId local_;
@@ -151,7 +151,6 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   TcpConfig config_;
   TcpEndpoint* peer_ = nullptr;
   TcpApplication* app_ = nullptr;
-  std::unique_ptr<CongestionControl> cc_;
   TcpReceiver receiver_;
   State state_ = State::kIdle;
 
@@ -183,12 +182,13 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
 
   TcpStats stats_;
   TcpInitialState initial_state_;
-  // Last values written to the series, to record only changes.
-  Bytes recorded_cwnd_ = -1;
-  Bytes recorded_ssthresh_ = -1;
-  SimTime recorded_srtt_;
-  SimTime recorded_rttvar_;
-  int64_t recorded_pacing_bps_ = -1;
+  // The last row written to the series, to record only changes.
+  TcpSeriesRow last_row_;
+  bool has_last_row_ = false;
+
+  // Made last: a controller may read the sender's state (a group scheme sums its members' flight)
+  // while it is being made.
+  std::unique_ptr<CongestionControl> cc_;
 };
 
 }  // namespace tcb

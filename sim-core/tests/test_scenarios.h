@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/trace.h"
+#include "metrics/recorder.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 

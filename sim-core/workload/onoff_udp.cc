@@ -61,9 +61,9 @@ void OnOffUdpApp::SendPacket() {
   UdpFlowStats& stats = context_.flows.udp_stats(flow_);
   ++stats.packets_sent;
   stats.payload_sent += payload_;
-  Recorder* recorder = net.recorder();
-  if (recorder != nullptr && recorder->packets()) {
-    recorder->RecordPacket(context_.sim.Now(), PacketEvent::kSend, p);
+  TraceSink* trace = net.trace();
+  if (trace != nullptr && trace->packets()) {
+    trace->Record(TraceRow(context_.sim.Now(), PacketEvent::kSend, p));
   }
   net.Inject(p);
 }

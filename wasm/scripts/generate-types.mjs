@@ -1,5 +1,7 @@
 // Generates src/generated/{scenario,result,experiment,report}.ts from sim-core's JSON Schemas, the
-// single source of truth for these documents. Runs on every build; the output is not committed and not hand-edited.
+// single source of truth for these documents, and src/generated/columns.ts from sim-core's column
+// table of series and packet traces (sim-core/trace/columns.json). Runs on every build; the output
+// is not committed and not hand-edited.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,3 +24,34 @@ for (const name of ['scenario', 'result', 'experiment', 'report']) {
   });
   await writeFile(join(outDir, `${name}.ts`), ts);
 }
+
+// The series and trace columns as the WASM API returns them: typed arrays, 64-bit columns as
+// Float64Array (exact below 2^53).
+const arrayTypes = { int64: 'Float64Array', uint64: 'Float64Array', int32: 'Int32Array', uint8: 'Uint8Array' };
+const columns = JSON.parse(await readFile(join(here, '../../sim-core/trace/columns.json'), 'utf8'));
+const lines = [
+  '// Generated from sim-core/trace/columns.json by wasm/scripts/generate-types.mjs.',
+  '// Do not edit: change the table and rebuild.',
+  '',
+];
+const meta = {};
+for (const table of columns.tables) {
+  lines.push(`/** ${table.description} */`, `export interface ${table.typescript} {`);
+  meta[table.name] = {};
+  for (const c of table.columns) {
+    const unit = c.unit ? ` [${c.unit}]` : '';
+    lines.push(`  /** ${c.description}${unit} */`, `  ${c.key}: ${arrayTypes[c.type]};`);
+    meta[table.name][c.key] = {
+      description: c.description,
+      ...(c.unit ? { unit: c.unit } : {}),
+      ...(c.indexes ? { indexes: c.indexes } : {}),
+    };
+  }
+  lines.push('}', '');
+}
+lines.push(
+  "/** Each column's meaning, unit and the name list it indexes, by table and key: for axis labels and legends. */",
+  `export const columnInfo = ${JSON.stringify(meta, null, 2)} as const;`,
+  '',
+);
+await writeFile(join(outDir, 'columns.ts'), lines.join('\n'));

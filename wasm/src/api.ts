@@ -4,6 +4,7 @@ import { Simulator, type SimulatorOptions, type WorkerHost } from './simulator.j
 import type { Experiment, ExperimentOptions, RunOptions, Scenario, SchemaName } from './types.js';
 
 export * from './types.js';
+export { columnInfo } from './generated/columns.js';
 export * from './errors.js';
 export {
   Simulator,
@@ -24,6 +25,7 @@ export function defaultFunctions(host: WorkerHost) {
     validateScenario: (scenario: Scenario | string) => simulator().validateScenario(scenario),
     listPresets: () => simulator().listPresets(),
     getPreset: (name: string) => simulator().getPreset(name),
+    listPapers: () => simulator().listPapers(),
     getSchema: (which: SchemaName) => simulator().getSchema(which),
     listExperiments: () => simulator().listExperiments(),
     getExperiment: (name: string) => simulator().getExperiment(name),

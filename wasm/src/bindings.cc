@@ -1,7 +1,7 @@
 // The JavaScript face of sim-core (embind), used by the worker in wasm/src/worker-core.ts: validation,
-// presets, schemas, runs, and experiments (whose runs the Simulator spreads over its workers). No C++
-// exception crosses into JavaScript: every failure comes back as {error: {kind, ...}}, which the
-// worker turns into a rejected promise.
+// presets, the paper catalogue, schemas, runs, and experiments (whose runs the Simulator spreads
+// over its workers). No C++ exception crosses into JavaScript: every failure comes back as
+// {error: {kind, ...}}, which the worker turns into a rejected promise.
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
 #include <emscripten/val.h>
@@ -18,7 +18,8 @@
 
 #include "experiment/experiment.h"
 #include "experiment/report.h"
-#include "metrics/trace.h"
+#include "metrics/recorder.h"
+#include "scenario/papers.h"
 #include "scenario/presets.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -64,20 +65,22 @@ val CopyColumn(const std::vector<T>& column) {
   return val(emscripten::typed_memory_view(column.size(), column.data())).call<val>("slice");
 }
 
-// 64-bit columns become Float64Array: exact below 2^53 (104 days in nanoseconds, 9 PB of sequence
-// space), which the scenario schema's limits keep them under, and directly usable for plotting.
+// A column as a typed array: 64-bit columns become Float64Array, exact below 2^53 (104 days in
+// nanoseconds, 9 PB of sequence space), which the scenario schema's limits keep them under, and
+// directly usable for plotting; like series.json, an infinite ssthresh becomes -1.
 template <class T>
-val CopyColumnAsDouble(const std::vector<T>& column) {
-  std::vector<double> doubles(column.begin(), column.end());
-  return CopyColumn(doubles);
-}
-
-// Like series.json: an infinite ssthresh (TcpConfig::kInfiniteSsthresh) is written as -1.
-val CopySsthresh(const std::vector<int64_t>& column) {
-  std::vector<double> doubles;
-  doubles.reserve(column.size());
-  for (int64_t s : column) doubles.push_back(s >= tcb::TcpConfig::kInfiniteSsthresh ? -1.0 : static_cast<double>(s));
-  return CopyColumn(doubles);
+val ColumnArray(const std::vector<T>& column, bool infinite) {
+  if constexpr (sizeof(T) == 8) {
+    std::vector<double> doubles;
+    doubles.reserve(column.size());
+    for (T v : column) {
+      doubles.push_back(infinite && static_cast<int64_t>(v) >= tcb::TcpConfig::kInfiniteSsthresh ? -1.0
+                                                                                                  : static_cast<double>(v));
+    }
+    return CopyColumn(doubles);
+  } else {
+    return CopyColumn(column);
+  }
 }
 
 template <class Strings>
@@ -87,62 +90,41 @@ val StringArray(const Strings& strings) {
   return out;
 }
 
-// The columns TcpSeries and GroupSeries share: a window's state over time.
-template <class WindowSeries>
-val WindowColumns(const WindowSeries& s) {
+// Every column of a table, by its key (sim-core/trace/columns.json).
+#define TCB_COLUMN_ARRAY(member, type, key, csv_name, csv, infinite, indexes) \
+  table.set(key, ColumnArray(buffer.member, infinite));
+
+val TcpTable(const tcb::TcpSeries& buffer) {
   val table = val::object();
-  table.set("timeNs", CopyColumnAsDouble(s.time_ns));
-  table.set("cwndBytes", CopyColumnAsDouble(s.cwnd));
-  table.set("ssthreshBytes", CopySsthresh(s.ssthresh));
-  table.set("srttNs", CopyColumnAsDouble(s.srtt_ns));
-  table.set("rttvarNs", CopyColumnAsDouble(s.rttvar_ns));
-  table.set("inFlightBytes", CopyColumnAsDouble(s.in_flight));
+  TCB_TCP_COLUMNS(TCB_COLUMN_ARRAY)
+  return table;
+}
+val QueueTable(const tcb::QueueSeries& buffer) {
+  val table = val::object();
+  TCB_QUEUE_COLUMNS(TCB_COLUMN_ARRAY)
+  return table;
+}
+val GroupTable(const tcb::GroupSeries& buffer) {
+  val table = val::object();
+  TCB_GROUP_COLUMNS(TCB_COLUMN_ARRAY)
   return table;
 }
 
 val SeriesColumns(const tcb::Recorder& recorder) {
-  val tcp = WindowColumns(recorder.tcp_series());
-  tcp.set("flow", CopyColumn(recorder.tcp_series().flow));
-  tcp.set("pacingBps", CopyColumnAsDouble(recorder.tcp_series().pacing_bps));
-
-  const tcb::QueueSeries& q = recorder.queue_series();
-  val queue = val::object();
-  queue.set("timeNs", CopyColumnAsDouble(q.time_ns));
-  queue.set("link", CopyColumn(q.link));
-  queue.set("packets", CopyColumn(q.packets));
-  queue.set("bytes", CopyColumnAsDouble(q.bytes));
-
-  val group = WindowColumns(recorder.group_series());
-  group.set("group", CopyColumn(recorder.group_series().group));
-  group.set("members", CopyColumn(recorder.group_series().members));
-
   val series = val::object();
-  series.set("tcp", tcp);
-  series.set("queue", queue);
-  series.set("group", group);
+  series.set("tcp", TcpTable(recorder.tcp_series()));
+  series.set("queue", QueueTable(recorder.queue_series()));
+  series.set("group", GroupTable(recorder.group_series()));
   return series;
 }
 
-val TraceColumns(const tcb::PacketTrace& t) {
-  std::vector<std::string_view> event_names;
-  for (int e = static_cast<int>(tcb::PacketEvent::kSend); e <= static_cast<int>(tcb::PacketEvent::kReceive); ++e) {
-    event_names.push_back(tcb::PacketEventName(static_cast<tcb::PacketEvent>(e)));
-  }
-  val trace = val::object();
-  trace.set("eventNames", StringArray(event_names));
-  trace.set("timeNs", CopyColumnAsDouble(t.time_ns));
-  trace.set("event", CopyColumn(t.event));
-  trace.set("flow", CopyColumn(t.flow));
-  trace.set("link", CopyColumn(t.link));
-  trace.set("seq", CopyColumnAsDouble(t.seq));
-  trace.set("payload", CopyColumn(t.payload));
-  trace.set("ack", CopyColumnAsDouble(t.ack));
-  trace.set("window", CopyColumnAsDouble(t.window));
-  trace.set("flags", CopyColumn(t.flags));
-  trace.set("fromInitiator", CopyColumn(t.from_initiator));
-  trace.set("uid", CopyColumnAsDouble(t.uid));
-  return trace;
+val TraceColumns(const tcb::PacketTrace& buffer) {
+  val table = val::object();
+  table.set("eventNames", StringArray(tcb::PacketEventNames()));
+  TCB_TRACE_COLUMNS(TCB_COLUMN_ARRAY)
+  return table;
 }
+#undef TCB_COLUMN_ARRAY
 
 // validate(text) -> {scenario: normalised JSON text} | {error}
 val Validate(const std::string& text) {
@@ -296,6 +278,8 @@ val PresetText(const std::string& name) {
   return text ? val(std::string(*text)) : val::null();
 }
 
+std::string Papers() { return tcb::PaperCatalogue().dump(); }
+
 std::string ScenarioSchema() { return tcb::ScenarioSchemaDocument().dump(); }
 std::string ResultSchema() { return tcb::ResultSchemaDocument().dump(); }
 
@@ -315,6 +299,7 @@ EMSCRIPTEN_BINDINGS(tcbsim) {
   emscripten::function("run", &Run);
   emscripten::function("presetNames", &PresetNames);
   emscripten::function("presetText", &PresetText);
+  emscripten::function("papers", &Papers);
   emscripten::function("scenarioSchema", &ScenarioSchema);
   emscripten::function("resultSchema", &ResultSchema);
   emscripten::function("heapStats", &HeapStats);

@@ -7,7 +7,16 @@ export * from './api.js';
 
 const browserHost: WorkerHost = {
   async loadModule() {
-    const response = await fetch(new URL('./engine/tcbsim.wasm', import.meta.url));
+    const url = new URL('./engine/tcbsim.wasm', import.meta.url);
+    // Compiled while it downloads; a server that does not say application/wasm gets the bytes compiled.
+    if (typeof WebAssembly.compileStreaming === 'function') {
+      try {
+        return await WebAssembly.compileStreaming(fetch(url));
+      } catch (e) {
+        if (!(e instanceof TypeError)) throw e;
+      }
+    }
+    const response = await fetch(url);
     if (!response.ok) throw new Error(`fetching tcbsim.wasm: HTTP ${response.status}`);
     return WebAssembly.compile(await response.arrayBuffer());
   },
@@ -34,6 +43,7 @@ export const {
   validateScenario,
   listPresets,
   getPreset,
+  listPapers,
   getSchema,
   listExperiments,
   getExperiment,

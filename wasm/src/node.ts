@@ -33,6 +33,7 @@ export const {
   validateScenario,
   listPresets,
   getPreset,
+  listPapers,
   getSchema,
   listExperiments,
   getExperiment,

@@ -8,6 +8,7 @@ export type RequestBody =
   | { type: 'validate'; text: string }
   | { type: 'presets' }
   | { type: 'preset'; name: string }
+  | { type: 'papers' }
   | { type: 'schema'; which: SchemaName }
   | { type: 'heapStats' }
   | { type: 'experiments' }

@@ -9,6 +9,7 @@ import type {
   ExperimentOptions,
   ExperimentOutcome,
   HeapStats,
+  Paper,
   Progress,
   RunOptions,
   Scenario,
@@ -134,6 +135,11 @@ export class Simulator {
     const preset = await this.#submit({ type: 'preset', name });
     if (preset === null) throw new RangeError(`unknown preset "${name}"`);
     return preset as Scenario;
+  }
+
+  /** The papers, theses and RFCs that presets and experiments cite (a scenario's `paper.id`). */
+  async listPapers(): Promise<Paper[]> {
+    return (await this.#submit({ type: 'papers' })) as Paper[];
   }
 
   /** The JSON Schema of scenarios, results, experiments or experiment reports, as compiled into the module. */

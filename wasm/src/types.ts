@@ -1,7 +1,9 @@
 // The public types of the simulation API. Scenario and Result come from sim-core's JSON Schemas
-// (src/generated, built by scripts/generate-types.mjs); the columns mirror sim-core's Recorder.
+// and the series and trace columns from sim-core's column table (src/generated, built by
+// scripts/generate-types.mjs).
 import type { Scenario } from './generated/scenario.js';
 import type { Result } from './generated/result.js';
+import type { GroupSeriesColumns, PacketTraceColumns, QueueSeriesColumns, TcpSeriesColumns } from './generated/columns.js';
 
 export type { Scenario } from './generated/scenario.js';
 export type { Result } from './generated/result.js';
@@ -33,42 +35,12 @@ export interface RunOptions {
   seed?: number;
 }
 
-// 64-bit quantities (times in ns, byte counts, sequence numbers) are Float64Array: exact below
-// 2^53, which the scenario schema's limits keep them under.
-export interface TcpSeriesColumns {
-  timeNs: Float64Array;
-  /** Index into `flows`. */
-  flow: Int32Array;
-  cwndBytes: Float64Array;
-  /** -1 while ssthresh is infinite. */
-  ssthreshBytes: Float64Array;
-  srttNs: Float64Array;
-  rttvarNs: Float64Array;
-  inFlightBytes: Float64Array;
-  /** The controller's pacing rate in bits/s; 0 while it does not pace (E-TCP, TCP/SPAND). */
-  pacingBps: Float64Array;
-}
-
-export interface QueueSeriesColumns {
-  timeNs: Float64Array;
-  /** Index into `links` (one direction of a link). */
-  link: Int32Array;
-  packets: Int32Array;
-  bytes: Float64Array;
-}
-
-export interface GroupSeriesColumns {
-  timeNs: Float64Array;
-  /** Index into `groups`. */
-  group: Int32Array;
-  cwndBytes: Float64Array;
-  /** -1 while ssthresh is infinite. */
-  ssthreshBytes: Float64Array;
-  srttNs: Float64Array;
-  rttvarNs: Float64Array;
-  inFlightBytes: Float64Array;
-  members: Int32Array;
-}
+export type {
+  TcpSeriesColumns,
+  QueueSeriesColumns,
+  GroupSeriesColumns,
+  PacketTraceColumns,
+} from './generated/columns.js';
 
 /** Time series, one row per change (trace level 'series' or 'full'); like `tcpsim run -o`'s series.json. */
 export interface Series {
@@ -78,22 +50,9 @@ export interface Series {
 }
 
 /** One row per packet event (trace level 'full'); like `tcpsim run -o`'s trace.csv. */
-export interface PacketTrace {
+export interface PacketTrace extends PacketTraceColumns {
   /** Names of the codes in `event`, e.g. eventNames[trace.event[i]] === 'drop'. */
   eventNames: string[];
-  timeNs: Float64Array;
-  event: Uint8Array;
-  /** Index into `flows`. */
-  flow: Int32Array;
-  /** Index into `links` for drops and losses, otherwise -1. */
-  link: Int32Array;
-  seq: Float64Array;
-  payload: Int32Array;
-  ack: Float64Array;
-  window: Float64Array;
-  flags: Uint8Array;
-  fromInitiator: Uint8Array;
-  uid: Float64Array;
 }
 
 export interface SimulationResult {
@@ -117,6 +76,20 @@ export type Validation =
       /** The scenario with every default filled in, as `tcpsim validate` prints it. */ scenario: Scenario;
     }
   | { valid: false; error: { path: string; problem: string; message: string } };
+
+/** An entry of the paper catalogue (sim-core/scenario/papers.json), as `tcpsim papers` prints it. */
+export interface Paper {
+  id: string;
+  /** How the product names it in one word or two, e.g. "E-TCP", "RFC 9040". */
+  short: string;
+  authors: string;
+  title: string;
+  venue?: string;
+  year?: number;
+  url?: string;
+  /** What it showed, in one line. */
+  finding?: string;
+}
 
 export interface HeapStats {
   /** The worker's linear memory; it only grows, up to the build's maximum. */

@@ -104,6 +104,8 @@ function handle(engine: TcbsimEngine, request: Request, post: Post): { value: un
       const text = engine.presetText(request.name);
       return { value: text === null ? null : JSON.parse(text) };
     }
+    case 'papers':
+      return { value: JSON.parse(engine.papers()).papers };
     case 'schema': {
       const schemas = { scenario: engine.scenarioSchema, result: engine.resultSchema, experiment: engine.experimentSchema, report: engine.reportSchema };
       return { value: JSON.parse(schemas[request.which].call(engine)) };

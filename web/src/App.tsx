@@ -1,13 +1,16 @@
 // Routes: explorer `/`, saved experiment `/e/:id`, batch `/b/:id`, presets gallery `/presets`,
 // reproductions of the seed papers `/reproduce` and `/reproduce/:experiment`.
-import { useContext } from 'react';
+import { lazy, Suspense, useContext } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { ServerBanner, ServerContext, ServerProvider } from './components/ServerStatus';
-import { BatchPage } from './pages/BatchPage';
 import { ExperimentPage } from './pages/ExperimentPage';
 import { Explorer } from './pages/Explorer';
-import { PresetsPage } from './pages/PresetsPage';
-import { ReproducePage } from './pages/ReproducePage';
+
+// Pages other than the explorer load when first visited: the explorer's first plot does not wait
+// for their code (the reproductions page brings a Markdown renderer).
+const BatchPage = lazy(() => import('./pages/BatchPage').then((m) => ({ default: m.BatchPage })));
+const PresetsPage = lazy(() => import('./pages/PresetsPage').then((m) => ({ default: m.PresetsPage })));
+const ReproducePage = lazy(() => import('./pages/ReproducePage').then((m) => ({ default: m.ReproducePage })));
 
 function Shell() {
   const server = useContext(ServerContext);
@@ -30,6 +33,7 @@ function Shell() {
       </header>
       <ServerBanner state={server} />
       <div id="content">
+        <Suspense fallback={<main className="page"><p>Loading…</p></main>}>
         <Routes>
           <Route path="/" element={<Explorer key={location.search + (location.key ?? '')} />} />
           <Route path="/e/:id" element={<ExperimentPage />} />
@@ -48,6 +52,7 @@ function Shell() {
             }
           />
         </Routes>
+        </Suspense>
       </div>
     </>
   );

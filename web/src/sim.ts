@@ -5,6 +5,7 @@ import {
   getExperiment,
   getPreset,
   listExperiments,
+  listPapers,
   listPresets,
   runExperiment,
   runScenario,
@@ -12,6 +13,7 @@ import {
   ScenarioError,
   OutOfMemoryError,
   type Experiment,
+  type Paper,
   type Simulator,
   type ExperimentOutcome,
   type Scenario,
@@ -19,7 +21,7 @@ import {
   type TraceLevel,
 } from '@tcb-lab/sim';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PresetInfo } from './data/presets';
+import type { PaperRef, PresetInfo } from './data/presets';
 import { pathToPointer } from './data/scenarioEdit';
 
 export { getPreset, runExperiment, validateScenario };
@@ -44,7 +46,7 @@ export function loadPresets() {
     Promise.all(
       names.map(async (name) => {
         const scenario = await presetScenario(name);
-        return { name, description: scenario.description ?? '', reference: scenario.reference ?? '', scenario };
+        return { name, description: scenario.description ?? '', reference: scenario.reference ?? '', paper: scenario.paper as PaperRef | undefined, scenario };
       }),
     ),
   );
@@ -138,6 +140,7 @@ export interface ExperimentInfo {
   title: string;
   reference: string;
   description: string;
+  paper?: PaperRef;
   document: Experiment;
 }
 
@@ -149,7 +152,8 @@ export function loadExperiments(): Promise<ExperimentInfo[]> {
     Promise.all(
       names.map(async (name) => {
         const document = await getExperiment(name);
-        return { name, title: document.title ?? name, reference: document.reference ?? '', description: document.description ?? '', document };
+        const paper = (document.scenario as { paper?: PaperRef } | undefined)?.paper;
+        return { name, title: document.title ?? name, reference: document.reference ?? '', description: document.description ?? '', paper, document };
       }),
     ),
   );
@@ -185,4 +189,29 @@ let thumbnails: Simulator | undefined;
 export function thumbnailSimulator(): Simulator {
   thumbnails ??= createSimulator({ maxWorkers: 1 });
   return thumbnails;
+}
+
+let paperCache: Promise<Paper[]> | undefined;
+
+/** The paper catalogue (sim-core/scenario/papers.json), read once per page load. */
+export function loadPapers(): Promise<Paper[]> {
+  paperCache ??= listPapers();
+  paperCache.catch(() => (paperCache = undefined));
+  return paperCache;
+}
+
+/** The paper catalogue; empty until it has loaded (everything then groups as "other"). */
+export function usePapers(): Paper[] {
+  const [papers, setPapers] = useState<Paper[]>([]);
+  useEffect(() => {
+    let live = true;
+    loadPapers().then(
+      (p) => live && setPapers(p),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return papers;
 }

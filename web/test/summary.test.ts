@@ -45,12 +45,3 @@ describe('csv', () => {
     expect(formatValue(1.5e-5)).toBe('1.500e-5');
   });
 });
-
-describe('references as readers see them', () => {
-  it('drops our own tracking labels and keeps the paper', async () => {
-    const { displayReference } = await import('../src/data/presets');
-    expect(displayReference('Scheme comparison (issue 3)')).toBe('Scheme comparison');
-    expect(displayReference('E-TCP §3.4, Fig. 4')).toBe('E-TCP §3.4, Fig. 4');
-    expect(displayReference('Balakrishnan et al. §5 (simulation results, one client host)')).toBe('Balakrishnan et al. §5 (simulation results, one client host)');
-  });
-});

@@ -44,6 +44,7 @@ export interface TcbsimEngine {
   ): EngineRunOutput | { error: EngineError };
   presetNames(): string[];
   presetText(name: string): string | null;
+  papers(): string;
   scenarioSchema(): string;
   resultSchema(): string;
   heapStats(): { memoryBytes: number; allocatedBytes: number };

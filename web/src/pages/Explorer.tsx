@@ -14,12 +14,12 @@ import { Landing } from '../components/Landing';
 import { plotKinds, ResultView, type PlotKind } from '../components/ResultView';
 import { SchemaForm, type FieldError } from '../components/SchemaForm';
 import { ServerContext } from '../components/ServerStatus';
-import { displayReference, firstSentence, groupPresets, paperOf } from '../data/presets';
+import { firstSentence, groupPresets, paperOf, referenceOf, type PaperRef } from '../data/presets';
 import { pathToPointer, schemesOf, withScheme } from '../data/scenarioEdit';
 import { initialValue } from '../data/schemaForm';
 import { scenarioSchema, schemeNames } from '../schema';
 import { decodeScenario, encodeScenario, maxLinkChars } from '../data/urlScenario';
-import { presetScenario, usePresets, useRunner, validateScenario } from '../sim';
+import { presetScenario, usePapers, usePresets, useRunner, validateScenario } from '../sim';
 
 export const DEFAULT_PRESET = 'etcp-fig4-fair';
 
@@ -104,7 +104,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         setSaved(null);
         setLoadError(null);
         performance.mark('tcb:preset-loaded');
-        setLoadedPreset({ name: presetName, description: s.description ?? '', reference: s.reference ?? '' });
+        setLoadedPreset({ name: presetName, description: s.description ?? '', reference: s.reference ?? '', paper: s.paper as PaperRef | undefined });
         setScenarioState(structuredClone(s));
       },
       (e) => live && setLoadError(`Preset “${presetName}” could not be loaded: ${e instanceof Error ? e.message : String(e)}`),
@@ -169,12 +169,13 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   // The form (hundreds of controls) renders after the urgent update, so that a new scenario is
   // validated and run without waiting for it.
   const formScenario = useDeferredValue(scenario);
-  const grouped = useMemo(() => (presets ? groupPresets(presets) : []), [presets]);
+  const papers = usePapers();
+  const grouped = useMemo(() => (presets ? groupPresets(presets, papers) : []), [presets, papers]);
   const ranScenario = useMemo(() => (state.ranText ? (JSON.parse(state.ranText) as Scenario) : null), [state.ranText]);
   useEffect(() => {
     if (state.result || state.error || loadError) setWantPresets(true);
   }, [state.result, state.error, loadError]);
-  const [loadedPreset, setLoadedPreset] = useState<{ name: string; description: string; reference: string } | null>(null);
+  const [loadedPreset, setLoadedPreset] = useState<{ name: string; description: string; reference: string; paper?: PaperRef } | null>(null);
   const preset = presets?.find((p) => p.name === presetName) ?? (loadedPreset?.name === presetName ? loadedPreset : undefined);
   const schemes = scenario ? schemesOf(scenario) : [];
   const upToDate = !!state.result && state.ranText === text;
@@ -269,10 +270,10 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         {preset && (
           <div className="preset-info">
             <p className="hint">
-              <strong>{paperOf(preset).title}.</strong> {paperOf(preset).finding}
+              <strong>{paperOf(preset, papers).title}.</strong> {paperOf(preset, papers).finding}
             </p>
             <p>{firstSentence(preset.description)}</p>
-            {preset.reference && <p className="hint">{displayReference(preset.reference)}</p>}
+            <p className="hint">{referenceOf(preset, papers)}</p>
           </div>
         )}
         {scenario && (

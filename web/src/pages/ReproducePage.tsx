@@ -10,10 +10,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { download } from '../charts/export';
 import { BarChart, SweepChart } from '../charts/StaticCharts';
-import { firstSentence, groupPresets, paperOf, type Paper } from '../data/presets';
+import { firstSentence, groupPresets, paperOf, referenceOf, type Paper } from '../data/presets';
 import { claimViews, docSection, reportFigures, verdictCounts, type ClaimView, type DocSection, type Estimate, type Figure, type Verdict } from '../data/reproduction';
 import { formatValue } from '../data/summary';
-import { describeRunError, loadExperiments, quickReports, runExperiment, useExperiments, type ExperimentInfo } from '../sim';
+import { describeRunError, loadExperiments, quickReports, runExperiment, useExperiments, usePapers, type ExperimentInfo } from '../sim';
 
 // The reproduction documents, loaded when an experiment's page needs one.
 const docFiles = import.meta.glob('@docs/reproduction/*.md', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
@@ -97,7 +97,8 @@ function ReproductionsOverview() {
   const [running, setRunning] = useState<{ name: string; index: number; total: number } | null>(null);
   const [runError, setRunError] = useState<string | null>(null);
   const stop = useRef<AbortController | null>(null);
-  const groups = useMemo(() => (experiments ? groupPresets(experiments).map((g) => ({ paper: g.paper, experiments: g.presets })) : []), [experiments]);
+  const papers = usePapers();
+  const groups = useMemo(() => (experiments ? groupPresets(experiments, papers).map((g) => ({ paper: g.paper, experiments: g.presets })) : []), [experiments, papers]);
 
   const runAll = async () => {
     if (!experiments) return;
@@ -192,7 +193,8 @@ function ExperimentReproduction({ name }: { name: string }) {
     if (info && !outcome) void run();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [info]);
-  const paper = info ? paperOf(info) : null;
+  const papers = usePapers();
+  const paper = useMemo(() => (info ? paperOf(info, papers) : null), [info, papers]);
   const [doc, setDoc] = useState<DocSection | null | undefined>(undefined);
   useEffect(() => {
     if (!paper || !info) return;
@@ -222,7 +224,7 @@ function ExperimentReproduction({ name }: { name: string }) {
         <Link to="/reproduce">Reproductions</Link> › {paper.title}
       </nav>
       <h2>{info.title}</h2>
-      <p className="hint">{info.reference}</p>
+      <p className="hint">{info.reference || referenceOf(info, papers)}</p>
       <p>{firstSentence(info.description)}</p>
       {info.description !== firstSentence(info.description) && (
         <details>

@@ -1,6 +1,6 @@
 // Tests for PcapWriter: parses the written bytes back with an independent reader and checks every
 // header field, both checksums and the TCP option layout.
-#include "metrics/pcap_writer.h"
+#include "output/pcap_writer.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Classic libpcap writer: synthesises Ethernet, IPv4 and TCP/UDP headers for simulated packets.
-#include "metrics/pcap_writer.h"
+#include "output/pcap_writer.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,5 +1,6 @@
 // Writes what a run recorded beyond its summary: the time series as columnar JSON, the packet trace
-// as CSV, and link captures as pcap files.
+// as CSV, and link captures as pcap files. Every column comes from trace/columns.json. This layer
+// sits above the scenario runner whose output it writes.
 #pragma once
 
 #include <ostream>

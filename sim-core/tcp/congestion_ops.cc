@@ -1,0 +1,25 @@
+// Window rules.
+#include "tcp/congestion_ops.h"
+
+#include <algorithm>
+
+namespace tcb {
+
+void RenoOps::IncreaseWindow(Tcb& tcb, SimTime, Bytes acked) {
+  if (tcb.cwnd < tcb.ssthresh) {
+    // RFC 5681 §3.1 eq. (2): cwnd += min(N, SMSS) per ACK in slow start.
+    tcb.cwnd += std::min(acked, tcb.mss);
+  } else {
+    // RFC 5681 §3.1 eq. (3): cwnd += SMSS*SMSS/cwnd per ACK, at least one byte.
+    tcb.cwnd += std::max<Bytes>(1, tcb.mss * tcb.mss / tcb.cwnd);
+  }
+}
+
+Bytes RenoOps::SsThresh(Tcb& tcb, SimTime, Bytes flight) {
+  // RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize / 2, 2 * SMSS).
+  return std::max(flight / 2, 2 * tcb.mss);
+}
+
+std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig&) { return std::make_unique<RenoOps>(); }
+
+}  // namespace tcb
