@@ -149,19 +149,25 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   const valid = validText === text && !!text;
 
   // Run: the first scenario at once, beside its validation (the run checks it too and reports the
-  // same error), then debounced on valid edits while runs are quick.
+  // same error), then debounced on valid edits while runs are quick. A scenario and trace level
+  // already run (or running) are not run again.
   const firstRun = useRef(true);
+  const requested = useRef('');
   const lastWall = state.elapsedMs ?? 0;
   useEffect(() => {
     if (!scenario || mode !== 'run' || !firstRun.current) return;
     firstRun.current = false;
+    requested.current = `${trace} ${text}`;
     void run(scenario, trace);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text, mode]);
   useEffect(() => {
     if (!valid || !scenario || mode !== 'run' || firstRun.current) return;
-    if (!autoRun || lastWall > 2000 || state.ranText === text) return;
-    const timer = setTimeout(() => void run(scenario, trace), 350);
+    if (!autoRun || lastWall > 2000 || requested.current === `${trace} ${text}`) return;
+    const timer = setTimeout(() => {
+      requested.current = `${trace} ${text}`;
+      void run(scenario, trace);
+    }, 350);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [valid, text, trace, autoRun, mode]);
@@ -348,7 +354,16 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         {mode === 'run' && (
           <>
             <div className="run-bar">
-              <button type="button" onClick={() => scenario && run(scenario, trace)} disabled={!valid || state.running} data-testid="run">
+              <button
+                type="button"
+                onClick={() => {
+                  if (!scenario) return;
+                  requested.current = `${trace} ${text}`;
+                  void run(scenario, trace);
+                }}
+                disabled={!valid || state.running}
+                data-testid="run"
+              >
                 Run
               </button>
               <button type="button" onClick={cancel} disabled={!state.running}>
