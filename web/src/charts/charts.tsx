@@ -4,7 +4,7 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { lowerBound, upperBound } from '../data/columns';
 import { seriesCsv, toCsv } from '../data/csv';
-import { affineOf, decimateMarks, decimatePoints, decimateStep, decimateStepLevel, decimateTicks, RangeExtent, type TickColumns } from '../data/decimate';
+import { affineOf, decimateMarks, decimatePoints, decimateStep, decimateStepLevel, decimateTicks, RangeExtent, type LineColumns, type TickColumns } from '../data/decimate';
 import { pickLevel, stepPyramid, tickPyramid, type StepLevel } from '../data/lod';
 import { alertColor, colorOf } from '../data/palette';
 import { isClosedRow, windowColumn, windowViews, type FlowWindow, type GroupWindow, type QueueLine, type RateLine, type RttSamples, type WindowView } from '../data/series';
@@ -36,11 +36,17 @@ export function drawStep(p: Painter, t: ArrayLike<number>, y: ArrayLike<number>,
   drawStepLevels(p, [{ bucketS: 0, t, first: y, min: y, max: y, last: y } as StepLevel], sx, sy);
 }
 
+// Columns reused by every step line drawn (a frame draws one line at a time), and the values one
+// column's line passes through.
+let stepColumns: LineColumns | undefined;
+const through = new Float64Array(5);
+
 /** Draws a step line from its levels of detail (lod.ts), the coarsest that keeps pixel accuracy. */
 export function drawStepLevels(p: Painter, levels: StepLevel[], sx: Scale, sy: Scale, holdUntil = Infinity) {
   const [t0, t1] = sx.domain();
   const level = pickLevel(levels, (t1 - t0) / Math.max(1, sx.range()[1]));
-  const d = decimateStepLevel(level, t0, t1, affineOf(sx));
+  const d = decimateStepLevel(level, t0, t1, affineOf(sx), stepColumns);
+  stepColumns = d;
   let open = false;
   let prev = NaN;
   p.beginPath();
@@ -53,13 +59,18 @@ export function drawStepLevels(p: Painter, levels: StepLevel[], sx: Scale, sy: S
     }
     // In a column the line runs vertically through prev (the value entering it), first, min, max
     // and last; only the points where it turns are drawn (a rising ACK line needs two per column).
-    const ys = open ? [prev, d.first[k], d.min[k], d.max[k], d.last[k]] : [d.first[k], d.min[k], d.max[k], d.last[k]];
-    let a = ys[0];
+    let m = 0;
+    if (open) through[m++] = prev;
+    through[m++] = d.first[k];
+    through[m++] = d.min[k];
+    through[m++] = d.max[k];
+    through[m++] = d.last[k];
+    let a = through[0];
     if (!open) p.moveTo(x, sy(a));
     else p.lineTo(x, sy(a));
-    for (let j = 1; j < ys.length; j++) {
-      const b = ys[j];
-      const c = j + 1 < ys.length ? ys[j + 1] : NaN;
+    for (let j = 1; j < m; j++) {
+      const b = through[j];
+      const c = j + 1 < m ? through[j + 1] : NaN;
       if (b === a || (c === c && (b - a) * (c - b) >= 0)) continue; // on the way from a to c
       p.lineTo(x, sy(b));
       a = b;
@@ -123,6 +134,7 @@ export function dropGlyph(p: Painter, x: number, y: number) {
 
 export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSequence; yShared?: (x0: number, x1: number) => Domain; title?: string } & TimeProps) {
   const buffer = useRef<TickColumns | undefined>(undefined);
+  const tickOrder = useRef<Int32Array | undefined>(undefined);
   const n = ts.connections.length;
   const { focus, shown } = useFocus();
   // Per connection index: drawn or not (the shared focus is by flow).
@@ -159,13 +171,19 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       const d = decimateTicks(level.seg, n, t0, t1, affineOf(sx), buffer.current);
       buffer.current = d;
       // Per connection: segments in xplot's glyph; the hovered connection last, the others faded.
-      const byConn: number[][] = Array.from({ length: n }, () => []);
+      // The ticks are put in connection order by a counting sort (no arrays per frame).
+      const start = new Int32Array(n + 1);
       let retx = 0;
       for (let k = 0; k < d.count; k++) {
         if (!visible[d.conn[k]]) continue;
         if (d.retx[k]) retx++;
-        else byConn[d.conn[k]].push(k);
+        else start[d.conn[k] + 1]++;
       }
+      for (let c = 0; c < n; c++) start[c + 1] += start[c];
+      if (!tickOrder.current || tickOrder.current.length < d.count) tickOrder.current = new Int32Array(d.count);
+      const byConn = tickOrder.current;
+      const fill = start.slice(0, n);
+      for (let k = 0; k < d.count; k++) if (visible[d.conn[k]] && !d.retx[k]) byConn[fill[d.conn[k]]++] = k;
       const order = hoveredConn >= 0 ? [...Array.from({ length: n }, (_, c) => c).filter((c) => c !== hoveredConn), hoveredConn] : Array.from({ length: n }, (_, c) => c);
       for (const c of order) {
         if (!visible[c]) continue;
@@ -174,9 +192,12 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
         p.globalAlpha = e.alpha;
         p.strokeStyle = color;
         p.lineWidth = e.width;
-        if (byConn[c].length > 0) {
+        if (start[c + 1] > start[c]) {
           p.beginPath();
-          for (const k of byConn[c]) segmentGlyph(p, d.x[k] + 0.5, sy(d.lo[k]), sy(d.hi[k]));
+          for (let j = start[c]; j < start[c + 1]; j++) {
+            const k = byConn[j];
+            segmentGlyph(p, d.x[k] + 0.5, sy(d.lo[k]), sy(d.hi[k]));
+          }
           p.stroke();
         }
         // The ACK line (solid) and the receive-window edge (thin, light) in the connection's colour;

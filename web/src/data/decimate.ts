@@ -106,26 +106,35 @@ export function decimateStep(
   return decimateStepLevel({ t, first: y, min: y, max: y, last: y }, t0, t1, px);
 }
 
-/** decimateStep over a level of detail (lod.ts): per row the first, lowest, highest and last value. */
+/**
+ * decimateStep over a level of detail (lod.ts): per row the first, lowest, highest and last value.
+ * `out` is filled instead of new columns when it is large enough.
+ */
 export function decimateStepLevel(
   level: { t: ArrayLike<number>; first: ArrayLike<number>; min: ArrayLike<number>; max: ArrayLike<number>; last: ArrayLike<number> },
   t0: number,
   t1: number,
   px: Affine,
+  out?: LineColumns,
 ): LineColumns {
   const { t } = level;
   const { k: xk, b: xb } = px;
   const i0 = Math.max(0, lowerBound(t, t0) - 1);
   const i1 = Math.min(t.length, upperBound(t, t1) + 1);
   const cap = Math.max(0, i1 - i0);
-  const o: LineColumns = {
-    count: 0,
-    x: new Float64Array(cap),
-    first: new Float64Array(cap),
-    min: new Float64Array(cap),
-    max: new Float64Array(cap),
-    last: new Float64Array(cap),
-  };
+  // `out` is reused when it is large enough (a frame draws many lines; their columns are read at once).
+  const o: LineColumns =
+    out && out.x.length >= cap
+      ? out
+      : {
+          count: 0,
+          x: new Float64Array(cap),
+          first: new Float64Array(cap),
+          min: new Float64Array(cap),
+          max: new Float64Array(cap),
+          last: new Float64Array(cap),
+        };
+  o.count = 0;
   let k = -1;
   for (let i = i0; i < i1; i++) {
     const x = Math.round(t[i] * xk + xb);
