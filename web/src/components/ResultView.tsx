@@ -22,17 +22,7 @@ export function useDerived(result: SimulationResult) {
     const queues = queueLines(result);
     const tEnd = Math.max(result.summary.simulatedTimeS, ts?.tMax ?? 0, 1e-6);
     const binS = niceBin(tEnd, 100);
-    return {
-      ts,
-      windows,
-      paced: pacedWindows(windows),
-      groups,
-      queues,
-      tEnd,
-      binS,
-      rates: ts ? rates(ts, binS) : [],
-      rtt: ts ? rttSamples(ts) : [],
-    };
+    return { ts, windows, paced: pacedWindows(windows), groups, queues, tEnd, binS };
   }, [result]);
 }
 
@@ -73,6 +63,9 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
     return connectionInfos([...seen].sort((a, b) => a - b), result.flows, s, scenario);
   }, [d, result.flows, s, scenario]);
 
+  // Rates and RTT samples read every segment: computed when first shown.
+  const rateLines = useMemo(() => (chosen.has('rates') && d.ts ? rates(d.ts, d.binS) : null), [d, chosen]);
+  const rtt = useMemo(() => (chosen.has('rtt') && d.ts ? rttSamples(d.ts) : null), [d, chosen]);
   const available: Record<PlotKind, boolean> = {
     seq: !!d.ts,
     cwnd: d.windows.length > 0,
@@ -80,8 +73,8 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
     ensemble: !!group,
     pacing: d.paced.length > 0,
     queue: d.queues.length > 0,
-    rates: d.rates.length > 0,
-    rtt: d.rtt.length > 0,
+    rates: !!d.ts && d.ts.connections.length > 0,
+    rtt: !!d.ts && d.ts.connections.length > 0,
   };
   const show = (k: PlotKind) => available[k] && chosen.has(k);
   const toggle = (k: PlotKind) =>
@@ -189,8 +182,8 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
           )}
           {show('pacing') && <PacingChart windows={d.paced} {...time} />}
           {show('queue') && <QueueChart queues={d.queues} {...time} />}
-          {show('rates') && <RateChart lines={d.rates} binS={d.binS} flowOf={flowOf} {...time} />}
-          {show('rtt') && <RttChart samples={d.rtt} windows={d.windows} flowOf={flowOf} {...time} />}
+          {show('rates') && rateLines && <RateChart lines={rateLines} binS={d.binS} flowOf={flowOf} {...time} />}
+          {show('rtt') && rtt && <RttChart samples={rtt} windows={d.windows} flowOf={flowOf} {...time} />}
         </div>
         <details className="tables">
           <summary>Tables: pages, flows, links</summary>

@@ -173,8 +173,16 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   }, [valid, text, trace, autoRun, mode]);
 
   // The form (hundreds of controls) renders after the urgent update, so that a new scenario is
-  // validated and run without waiting for it.
-  const formScenario = useDeferredValue(scenario);
+  // validated and run without waiting for it; on opening, after the first result (plots first).
+  const [formReady, setFormReady] = useState(false);
+  useEffect(() => {
+    if (formReady) return;
+    if (state.result || state.error || mode !== 'run') return setFormReady(true);
+    const timer = setTimeout(() => setFormReady(true), 2000);
+    return () => clearTimeout(timer);
+  }, [formReady, state.result, state.error, mode]);
+  const deferredScenario = useDeferredValue(scenario);
+  const formScenario = formReady ? deferredScenario : null;
   const papers = usePapers();
   const grouped = useMemo(() => (presets ? groupPresets(presets, papers) : []), [presets, papers]);
   const ranScenario = useMemo(() => (state.ranText ? (JSON.parse(state.ranText) as Scenario) : null), [state.ranText]);
