@@ -344,6 +344,22 @@ test('hovering a connection highlights it in every plot; a click isolates it; th
     await attributeEverywhere(page, plotsSelector, 'data-highlight', flow!);
     await page.keyboard.press('Enter');
     assert.equal(await page.locator('figure[data-plot="cwnd"]').getAttribute('data-hidden'), String(Number(await page.locator('figure[data-plot="cwnd"]').getAttribute('data-connections')) - 1));
+    // Hovering a line in a plot does the same: the pointer over the time–sequence graph finds a
+    // segment, and the other plots highlight its connection.
+    await page.locator('[data-testid=show-all]').click();
+    await page.mouse.move(0, 0);
+    const overlay = page.locator('figure[data-plot="time-sequence"] .plot-overlay');
+    const box = (await overlay.boundingBox())!;
+    let hovered = '';
+    for (let i = 0; i < 60 && !hovered; i++) {
+      for (let j = 0; j < 24 && !hovered; j++) {
+        await page.mouse.move(box.x + ((i + 0.5) / 60) * box.width, box.y + box.height - ((j + 0.5) / 24) * box.height);
+        hovered = (await page.locator('figure[data-plot="time-sequence"]').getAttribute('data-highlight')) ?? '';
+      }
+    }
+    assert.notEqual(hovered, '', 'a segment was found under the pointer');
+    await attributeEverywhere(page, plotsSelector, 'data-highlight', hovered);
+    await page.mouse.move(0, 0);
     // The search finds a connection by name, item or content type.
     await panel.getByLabel('Find a connection').fill('images3 #1');
     assert.ok((await panel.locator('.found button.conn-name').count()) >= 1);
