@@ -8,7 +8,7 @@ import { FocusProvider } from '../charts/focus';
 import type { Domain } from '../charts/Plot';
 import { BarChart } from '../charts/StaticCharts';
 import { connectionInfos } from '../data/connections';
-import { closedWindows, flowWindows, groupWindows, niceBin, pacedWindows, queueLines, rates, rttSamples, windowViews } from '../data/series';
+import { closedWindows, flowWindows, groupWindows, niceBin, otherSeriesColumns, pacedWindows, queueLines, rates, rttSamples, windowViews, type WindowView } from '../data/series';
 import { completionByItem, flowTable, formatValue, linkTable, pageTable, runMetrics } from '../data/summary';
 import { timeSequence } from '../data/timeseq';
 import { ConnectionPanel } from './ConnectionPanel';
@@ -36,6 +36,7 @@ export const plotKinds = [
   { key: 'queue', label: 'Queues' },
   { key: 'rates', label: 'Goodput' },
   { key: 'rtt', label: 'RTT' },
+  { key: 'more', label: 'Other series columns' },
 ] as const;
 export type PlotKind = (typeof plotKinds)[number]['key'];
 export const defaultPlots: PlotKind[] = ['seq', 'cwnd', 'ensemble'];
@@ -63,6 +64,18 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
     return connectionInfos([...seen].sort((a, b) => a - b), result.flows, s, scenario);
   }, [d, result.flows, s, scenario]);
 
+  // Columns of the TCP series beyond those with a plot of their own (a flavour's own state, when a
+  // flavour records one), plotted as recorded.
+  const others = useMemo(() => otherSeriesColumns(d.windows), [d.windows]);
+  const [other, setOther] = useState('');
+  const otherKey = others.includes(other) ? other : (others[0] ?? '');
+  const otherView: WindowView = {
+    key: 'more',
+    title: `${otherKey} per connection (as recorded)`,
+    yLabel: otherKey,
+    columns: [`series:${otherKey}`],
+    caption: 'A column of the TCP series as the simulator records it (series.json), per connection.',
+  };
   // Rates and RTT samples read every segment: computed when first shown.
   const rateLines = useMemo(() => (chosen.has('rates') && d.ts ? rates(d.ts, d.binS) : null), [d, chosen]);
   const rtt = useMemo(() => (chosen.has('rtt') && d.ts ? rttSamples(d.ts) : null), [d, chosen]);
@@ -75,6 +88,7 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
     queue: d.queues.length > 0,
     rates: !!d.ts && d.ts.connections.length > 0,
     rtt: !!d.ts && d.ts.connections.length > 0,
+    more: others.length > 0,
   };
   const show = (k: PlotKind) => available[k] && chosen.has(k);
   const toggle = (k: PlotKind) =>
@@ -184,6 +198,21 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
           {show('queue') && <QueueChart queues={d.queues} {...time} />}
           {show('rates') && rateLines && <RateChart lines={rateLines} binS={d.binS} flowOf={flowOf} {...time} />}
           {show('rtt') && rtt && <RttChart samples={rtt} windows={d.windows} flowOf={flowOf} {...time} />}
+          {show('more') && (
+            <div>
+              <label className="inline">
+                Column{' '}
+                <select value={otherKey} onChange={(e) => setOther(e.target.value)}>
+                  {others.map((k) => (
+                    <option key={k} value={k}>
+                      {k}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <FlowSeriesChart key={otherKey} windows={d.windows} view={otherView} {...time} />
+            </div>
+          )}
         </div>
         <details className="tables">
           <summary>Tables: pages, flows, links</summary>

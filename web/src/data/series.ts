@@ -15,7 +15,15 @@ export interface FlowWindow {
   inFlight: Float64Array;
   /** The controller's pacing rate (b/s), 0 while it does not pace (E-TCP, TCP/SPAND). */
   pacingBps: Float64Array;
+  /**
+   * Every column of the TCP series for this flow, by its key, as recorded (e.g. `rttvarNs`, and
+   * the columns a flavour adds): what windowColumnList does not name can still be plotted.
+   */
+  columns: Record<string, Float64Array>;
 }
+
+/** The TCP series' keys that are not per-connection values. */
+const rowKeys = new Set(['timeNs', 'flow']);
 
 /**
  * Per flow with any series rows: cwnd, ssthresh, srtt, bytes in flight and pacing rate over time
@@ -41,6 +49,11 @@ export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>):
       srttS: srtt,
       inFlight: pick(tcp.inFlightBytes, r),
       pacingBps: tcp.pacingBps ? pick(tcp.pacingBps, r) : new Float64Array(r.length),
+      columns: Object.fromEntries(
+        Object.entries(tcp as unknown as Record<string, ArrayLike<number>>)
+          .filter(([key, column]) => !rowKeys.has(key) && ArrayBuffer.isView(column))
+          .map(([key, column]) => [key, pick(column, r)]),
+      ),
     });
   });
   return out;
@@ -71,6 +84,7 @@ export function closedWindows(windows: FlowWindow[], result: Pick<SimulationResu
       srttS: cut(w.srttS, NaN),
       inFlight: cut(w.inFlight, NaN),
       pacingBps: cut(w.pacingBps, NaN),
+      columns: Object.fromEntries(Object.entries(w.columns).map(([key, column]) => [key, cut(column, NaN)])),
     };
   });
 }
@@ -356,7 +370,24 @@ export const windowColumnList: WindowColumn[] = [
   },
 ];
 
+/** The TCP series' keys that windowColumnList plots (the others are offered as they are). */
+const listedKeys = new Set(['cwndBytes', 'ssthreshBytes', 'srttNs', 'inFlightBytes', 'pacingBps']);
+
+/** A series column windowColumnList does not name, plotted as recorded under its key. */
+export function seriesColumn(key: string): WindowColumn {
+  const format = (v: number) => (Number.isNaN(v) ? '–' : String(Number(v.toPrecision(4))));
+  return { key: `series:${key}`, label: key, csvName: key, values: (w) => w.columns[key] ?? new Float64Array(w.t.length).fill(NaN), format, csv: (v) => v };
+}
+
+/** The series columns of these windows that windowColumnList does not plot (e.g. a flavour's own state). */
+export function otherSeriesColumns(windows: FlowWindow[]): string[] {
+  const keys = new Set<string>();
+  for (const w of windows) for (const key of Object.keys(w.columns)) if (!listedKeys.has(key)) keys.add(key);
+  return [...keys].sort();
+}
+
 export function windowColumn(key: string): WindowColumn {
+  if (key.startsWith('series:')) return seriesColumn(key.slice('series:'.length));
   const c = windowColumnList.find((x) => x.key === key);
   if (!c) throw new RangeError(`no window column "${key}"`);
   return c;
