@@ -7,9 +7,11 @@ import { cellAt, claimViews, docSection, headingAnchor, reportFigures, sweepAxis
 
 const sim = createSimulator({ maxWorkers: 2 });
 afterAll(() => sim.close());
+// Quick experiments take a second or two, more on a busy machine: not a timed assertion.
+const slow = { timeout: 60_000 };
 
 describe('reports as figures', () => {
-  it('E-TCP Fig. 5: bars per page and variant, the paper’s value beside ours', async () => {
+  it('E-TCP Fig. 5: bars per page and variant, the paper’s value beside ours', slow, async () => {
     const { report } = await sim.runExperiment('etcp-fig5-realistic', { quick: true });
     const figures = reportFigures(report) as BarFigure[];
     expect(figures.map((f) => f.kind)).toEqual(['bars', 'bars']);
@@ -28,7 +30,7 @@ describe('reports as figures', () => {
     );
   });
 
-  it('TCP/SPAND Fig. 10: lines against the number of connections with 95% intervals', async () => {
+  it('TCP/SPAND Fig. 10: lines against the number of connections with 95% intervals', slow, async () => {
     const { report } = await sim.runExperiment('spand-fig10', { quick: true });
     expect(sweepAxis(report)).toBe(0);
     const [f] = reportFigures(report) as SweepFigure[];
@@ -45,7 +47,7 @@ describe('reports as figures', () => {
     }
   });
 
-  it('Savorić et al. Table 2: one table of every metric, and the t-tests as the paper reports them', async () => {
+  it('Savorić et al. Table 2: one table of every metric, and the t-tests as the paper reports them', slow, async () => {
     const { report } = await sim.runExperiment('savoric-table2', { quick: true });
     const figures = reportFigures(report);
     expect(figures.length).toBe(1);
