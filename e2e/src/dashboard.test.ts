@@ -1,11 +1,19 @@
 // The dashboard in a browser against the real server on embedded PostgreSQL: explorer and plots,
-// scheme change, save and share, field validation, a small batch, working offline, unknown ids.
-// Load-to-first-plot time and the frame rate while zooming a large trace are printed, not asserted.
+// the shared connection highlight, scheme change, save and share (on the server and in the link),
+// field validation, a small batch, working offline, unknown ids, the reproductions page against
+// the CLI's reports, and axe-core on every page. Load-to-first-plot time and the frame times while
+// zooming a large trace, quiet and with one core busy, are printed, not asserted (the long
+// measurements: npm run bench:render).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { artifacts, launchBrowser, startServer, type Server } from './harness.js';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { artifacts, launchBrowser, repoRoot, startServer, type Server } from './harness.js';
+import { describeZoom, firstPlotTimes, measureZoom, median, openLargeTrace, withLoad } from './measure.js';
 
 let server: Server;
 let browser: Browser;
@@ -28,6 +36,18 @@ async function newPage(): Promise<{ page: Page; errors: string[]; close: () => P
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { page, errors, close: () => context.close() };
+}
+
+/** Waits until every element `selector` matches has attribute `name` equal to `value`. */
+async function attributeEverywhere(page: Page, selector: string, name: string, value: string) {
+  await page.waitForFunction(
+    ([sel, n, v]) => {
+      const els = Array.from(document.querySelectorAll(sel));
+      return els.length > 0 && els.every((e) => e.getAttribute(n) === v);
+    },
+    [selector, name, value] as const,
+    { timeout: 10_000 },
+  );
 }
 
 const hashOf = (page: Page) => page.locator('[data-testid=result-hash]').textContent();
@@ -74,6 +94,8 @@ test('explorer: a preset runs in the browser and its plots show every connection
     const cwnd = page.locator('figure[data-plot="cwnd"]');
     assert.equal(await cwnd.getAttribute('data-connections'), String(connections));
     assert.ok(Number(await cwnd.getAttribute('data-frames')) >= 1);
+    // Plots beyond the first few are shown on demand.
+    await page.locator('[data-plot-toggle=pacing]').click();
     const ensemble = page.locator('figure[data-plot="ensemble"]');
     assert.equal(await ensemble.getAttribute('data-members'), String(connections));
     assert.equal(await ensemble.getAttribute('data-scheme'), 'etcp');
@@ -288,66 +310,217 @@ test('an unknown experiment id is reported', async () => {
   }
 });
 
-test('measured (printed, not asserted): load to first plot, and frames per second while zooming a large trace', async () => {
-  const loads: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const { page, close } = await newPage();
-    try {
-      await page.goto(`${server.url}/`);
-      await page.locator('figure[data-plot="time-sequence"][data-frames]').waitFor({ timeout: 60_000 });
-      loads.push(await page.evaluate(() => performance.getEntriesByName('tcb:first-draw:Time–sequence graph')[0]?.startTime ?? NaN));
-    } finally {
-      await close();
-    }
-  }
-  loads.sort((a, b) => a - b);
-  console.log(`# load to first plot (default preset, from navigation start): ${loads.map((v) => v.toFixed(0)).join(', ')} ms; median ${loads[1].toFixed(0)} ms`);
-
-  // dumbbell-bulk for 85 simulated seconds: about a million data segments.
-  const { page, close } = await newPage();
+test('hovering a connection highlights it in every plot; a click isolates it; the keyboard does the same', async () => {
+  const { page, errors, close } = await newPage();
   try {
-    await page.goto(`${server.url}/?preset=dumbbell-bulk`);
-    await page.locator('#scheme').waitFor();
-    await page.getByRole('tab', { name: 'JSON' }).click();
-    const scenario = JSON.parse(await page.locator('#json').inputValue());
-    scenario.durationS = Number(process.env.E2E_LARGE_DURATION_S ?? 85);
-    await page.locator('#json').fill(JSON.stringify(scenario));
-    const started = Date.now();
-    await page.getByRole('button', { name: 'Apply JSON' }).click();
-    await page.waitForFunction(
-      (d) => {
-        const f = document.querySelector('figure[data-plot="time-sequence"]');
-        return !!f && document.querySelector('[data-testid=run-status]')?.textContent === 'up to date' && Number(f.getAttribute('data-segments')) > d;
-      },
-      100_000,
-      { timeout: 300_000, polling: 500 },
-    );
-    const segments = Number(await page.locator('figure[data-plot="time-sequence"]').getAttribute('data-segments'));
-    const ready = Date.now() - started;
-    const fps = await page.evaluate(async () => {
-      const fig = document.querySelector('figure[data-plot="time-sequence"]') as HTMLElement;
-      const overlay = fig.querySelector('.plot-overlay') as HTMLElement;
-      const r = overlay.getBoundingClientRect();
-      const frames0 = Number(fig.dataset.frames);
-      const t0 = performance.now();
-      const draws: number[] = [];
-      let i = 0;
-      // Wheel events as a user zooming in and out, one per animation frame, for three seconds.
-      while (performance.now() - t0 < 3000) {
-        overlay.dispatchEvent(
-          new WheelEvent('wheel', { deltaY: (Math.floor(i / 25) % 2 ? 1 : -1) * 80, clientX: r.left + r.width * 0.6, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }),
-        );
-        i++;
-        await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
-        draws.push(Number(fig.dataset.drawMs));
+    await page.goto(`${server.url}/?preset=scheme-etcp`);
+    await page.locator('figure[data-plot="time-sequence"]').waitFor({ timeout: 60_000 });
+    await settled(page);
+    for (const k of ['inflight', 'rates', 'rtt']) await page.locator(`[data-plot-toggle=${k}]`).click();
+    const perConnection = page.locator('figure[data-plot="time-sequence"], figure[data-plot="cwnd"], figure[data-plot="inflight"], figure[data-plot="rates"], figure[data-plot="rtt"]');
+    assert.equal(await perConnection.count(), 5);
+    // The legend is one grouped panel: content types first, the connections folded inside.
+    const panel = page.locator('[data-testid=connection-panel]');
+    assert.equal(await page.locator('figure .legend .legend-toggle').count(), 0, 'no per-plot connection legends');
+    await panel.locator('summary', { hasText: 'html' }).click();
+    const chip = panel.locator('details[open] button.conn-name').first();
+    const flow = await chip.getAttribute('data-flow');
+    const plotsSelector = ['time-sequence', 'cwnd', 'inflight', 'rates', 'rtt'].map((k) => `figure[data-plot="${k}"]`).join(', ');
+    await chip.hover();
+    await attributeEverywhere(page, plotsSelector, 'data-highlight', flow!);
+    const framesBefore = Number(await page.locator('figure[data-plot="cwnd"]').getAttribute('data-frames'));
+    await page.mouse.move(0, 0);
+    await page.waitForFunction(() => document.querySelector('figure[data-plot="cwnd"]')?.getAttribute('data-highlight') === '');
+    assert.ok(Number(await page.locator('figure[data-plot="cwnd"]').getAttribute('data-frames')) > framesBefore, 'the highlight redraws the plot');
+    // A click isolates the connection in every plot; "Show all" undoes it.
+    const connections = Number(await page.locator('figure[data-plot="time-sequence"]').getAttribute('data-connections'));
+    await chip.click();
+    assert.equal(await page.locator('figure[data-plot="time-sequence"]').getAttribute('data-hidden'), String(connections - 1));
+    await page.screenshot({ path: join(artifacts, 'isolated-connection.png') });
+    await page.locator('[data-testid=show-all]').click();
+    assert.equal(await page.locator('figure[data-plot="time-sequence"]').getAttribute('data-hidden'), '0');
+    // Keyboard: focusing a connection highlights it, Enter isolates it.
+    await chip.focus();
+    await attributeEverywhere(page, plotsSelector, 'data-highlight', flow!);
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('figure[data-plot="cwnd"]').getAttribute('data-hidden'), String(Number(await page.locator('figure[data-plot="cwnd"]').getAttribute('data-connections')) - 1));
+    // Hovering a line in a plot does the same: the pointer over the time–sequence graph finds a
+    // segment, and the other plots highlight its connection.
+    await page.locator('[data-testid=show-all]').click();
+    await page.mouse.move(0, 0);
+    const overlay = page.locator('figure[data-plot="time-sequence"] .plot-overlay');
+    const box = (await overlay.boundingBox())!;
+    let hovered = '';
+    for (let i = 0; i < 60 && !hovered; i++) {
+      for (let j = 0; j < 24 && !hovered; j++) {
+        await page.mouse.move(box.x + ((i + 0.5) / 60) * box.width, box.y + box.height - ((j + 0.5) / 24) * box.height);
+        hovered = (await page.locator('figure[data-plot="time-sequence"]').getAttribute('data-highlight')) ?? '';
       }
-      const seconds = (performance.now() - t0) / 1000;
-      draws.sort((a, b) => a - b);
-      return { fps: (Number(fig.dataset.frames) - frames0) / seconds, median: draws[draws.length >> 1], p95: draws[Math.floor(draws.length * 0.95)] };
-    });
-    console.log(
-      `# zooming a time–sequence graph of ${segments} segments: ${fps.fps.toFixed(1)} frames/s (draw median ${fps.median.toFixed(1)} ms, p95 ${fps.p95.toFixed(1)} ms); run and plots ready ${ready} ms after applying`,
-    );
+    }
+    assert.notEqual(hovered, '', 'a segment was found under the pointer');
+    await attributeEverywhere(page, plotsSelector, 'data-highlight', hovered);
+    await page.mouse.move(0, 0);
+    // The search finds a connection by name, item or content type.
+    await panel.getByLabel('Find a connection').fill('images3 #1');
+    assert.ok((await panel.locator('.found button.conn-name').count()) >= 1);
+    for (const name of await panel.locator('.found button.conn-name').allTextContents()) assert.match(name, /images3#1/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a scenario in the link opens on a copy of the app with no server and gives the same resultHash', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=${PRESET}`);
+    await page.locator('figure[data-plot="time-sequence"]').waitFor({ timeout: 60_000 });
+    await settled(page);
+    const hash = await hashOf(page);
+    await page.locator('[data-testid=make-link]').click();
+    const href = await page.locator('[data-testid=scenario-link]').getAttribute('href');
+    assert.match(href ?? '', /\?s=1\.[A-Za-z0-9_-]+$/);
+    const fresh = await newPage();
+    try {
+      // As on a static copy: no API at all.
+      await fresh.page.route('**/api/**', (route) => route.abort('connectionrefused'));
+      await fresh.page.goto(href!);
+      await fresh.page.locator('figure[data-plot="time-sequence"]').waitFor({ timeout: 60_000 });
+      await settled(fresh.page);
+      assert.equal(await hashOf(fresh.page), hash);
+      assert.deepEqual(fresh.errors, []);
+    } finally {
+      await fresh.close();
+    }
+    // A damaged link says so.
+    await page.goto(`${href!.slice(0, -12)}`);
+    await page.getByText(/cannot be read/).waitFor({ timeout: 30_000 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+const run = promisify(execFile);
+const tcpsim = join(repoRoot, 'build/release/tcpsim');
+
+test('reproductions: the quick size runs in the browser and its report is the CLI’s, to the bit', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/reproduce`);
+    await page.locator('[data-testid=reproductions] [data-experiment]').first().waitFor({ timeout: 60_000 });
+    const listed = await page.locator('[data-testid=reproductions] [data-experiment]').evaluateAll((els) => els.map((e) => e.getAttribute('data-experiment')));
+    const { stdout: names } = await run(tcpsim, ['experiments']);
+    assert.deepEqual([...listed].sort(), names.trim().split('\n').sort());
+    await page.screenshot({ path: join(artifacts, 'reproductions.png'), fullPage: true });
+    for (const name of ['right-edge-recovery', 'etcp-fig5-realistic']) {
+      await page.goto(`${server.url}/reproduce/${name}`);
+      await page.locator('[data-testid=claims]').waitFor({ timeout: 120_000 });
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Report JSON' }).click()]);
+      const browserReport = await readFile((await download.path())!, 'utf8');
+      const { stdout: cliReport } = await run(tcpsim, ['reproduce', name, '--quick', '--json'], { maxBuffer: 1 << 26 });
+      assert.equal(browserReport, cliReport, `${name}: the browser's report is the CLI's`);
+      const report = JSON.parse(cliReport) as { claims: unknown[]; runsHash: string };
+      assert.equal(await page.locator('[data-testid=reproduction]').getAttribute('data-runs-hash'), report.runsHash);
+      assert.equal(await page.locator('[data-testid=claims] > li').count(), report.claims.length);
+      assert.ok((await page.locator('figure[data-plot="bars"], figure[data-plot="sweep"], [data-testid=report-table]').count()) >= 1, 'the figure is rebuilt');
+      await page.locator('[data-testid=doc-section]').waitFor();
+      await page.screenshot({ path: join(artifacts, `reproduce-${name}.png`), fullPage: true });
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+test('axe-core finds no serious or critical violation on any page', async () => {
+  // The app's Content-Security-Policy forbids inline scripts, as it should: axe comes in around it.
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1100 }, bypassCSP: true });
+  const page = await context.newPage();
+  const close = () => context.close();
+  try {
+    const pages: [string, string][] = [
+      ['/', 'figure[data-plot="time-sequence"][data-frames]'],
+      ['/?preset=scheme-etcp&plots=seq,cwnd,ensemble,pacing,queue,rates,rtt', 'figure[data-plot="rtt"][data-frames]'],
+      ['/?preset=etcp-fig4-fair&mode=compare&schemes=independent,etcp', '[data-testid=difference-table]'],
+      ['/presets', '.cards'],
+      ['/reproduce', '[data-testid=reproductions]'],
+      ['/reproduce/savoric-table2', '[data-testid=claims]'],
+      ['/reproduce/spand-fig10', 'figure[data-plot="sweep"]'],
+      ['/e/AAAAAAAAAAAAAAAAAAAAAA', '[data-testid=experiment-error]'],
+    ];
+    const found: string[] = [];
+    for (const [path, ready] of pages) {
+      await page.goto(`${server.url}${path}`);
+      await page.locator(ready).first().waitFor({ timeout: 120_000 });
+      await page.addScriptTag({ content: await axeSource });
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ passes: unknown[]; violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+        const r = await axe.run(document, { resultTypes: ['violations'] });
+        return {
+          passes: r.passes.length,
+          list: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes[0]?.target.join(' ') })),
+        };
+      });
+      console.log(
+        `# axe ${path}: ${violations.passes} rules pass; ${violations.list.length ? violations.list.map((v) => `${v.impact} ${v.id} (${v.nodes}, e.g. ${v.first})`).join('; ') : 'no violations'}`,
+      );
+      for (const v of violations.list) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${path}: ${v.impact} ${v.id} at ${v.first}`);
+    }
+    assert.deepEqual(found, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the landing view asks three questions; each opens compare mode with its plots', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/`);
+    const questions = page.locator('[data-testid=landing] a.question');
+    assert.equal(await questions.count(), 3);
+    await questions.first().click();
+    await page.locator('[data-testid=difference-table]').waitFor({ timeout: 120_000 });
+    assert.ok((await page.locator('.multiple').count()) >= 3);
+    assert.equal(await page.locator('.multiple figure[data-plot="cwnd"]').count(), 0, 'the question asks for time–sequence graphs only');
+    await page.screenshot({ path: join(artifacts, 'question-compare.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('on a 390 px wide screen the plots come first and the form folds away', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${server.url}/?preset=${PRESET}`);
+    const plot = page.locator('figure[data-plot="time-sequence"]');
+    await plot.waitFor({ timeout: 60_000 });
+    const form = page.locator('.builder');
+    assert.ok((await plot.boundingBox())!.y < (await form.boundingBox())!.y, 'the plot is above the form');
+    assert.equal(await page.locator('.builder-fold').getAttribute('open'), null, 'the form is folded');
+    await page.screenshot({ path: join(artifacts, 'explorer-390.png') });
+  } finally {
+    await context.close();
+  }
+});
+
+test('measured (printed, not asserted): first plot and zooming a million-segment graph, quiet and with one core busy', async () => {
+  for (const load of [false, true]) {
+    const times = await withLoad(load, () => firstPlotTimes(browser, `${server.url}/`, 3));
+    console.log(`# first plot (default preset, ${load ? 'one core busy' : 'quiet'}): ${times.map((v) => v.toFixed(0)).join(', ')} ms; median ${median(times).toFixed(0)} ms`);
+  }
+  // dumbbell-bulk for 85 simulated seconds: about a million data segments.
+  const { page, readyMs, close } = await openLargeTrace(browser, server.url, Number(process.env.E2E_LARGE_DURATION_S ?? 85));
+  try {
+    console.log(`# large trace: run and plots ready ${readyMs} ms after applying`);
+    for (const load of [false, true]) {
+      const z = await withLoad(load, () => measureZoom(page, 3));
+      console.log(`# zooming (${load ? 'one core busy' : 'quiet'}): ${describeZoom(z)}`);
+    }
     await page.locator('figure[data-plot="time-sequence"]').screenshot({ path: join(artifacts, 'large-trace.png') });
   } finally {
     await close();

@@ -67,7 +67,8 @@ export async function launchBrowser(): Promise<Browser> {
     args: [
       '--headless',
       '--no-sandbox',
-      '--disable-gpu',
+      // E2E_CHROMIUM_FLAGS replaces --disable-gpu, e.g. to compare WebGL through SwiftShader's flags.
+      ...(process.env.E2E_CHROMIUM_FLAGS ?? '--disable-gpu').split(' ').filter(Boolean),
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',

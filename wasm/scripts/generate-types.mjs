@@ -1,7 +1,7 @@
-// Generates src/generated/{scenario,result}.ts from sim-core's JSON Schemas, the single source of
-// truth for both documents, and src/generated/columns.ts from sim-core's column table of series
-// and packet traces (sim-core/trace/columns.json). Runs on every build; the output is not committed
-// and not hand-edited.
+// Generates src/generated/{scenario,result,experiment,report}.ts from sim-core's JSON Schemas, the
+// single source of truth for these documents, and src/generated/columns.ts from sim-core's column
+// table of series and packet traces (sim-core/trace/columns.json). Runs on every build; the output
+// is not committed and not hand-edited.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ const schemaDir = join(here, '../../sim-core/scenario/schema');
 const outDir = join(here, '../src/generated');
 
 await mkdir(outDir, { recursive: true });
-for (const name of ['scenario', 'result']) {
+for (const name of ['scenario', 'result', 'experiment', 'report']) {
   const file = join(schemaDir, `${name}.schema.json`);
   const schema = JSON.parse(await readFile(file, 'utf8'));
   const banner = `// Generated from sim-core/scenario/schema/${name}.schema.json by wasm/scripts/generate-types.mjs.\n// Do not edit: change the schema and rebuild.`;

@@ -1,7 +1,7 @@
 // What both entry points (node.ts, browser.ts) export: the types, the errors, the Simulator, and
 // functions that use one Simulator shared by the whole process or page.
 import { Simulator, type SimulatorOptions, type WorkerHost } from './simulator.js';
-import type { RunOptions, Scenario } from './types.js';
+import type { Experiment, ExperimentOptions, RunOptions, Scenario, SchemaName } from './types.js';
 
 export * from './types.js';
 export { columnInfo } from './generated/columns.js';
@@ -13,7 +13,7 @@ export {
   type WorkerHost,
   type WorkerPort,
 } from './simulator.js';
-export type { Reply, WorkerMessage } from './protocol.js';
+export type { Reply, RunRecord, WorkerMessage } from './protocol.js';
 
 export function defaultFunctions(host: WorkerHost) {
   let shared: Simulator | undefined;
@@ -26,6 +26,9 @@ export function defaultFunctions(host: WorkerHost) {
     listPresets: () => simulator().listPresets(),
     getPreset: (name: string) => simulator().getPreset(name),
     listPapers: () => simulator().listPapers(),
-    getSchema: (which: 'scenario' | 'result') => simulator().getSchema(which),
+    getSchema: (which: SchemaName) => simulator().getSchema(which),
+    listExperiments: () => simulator().listExperiments(),
+    getExperiment: (name: string) => simulator().getExperiment(name),
+    runExperiment: (experiment: string | Experiment, options?: ExperimentOptions) => simulator().runExperiment(experiment, options),
   };
 }

@@ -1,17 +1,23 @@
-// The JavaScript face of sim-core (embind), used by the worker in wasm/src/worker.ts: validation,
-// presets, the paper catalogue, schemas and runs. No C++ exception crosses into JavaScript: every failure comes back as
+// The JavaScript face of sim-core (embind), used by the worker in wasm/src/worker-core.ts: validation,
+// presets, the paper catalogue, schemas, runs, and experiments (whose runs the Simulator spreads
+// over its workers). No C++ exception crosses into JavaScript: every failure comes back as
 // {error: {kind, ...}}, which the worker turns into a rejected promise.
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <new>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "experiment/experiment.h"
+#include "experiment/report.h"
 #include "metrics/recorder.h"
 #include "scenario/papers.h"
 #include "scenario/presets.h"
@@ -179,6 +185,92 @@ val Run(const std::string& text, val options, val progress) {
   });
 }
 
+// An experiment parsed and expanded once, for one mode. The library has no threads: like `tcpsim
+// reproduce`, the caller runs the plan's runs by index (any worker, any order; the Simulator spreads
+// them over its workers, each holding a session of its own) and hands every record back, in run
+// order, to Report. The report is then the CLI's, to the bit.
+class ExperimentSession {
+ public:
+  // `text`: a built-in experiment's name, or an experiment document. Errors are kept for Status.
+  ExperimentSession(const std::string& text, bool quick) {
+    status_ = Guarded([&] {
+      const std::optional<std::string_view> builtin = tcb::ExperimentText(text);
+      experiment_ = tcb::ParseExperimentText(builtin ? std::string(*builtin) : text);
+      plan_ = tcb::Expand(*experiment_, quick ? tcb::ExperimentMode::kQuick : tcb::ExperimentMode::kFull);
+      val out = val::object();
+      out.set("runs", static_cast<double>(plan_.runs.size()));
+      out.set("experiment", experiment_->document.dump());
+      return out;
+    });
+  }
+
+  // {runs, experiment: the validated document as JSON text} | {error}
+  val Status() const { return status_; }
+
+  // Runs [from, to) of the plan; progress(done) after each. -> {records: [{metrics, resultHash}]} | {error}
+  val RunRange(double from, double to, val progress) {
+    return Guarded([&] {
+      if (!experiment_) throw std::logic_error("the experiment did not parse");
+      const size_t begin = static_cast<size_t>(from);
+      const size_t end = std::min(static_cast<size_t>(to), plan_.runs.size());
+      val records = val::array();
+      for (size_t i = begin; i < end; ++i) {
+        const tcb::RunRecord record = tcb::RecordRun(*experiment_, tcb::RunSpecSummary(plan_.runs[i]));
+        val metrics = val::array();
+        for (const std::optional<double>& m : record.metrics) metrics.call<void>("push", m ? val(*m) : val::null());
+        val out = val::object();
+        out.set("metrics", metrics);
+        out.set("resultHash", record.result_hash);
+        records.call<void>("push", out);
+        progress(static_cast<double>(i + 1 - begin));
+      }
+      val out = val::object();
+      out.set("records", records);
+      return out;
+    });
+  }
+
+  // The report of every run's record, in run order -> {report: JSON text as `tcpsim reproduce --json`
+  // prints it, text: the tables it prints without --json} | {error}
+  val Report(val records) {
+    return Guarded([&] {
+      if (!experiment_) throw std::logic_error("the experiment did not parse");
+      const size_t n = records["length"].as<size_t>();
+      if (n != plan_.runs.size()) throw std::invalid_argument("the report needs a record for every run");
+      std::vector<tcb::RunRecord> runs(n);
+      for (size_t i = 0; i < n; ++i) {
+        const val r = records[i];
+        const size_t metrics = r["metrics"]["length"].as<size_t>();
+        for (size_t m = 0; m < metrics; ++m) {
+          const val v = r["metrics"][m];
+          runs[i].metrics.push_back(v.isNull() ? std::nullopt : std::optional<double>(v.as<double>()));
+        }
+        runs[i].result_hash = r["resultHash"].as<std::string>();
+      }
+      const nlohmann::json report = tcb::BuildReport(*experiment_, plan_, runs);
+      val out = val::object();
+      out.set("report", report.dump(2) + "\n");
+      out.set("text", tcb::FormatReport(report));
+      return out;
+    });
+  }
+
+ private:
+  val status_ = val::undefined();
+  std::optional<tcb::Experiment> experiment_;
+  tcb::ExperimentPlan plan_;
+};
+
+val ExperimentNames() { return StringArray(tcb::ExperimentNames()); }
+
+val ExperimentText(const std::string& name) {
+  const auto text = tcb::ExperimentText(name);
+  return text ? val(std::string(*text)) : val::null();
+}
+
+std::string ExperimentSchema() { return tcb::ExperimentSchemaDocument().dump(); }
+std::string ReportSchema() { return tcb::ReportSchemaDocument().dump(); }
+
 val PresetNames() { return StringArray(tcb::PresetNames()); }
 
 val PresetText(const std::string& name) {
@@ -211,4 +303,13 @@ EMSCRIPTEN_BINDINGS(tcbsim) {
   emscripten::function("scenarioSchema", &ScenarioSchema);
   emscripten::function("resultSchema", &ResultSchema);
   emscripten::function("heapStats", &HeapStats);
+  emscripten::function("experimentNames", &ExperimentNames);
+  emscripten::function("experimentText", &ExperimentText);
+  emscripten::function("experimentSchema", &ExperimentSchema);
+  emscripten::function("reportSchema", &ReportSchema);
+  emscripten::class_<ExperimentSession>("ExperimentSession")
+      .constructor<const std::string&, bool>()
+      .function("status", &ExperimentSession::Status)
+      .function("runRange", &ExperimentSession::RunRange)
+      .function("report", &ExperimentSession::Report);
 }

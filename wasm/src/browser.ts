@@ -7,7 +7,16 @@ export * from './api.js';
 
 const browserHost: WorkerHost = {
   async loadModule() {
-    const response = await fetch(new URL('./engine/tcbsim.wasm', import.meta.url));
+    const url = new URL('./engine/tcbsim.wasm', import.meta.url);
+    // Compiled while it downloads; a server that does not say application/wasm gets the bytes compiled.
+    if (typeof WebAssembly.compileStreaming === 'function') {
+      try {
+        return await WebAssembly.compileStreaming(fetch(url));
+      } catch (e) {
+        if (!(e instanceof TypeError)) throw e;
+      }
+    }
+    const response = await fetch(url);
     if (!response.ok) throw new Error(`fetching tcbsim.wasm: HTTP ${response.status}`);
     return WebAssembly.compile(await response.arrayBuffer());
   },
@@ -28,5 +37,16 @@ const browserHost: WorkerHost = {
   defaultMaxWorkers: () => Math.min(4, navigator.hardwareConcurrency || 1),
 };
 
-export const { createSimulator, runScenario, validateScenario, listPresets, getPreset, listPapers, getSchema } =
+export const {
+  createSimulator,
+  runScenario,
+  validateScenario,
+  listPresets,
+  getPreset,
+  listPapers,
+  getSchema,
+  listExperiments,
+  getExperiment,
+  runExperiment,
+} =
   defaultFunctions(browserHost);

@@ -27,5 +27,16 @@ const nodeHost: WorkerHost = {
   defaultMaxWorkers: () => Math.min(4, availableParallelism()),
 };
 
-export const { createSimulator, runScenario, validateScenario, listPresets, getPreset, listPapers, getSchema } =
+export const {
+  createSimulator,
+  runScenario,
+  validateScenario,
+  listPresets,
+  getPreset,
+  listPapers,
+  getSchema,
+  listExperiments,
+  getExperiment,
+  runExperiment,
+} =
   defaultFunctions(nodeHost);

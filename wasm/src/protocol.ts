@@ -1,5 +1,5 @@
 // Messages between the Simulator (main thread) and its workers.
-import type { TraceLevel } from './types.js';
+import type { SchemaName, TraceLevel } from './types.js';
 
 export type InitMessage = { type: 'init'; module: WebAssembly.Module };
 
@@ -9,8 +9,21 @@ export type RequestBody =
   | { type: 'presets' }
   | { type: 'preset'; name: string }
   | { type: 'papers' }
-  | { type: 'schema'; which: 'scenario' | 'result' }
-  | { type: 'heapStats' };
+  | { type: 'schema'; which: SchemaName }
+  | { type: 'heapStats' }
+  | { type: 'experiments' }
+  | { type: 'experiment'; name: string }
+  // An experiment (a built-in name or a document's JSON text) in one mode: its run count, its runs
+  // [from, to) by index, and the report of every run's record in run order.
+  | { type: 'experimentPlan'; source: string; quick: boolean }
+  | { type: 'experimentRuns'; source: string; quick: boolean; from: number; to: number }
+  | { type: 'experimentReport'; source: string; quick: boolean; records: RunRecord[] };
+
+/** What an experiment keeps of one run (sim-core's RunRecord): each metric's value and the resultHash. */
+export interface RunRecord {
+  metrics: (number | null)[];
+  resultHash: string;
+}
 
 export type Request = RequestBody & { id: number };
 
@@ -26,5 +39,7 @@ export interface WorkerError {
 
 export type Reply =
   | { id: number; type: 'progress'; simulatedS: number; durationS: number }
+  /** An experimentRuns request has finished `done` of its runs. */
+  | { id: number; type: 'runs'; done: number }
   | { id: number; type: 'done'; value: unknown }
   | { id: number; type: 'error'; error: WorkerError };

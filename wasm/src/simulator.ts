@@ -3,8 +3,20 @@
 // (AbortSignal), runs out of memory, fails inside the module or dies is terminated, which frees
 // everything it held, and a fresh one is started when the next request needs it.
 import { OutOfMemoryError, ScenarioError, SimulationError } from './errors.js';
-import type { Reply, RequestBody, WorkerError, WorkerMessage } from './protocol.js';
-import type { HeapStats, Paper, Progress, RunOptions, Scenario, SimulationResult, Validation } from './types.js';
+import type { Reply, RequestBody, RunRecord, WorkerError, WorkerMessage } from './protocol.js';
+import type {
+  Experiment,
+  ExperimentOptions,
+  ExperimentOutcome,
+  HeapStats,
+  Paper,
+  Progress,
+  RunOptions,
+  Scenario,
+  SchemaName,
+  SimulationResult,
+  Validation,
+} from './types.js';
 
 /** One worker, whatever the platform. */
 export interface WorkerPort {
@@ -42,6 +54,8 @@ interface Job {
   resolve(value: unknown): void;
   reject(error: unknown): void;
   onProgress?: (progress: Progress) => void;
+  /** experimentRuns: runs of the request finished so far. */
+  onRuns?: (done: number) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
 }
@@ -128,9 +142,82 @@ export class Simulator {
     return (await this.#submit({ type: 'papers' })) as Paper[];
   }
 
-  /** The JSON Schema of scenarios or results, as compiled into the module. */
-  async getSchema(which: 'scenario' | 'result'): Promise<object> {
+  /** The JSON Schema of scenarios, results, experiments or experiment reports, as compiled into the module. */
+  async getSchema(which: SchemaName): Promise<object> {
     return (await this.#submit({ type: 'schema', which })) as object;
+  }
+
+  /** The built-in experiments' names (a seed paper's table or figure each), sorted. */
+  async listExperiments(): Promise<string[]> {
+    return (await this.#submit({ type: 'experiments' })) as string[];
+  }
+
+  /** A built-in experiment's document; rejects for an unknown name. */
+  async getExperiment(name: string): Promise<Experiment> {
+    const experiment = await this.#submit({ type: 'experiment', name });
+    if (experiment === null) throw new RangeError(`unknown experiment "${name}"`);
+    return experiment as Experiment;
+  }
+
+  /**
+   * Runs an experiment (a built-in name, or a document) and builds its report: the same report, to
+   * the bit, as `tcpsim reproduce <name> [--quick] --json`. The runs are spread over the workers in
+   * chunks of consecutive indices (the CLI's pool takes them one by one); the report is built from
+   * the records in run order, so it does not depend on which worker ran what. Rejects with
+   * ScenarioError for a bad experiment (path in the experiment document), or the signal's reason.
+   */
+  async runExperiment(experiment: string | Experiment, options: ExperimentOptions = {}): Promise<ExperimentOutcome> {
+    const source = typeof experiment === 'string' ? experiment : JSON.stringify(experiment);
+    const quick = options.quick ?? false;
+    // One failed chunk stops the others.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(abortReason(options.signal!));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+    try {
+      const plan = (await this.#submit({ type: 'experimentPlan', source, quick }, { signal: stop.signal })) as { runs: number };
+      const runs = plan.runs;
+      // About four chunks per worker: enough to even out runs of unequal length, few enough that
+      // a chunk of tiny runs is not all messaging.
+      const size = Math.max(1, Math.ceil(runs / (this.#maxWorkers * 4)));
+      const done = new Array<number>(Math.ceil(runs / size)).fill(0);
+      let lastReport = -Infinity;
+      const report = (force: boolean) => {
+        const now = Date.now();
+        if (!force && now - lastReport < 50) return;
+        lastReport = now;
+        const total = done.reduce((a, b) => a + b, 0);
+        options.onProgress?.({ done: total, runs, fraction: runs > 0 ? total / runs : 1 });
+      };
+      const chunks = done.map(async (_, c) => {
+        const from = c * size;
+        const to = Math.min(runs, from + size);
+        try {
+          const records = (await this.#submit(
+            { type: 'experimentRuns', source, quick, from, to },
+            { signal: stop.signal, onRuns: (n) => ((done[c] = n), report(false)) },
+          )) as RunRecord[];
+          done[c] = to - from;
+          report(false);
+          return records;
+        } catch (e) {
+          stop.abort(e);
+          throw e;
+        }
+      });
+      const settled = await Promise.allSettled(chunks);
+      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failed) throw options.signal?.aborted ? abortReason(options.signal) : failed.reason;
+      report(true);
+      const records = settled.flatMap((s) => (s as PromiseFulfilledResult<RunRecord[]>).value);
+      const out = (await this.#submit({ type: 'experimentReport', source, quick, records }, { signal: stop.signal })) as {
+        report: string;
+        text: string;
+      };
+      return { report: JSON.parse(out.report), json: out.report, text: out.text };
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Memory of the worker that answers (with maxWorkers 1: the only one). */
@@ -155,12 +242,12 @@ export class Simulator {
     }
   }
 
-  #submit(body: RequestBody, options: Pick<RunOptions, 'signal' | 'onProgress'> = {}): Promise<unknown> {
+  #submit(body: RequestBody, options: Pick<Job, 'signal' | 'onProgress' | 'onRuns'> = {}): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (this.#closed) throw new Error('simulator closed');
-      const { signal, onProgress } = options;
+      const { signal, onProgress, onRuns } = options;
       if (signal?.aborted) throw abortReason(signal);
-      const job: Job = { body, resolve, reject, onProgress, signal };
+      const job: Job = { body, resolve, reject, onProgress, onRuns, signal };
       if (signal) {
         job.onAbort = () => this.#abort(job);
         signal.addEventListener('abort', job.onAbort, { once: true });
@@ -225,6 +312,10 @@ export class Simulator {
     if (reply.type === 'progress') {
       const { simulatedS, durationS } = reply;
       job.onProgress?.({ simulatedS, durationS, fraction: durationS > 0 ? Math.min(1, simulatedS / durationS) : 1 });
+      return;
+    }
+    if (reply.type === 'runs') {
+      job.onRuns?.(reply.done);
       return;
     }
     if (reply.type === 'done') {

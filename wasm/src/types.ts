@@ -7,6 +7,11 @@ import type { GroupSeriesColumns, PacketTraceColumns, QueueSeriesColumns, TcpSer
 
 export type { Scenario } from './generated/scenario.js';
 export type { Result } from './generated/result.js';
+export type { Experiment } from './generated/experiment.js';
+export type { ExperimentReport } from './generated/report.js';
+
+/** The documents sim-core has a JSON Schema for. */
+export type SchemaName = 'scenario' | 'result' | 'experiment' | 'report';
 
 export type TraceLevel = NonNullable<NonNullable<Scenario['record']>['trace']>;
 
@@ -91,4 +96,31 @@ export interface HeapStats {
   memoryBytes: number;
   /** Bytes allocated by malloc and not yet freed. */
   allocatedBytes: number;
+}
+
+export interface ExperimentProgress {
+  /** Runs finished. */
+  done: number;
+  /** Runs in the plan. */
+  runs: number;
+  /** done / runs, in [0, 1]. */
+  fraction: number;
+}
+
+export interface ExperimentOptions {
+  /** The reduced size (`tcpsim reproduce --quick`): quick.replications and quick.axes. */
+  quick?: boolean;
+  /** Called as runs finish (at least every 100 ms while they do), and once at the end. */
+  onProgress?: (progress: ExperimentProgress) => void;
+  /** Aborting terminates the workers running the experiment's runs; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface ExperimentOutcome {
+  /** The report, as `tcpsim reproduce <name> --json` prints it (report.schema.json). */
+  report: import('./generated/report.js').ExperimentReport;
+  /** The report's JSON text exactly as the CLI prints it (two-space indent, a final newline). */
+  json: string;
+  /** The tables and verdicts as `tcpsim reproduce` prints them without --json. */
+  text: string;
 }

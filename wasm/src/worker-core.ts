@@ -2,7 +2,7 @@
 // answers requests one at a time. A run is synchronous inside the module, so the worker reports
 // progress from the engine's callback and cannot see an AbortSignal: the Simulator cancels by
 // terminating the worker.
-import createTcbsimModule, { type TcbsimEngine } from './engine/tcbsim.mjs';
+import createTcbsimModule, { type EngineExperimentSession, type TcbsimEngine } from './engine/tcbsim.mjs';
 import type { Reply, Request, WorkerError, WorkerMessage } from './protocol.js';
 
 // Progress posts at most this often, so that the main thread hears at least every 100 ms even on
@@ -50,6 +50,46 @@ function run(engine: TcbsimEngine, request: Extract<Request, { type: 'run' }>, p
   return { value: { summary: JSON.parse(summary), ...rest } };
 }
 
+// The experiment this worker last ran runs of, kept so that its runs by index do not parse and
+// expand it again; another experiment (or mode) replaces it.
+let session: { key: string; session: EngineExperimentSession } | undefined;
+
+function experimentSession(engine: TcbsimEngine, source: string, quick: boolean) {
+  const key = `${quick ? 'quick' : 'full'}\n${source}`;
+  if (session?.key !== key) {
+    session?.session.delete();
+    session = { key, session: new engine.ExperimentSession(source, quick) };
+  }
+  return session.session;
+}
+
+type ExperimentRequest = Extract<Request, { type: 'experimentPlan' | 'experimentRuns' | 'experimentReport' }>;
+
+function experiment(engine: TcbsimEngine, request: ExperimentRequest, post: Post): { value: unknown } | { error: WorkerError } {
+  const s = experimentSession(engine, request.source, request.quick);
+  const status = s.status();
+  if ('error' in status) return status;
+  switch (request.type) {
+    case 'experimentPlan':
+      return { value: { runs: status.runs, experiment: JSON.parse(status.experiment) } };
+    case 'experimentRuns': {
+      let lastPost = -Infinity;
+      const out = s.runRange(request.from, request.to, (done) => {
+        const now = performance.now();
+        if (now - lastPost >= kProgressIntervalMs) {
+          lastPost = now;
+          post({ id: request.id, type: 'runs', done }, []);
+        }
+      });
+      return 'error' in out ? out : { value: out.records };
+    }
+    case 'experimentReport': {
+      const out = s.report(request.records);
+      return 'error' in out ? out : { value: out };
+    }
+  }
+}
+
 function handle(engine: TcbsimEngine, request: Request, post: Post): { value: unknown } | { error: WorkerError } {
   switch (request.type) {
     case 'run':
@@ -66,10 +106,22 @@ function handle(engine: TcbsimEngine, request: Request, post: Post): { value: un
     }
     case 'papers':
       return { value: JSON.parse(engine.papers()).papers };
-    case 'schema':
-      return { value: JSON.parse(request.which === 'scenario' ? engine.scenarioSchema() : engine.resultSchema()) };
+    case 'schema': {
+      const schemas = { scenario: engine.scenarioSchema, result: engine.resultSchema, experiment: engine.experimentSchema, report: engine.reportSchema };
+      return { value: JSON.parse(schemas[request.which].call(engine)) };
+    }
     case 'heapStats':
       return { value: engine.heapStats() };
+    case 'experiments':
+      return { value: engine.experimentNames() };
+    case 'experiment': {
+      const text = engine.experimentText(request.name);
+      return { value: text === null ? null : JSON.parse(text) };
+    }
+    case 'experimentPlan':
+    case 'experimentRuns':
+    case 'experimentReport':
+      return experiment(engine, request, post);
   }
 }
 

@@ -1,11 +1,16 @@
-// Routes: explorer `/`, saved experiment `/e/:id`, batch `/b/:id`, presets gallery `/presets`.
-import { useContext } from 'react';
+// Routes: explorer `/`, saved experiment `/e/:id`, batch `/b/:id`, presets gallery `/presets`,
+// reproductions of the seed papers `/reproduce` and `/reproduce/:experiment`.
+import { lazy, Suspense, useContext } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { ServerBanner, ServerContext, ServerProvider } from './components/ServerStatus';
-import { BatchPage } from './pages/BatchPage';
 import { ExperimentPage } from './pages/ExperimentPage';
 import { Explorer } from './pages/Explorer';
-import { PresetsPage } from './pages/PresetsPage';
+
+// Pages other than the explorer load when first visited: the explorer's first plot does not wait
+// for their code (the reproductions page brings a Markdown renderer).
+const BatchPage = lazy(() => import('./pages/BatchPage').then((m) => ({ default: m.BatchPage })));
+const PresetsPage = lazy(() => import('./pages/PresetsPage').then((m) => ({ default: m.PresetsPage })));
+const ReproducePage = lazy(() => import('./pages/ReproducePage').then((m) => ({ default: m.ReproducePage })));
 
 function Shell() {
   const server = useContext(ServerContext);
@@ -22,16 +27,20 @@ function Shell() {
             Explorer
           </NavLink>
           <NavLink to="/presets">Presets</NavLink>
+          <NavLink to="/reproduce">Reproductions</NavLink>
         </nav>
         <span className="tagline">TCP control block sharing, simulated in your browser</span>
       </header>
       <ServerBanner state={server} />
       <div id="content">
+        <Suspense fallback={<main className="page"><p>Loading…</p></main>}>
         <Routes>
           <Route path="/" element={<Explorer key={location.search + (location.key ?? '')} />} />
           <Route path="/e/:id" element={<ExperimentPage />} />
           <Route path="/b/:id" element={<BatchPage />} />
           <Route path="/presets" element={<PresetsPage />} />
+          <Route path="/reproduce" element={<ReproducePage />} />
+          <Route path="/reproduce/:experiment" element={<ReproducePage />} />
           <Route
             path="*"
             element={
@@ -43,6 +52,7 @@ function Shell() {
             }
           />
         </Routes>
+        </Suspense>
       </div>
     </>
   );

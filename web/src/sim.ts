@@ -1,11 +1,30 @@
 // The in-browser simulation: @tcb-lab/sim's Web Worker pool, presets with their descriptions, and
 // a hook that runs a scenario with progress and cancellation.
-import { getPreset, listPresets, runScenario, validateScenario, ScenarioError, OutOfMemoryError, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
+import {
+  createSimulator,
+  getExperiment,
+  getPreset,
+  listExperiments,
+  listPapers,
+  listPresets,
+  runExperiment,
+  runScenario,
+  validateScenario,
+  ScenarioError,
+  OutOfMemoryError,
+  type Experiment,
+  type Paper,
+  type Simulator,
+  type ExperimentOutcome,
+  type Scenario,
+  type SimulationResult,
+  type TraceLevel,
+} from '@tcb-lab/sim';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PresetInfo } from './data/presets';
+import type { PaperRef, PresetInfo } from './data/presets';
 import { pathToPointer } from './data/scenarioEdit';
 
-export { getPreset, validateScenario };
+export { getPreset, runExperiment, validateScenario };
 
 let presetCache: Promise<(PresetInfo & { scenario: Scenario })[]> | undefined;
 const scenarioCache = new Map<string, Promise<Scenario>>();
@@ -27,7 +46,7 @@ export function loadPresets() {
     Promise.all(
       names.map(async (name) => {
         const scenario = await presetScenario(name);
-        return { name, description: scenario.description ?? '', reference: scenario.reference ?? '', scenario };
+        return { name, description: scenario.description ?? '', reference: scenario.reference ?? '', paper: scenario.paper as PaperRef | undefined, scenario };
       }),
     ),
   );
@@ -35,10 +54,15 @@ export function loadPresets() {
   return presetCache;
 }
 
-export function usePresets() {
+/**
+ * Every preset, for the select and the gallery. `enabled` false defers the listing (the explorer
+ * waits for its first result: the workers run its own preset first).
+ */
+export function usePresets(enabled = true) {
   const [presets, setPresets] = useState<(PresetInfo & { scenario: Scenario })[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    if (!enabled) return;
     let live = true;
     loadPresets().then(
       (p) => live && setPresets(p),
@@ -47,7 +71,7 @@ export function usePresets() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [enabled]);
   return { presets, error };
 }
 
@@ -109,4 +133,85 @@ export function useRunner() {
   const cancel = useCallback(() => controller.current?.abort(), []);
   useEffect(() => () => controller.current?.abort(), []);
   return { state, run, cancel };
+}
+
+export interface ExperimentInfo {
+  name: string;
+  title: string;
+  reference: string;
+  description: string;
+  paper?: PaperRef;
+  document: Experiment;
+}
+
+let experimentCache: Promise<ExperimentInfo[]> | undefined;
+
+/** Every built-in experiment with its document (listed once per page load). */
+export function loadExperiments(): Promise<ExperimentInfo[]> {
+  experimentCache ??= listExperiments().then((names) =>
+    Promise.all(
+      names.map(async (name) => {
+        const document = await getExperiment(name);
+        const paper = (document.scenario as { paper?: PaperRef } | undefined)?.paper;
+        return { name, title: document.title ?? name, reference: document.reference ?? '', description: document.description ?? '', paper, document };
+      }),
+    ),
+  );
+  experimentCache.catch(() => (experimentCache = undefined));
+  return experimentCache;
+}
+
+export function useExperiments() {
+  const [experiments, setExperiments] = useState<ExperimentInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadExperiments().then(
+      (e) => live && setExperiments(e),
+      (e) => live && setError(String(e instanceof Error ? e.message : e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { experiments, error };
+}
+
+/** Quick reports run in this page load, by experiment name: kept while the reader moves between pages. */
+export const quickReports = new Map<string, ExperimentOutcome>();
+
+let thumbnails: Simulator | undefined;
+
+/**
+ * A simulator of one worker for the gallery's thumbnails: they run one at a time, beside (never
+ * ahead of) the explorer's runs in the shared pool.
+ */
+export function thumbnailSimulator(): Simulator {
+  thumbnails ??= createSimulator({ maxWorkers: 1 });
+  return thumbnails;
+}
+
+let paperCache: Promise<Paper[]> | undefined;
+
+/** The paper catalogue (sim-core/scenario/papers.json), read once per page load. */
+export function loadPapers(): Promise<Paper[]> {
+  paperCache ??= listPapers();
+  paperCache.catch(() => (paperCache = undefined));
+  return paperCache;
+}
+
+/** The paper catalogue; empty until it has loaded (everything then groups as "other"). */
+export function usePapers(): Paper[] {
+  const [papers, setPapers] = useState<Paper[]>([]);
+  useEffect(() => {
+    let live = true;
+    loadPapers().then(
+      (p) => live && setPapers(p),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return papers;
 }

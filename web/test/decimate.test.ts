@@ -103,3 +103,17 @@ describe('RangeExtent', () => {
     }
   });
 });
+
+describe('decimateMarks', () => {
+  it('keeps one mark per cell, in time order, and only those accepted', async () => {
+    const { decimateMarks } = await import('../src/data/decimate');
+    const t = [0, 0.1, 0.2, 5, 5.05, 9];
+    const y = [0, 0, 0, 50, 51, 100];
+    const m = decimateMarks(t, y, 0, 10, { k: 10, b: 0 }, { k: -1, b: 100 }, 100, 100, 3);
+    // 0 and 0.1 s share a 3-pixel cell (x 0 and 1); 0.2 s (x 2) too; 5 and 5.05 s likewise.
+    expect(Array.from(m.x.subarray(0, m.count))).toEqual([0, 50, 90]);
+    expect(Array.from(m.y.subarray(0, m.count))).toEqual([100, 50, 0]);
+    const odd = decimateMarks(t, y, 0, 10, { k: 10, b: 0 }, { k: -1, b: 100 }, 100, 100, 3, (i) => i % 2 === 1);
+    expect(Array.from(odd.x.subarray(0, odd.count))).toEqual([1, 50, 90]);
+  });
+});

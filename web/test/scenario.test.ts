@@ -4,7 +4,7 @@ import schema from '@schema/scenario.schema.json';
 import {
   getPointer, parseValues, pathToPointer, runCount, scalarPointers, schemesOf, setPointer, withScheme,
 } from '../src/data/scenarioEdit';
-import { firstSentence, groupPresets, paperOf } from '../src/data/presets';
+import { firstSentence, groupPresets, paperOf, referenceOf } from '../src/data/presets';
 import { branchLabel, controlOf, discriminator, initialValue, labelOf, matchBranch, parseNumberInput, resolve, type SchemaNode } from '../src/data/schemaForm';
 
 const root = schema as unknown as SchemaNode;
@@ -60,16 +60,25 @@ describe('sweeps', () => {
 });
 
 describe('presets', () => {
-  it('groups by name prefix, then by the reference', () => {
-    expect(paperOf({ name: 'etcp-fig5-frames', description: '', reference: '' }).key).toBe('etcp');
-    expect(paperOf({ name: 'gurkan-table4-3', description: '', reference: '' }).key).toBe('gurkan');
-    expect(paperOf({ name: 'my-run', description: '', reference: 'Savorić et al. Table 2' }).key).toBe('savoric');
-    expect(paperOf({ name: 'dumbbell-bulk', description: '', reference: 'Benchmark' }).key).toBe('other');
-    const groups = groupPresets([
-      { name: 'spand-fig10', description: '', reference: '' },
-      { name: 'etcp-fig4-fair', description: '', reference: '' },
+  const catalogue = [
+    { id: 'etcp', short: 'E-TCP', authors: 'Eggert, Heidemann, Touch', title: 'Effects of Ensemble-TCP', year: 2000, finding: 'Ensembles are faster.' },
+    { id: 'spand', short: 'TCP/SPAND', authors: 'Zhang, Qiu, Keshav', title: 'Speeding Up Short Data Transfers' },
+  ];
+  it('groups by the paper field, in the catalogue’s order, unknown papers last', () => {
+    const item = (name: string, id?: string, section?: string) => ({ name, description: '', reference: `ref of ${name}`, ...(id ? { paper: { id, ...(section ? { section } : {}) } } : {}) });
+    expect(paperOf(item('a', 'etcp'), catalogue)).toMatchObject({ key: 'etcp', title: 'Eggert, Heidemann, Touch: Effects of Ensemble-TCP (2000)', finding: 'Ensembles are faster.', docFile: 'etcp.md' });
+    expect(paperOf(item('b', 'nope'), catalogue).key).toBe('other');
+    expect(paperOf(item('c'), catalogue).key).toBe('other');
+    const groups = groupPresets([item('x'), item('spand-fig10', 'spand'), item('etcp-fig4-fair', 'etcp'), item('etcp-fig3', 'etcp')], catalogue);
+    expect(groups.map((g) => [g.paper.key, g.presets.map((p) => p.name)])).toEqual([
+      ['etcp', ['etcp-fig4-fair', 'etcp-fig3']],
+      ['spand', ['spand-fig10']],
+      ['other', ['x']],
     ]);
-    expect(groups.map((g) => g.paper.key)).toEqual(['etcp', 'spand']);
+  });
+  it('names where in its paper an item comes from, or its own reference', () => {
+    expect(referenceOf({ name: 'a', description: '', reference: 'x', paper: { id: 'etcp', section: '§3.4, Fig. 4' } }, catalogue)).toBe('E-TCP §3.4, Fig. 4');
+    expect(referenceOf({ name: 'a', description: '', reference: 'Benchmark' }, catalogue)).toBe('Benchmark');
   });
   it('shortens descriptions to their first sentence', () => {
     expect(firstSentence('One 100 KB Reno transfer. More text.')).toBe('One 100 KB Reno transfer.');

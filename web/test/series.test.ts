@@ -106,3 +106,22 @@ describe('rttSamples', () => {
     expect(Array.from(b.rttS).map((v) => +v.toFixed(6))).toEqual([0.01]);
   });
 });
+
+describe('every TCP series column per flow', () => {
+  it('keeps each column by its key, cut where the flow closed, and lists those without a plot of their own', async () => {
+    const { fakeResult } = await import('./fixtures');
+    const { closedWindows, flowWindows, otherSeriesColumns, windowColumn } = await import('../src/data/series');
+    const result = fakeResult();
+    const windows = flowWindows(result);
+    for (const w of windows) {
+      expect(Array.from(w.columns.cwndBytes)).toEqual(Array.from(w.cwnd));
+      expect(w.columns.rttvarNs.length).toBe(w.t.length);
+      expect('timeNs' in w.columns || 'flow' in w.columns).toBe(false);
+    }
+    expect(otherSeriesColumns(windows)).toEqual(['rttvarNs']);
+    const column = windowColumn('series:rttvarNs');
+    expect(Array.from(column.values(windows[0]))).toEqual(Array.from(windows[0].columns.rttvarNs));
+    const closed = closedWindows(windows, result);
+    for (const w of closed) expect(w.columns.rttvarNs.length).toBe(w.t.length);
+  });
+});

@@ -18,7 +18,24 @@ export interface EngineRunOutput {
   wallSeconds: number;
 }
 
+/** An experiment parsed and expanded once (src/bindings.cc); embind objects must be deleted. */
+export interface EngineExperimentSession {
+  status(): { runs: number; experiment: string } | { error: EngineError };
+  runRange(
+    from: number,
+    to: number,
+    progress: (done: number) => void,
+  ): { records: { metrics: (number | null)[]; resultHash: string }[] } | { error: EngineError };
+  report(records: { metrics: (number | null)[]; resultHash: string }[]): { report: string; text: string } | { error: EngineError };
+  delete(): void;
+}
+
 export interface TcbsimEngine {
+  experimentNames(): string[];
+  experimentText(name: string): string | null;
+  experimentSchema(): string;
+  reportSchema(): string;
+  ExperimentSession: new (source: string, quick: boolean) => EngineExperimentSession;
   validate(text: string): { scenario: string } | { error: EngineError };
   run(
     text: string,

@@ -2,6 +2,8 @@
 // the marks are drawn on a canvas from the same scales (and, for export, into an SvgPainter).
 // Zoom and pan act on time (x), shared with the other plots through xDomain/onXDomain; y fits what
 // is visible unless a brush chose it. Keyboard: arrows pan, + and − zoom, 0 resets, B toggles brush.
+// The connection under the pointer (if the plot's hover names one) is highlighted in every plot of
+// the run (focus.tsx); a click isolates it.
 import { brush as d3brush, type D3BrushEvent } from 'd3-brush';
 import { format } from 'd3-format';
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
@@ -10,7 +12,11 @@ import { zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } fro
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { download, slug, svgToPng } from './export';
+import { useFocus } from './focus';
+import { GlPainter } from './glPainter';
+import { PixelPainter } from './pixelPainter';
 import { SvgPainter, type Painter } from './painter';
+import { preferredRenderer } from './renderer';
 import { useWidth } from './useWidth';
 
 export type Scale = ScaleLinear<number, number>;
@@ -37,12 +43,19 @@ export interface PlotProps {
   yExtent: (x0: number, x1: number) => Domain;
   yFormat?: (v: number) => string;
   draw: (p: Painter, sx: Scale, sy: Scale) => void;
-  /** Lines of the tooltip at a data point, or null. */
-  hover?: (x: number, y: number, sx: Scale, sy: Scale) => string[] | null;
+  /** Lines of the tooltip at a data point, and the connection (flow) there if any; or null. */
+  hover?: (x: number, y: number, sx: Scale, sy: Scale) => string[] | { lines: string[]; flow?: number | null } | null;
   legend?: LegendEntry[];
   onLegend?: (toggle: number) => void;
   csv?: () => string;
   height?: number;
+  /** One line under the plot: what to look for. */
+  caption?: string;
+  /**
+   * The draw function strokes lines and puts fills and text on top of them: the faster renderers
+   * (pixelPainter.ts, glPainter.ts) may draw it.
+   */
+  fast?: boolean;
   /** Data attributes on the figure (what the plot shows, for tests and scripts). */
   data?: Record<string, string | number>;
   children?: ReactNode;
@@ -62,6 +75,11 @@ export function Plot(props: PlotProps) {
   const innerW = Math.max(50, width - margin.left - margin.right);
   const innerH = height - margin.top - margin.bottom;
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const overlayCanvasRef = useRef<HTMLCanvasElement>(null);
+  const glPainter = useRef<GlPainter | null>(null);
+  const pixelPainter = useRef<PixelPainter | null>(null);
+  const renderer = props.fast ? preferredRenderer() : 'canvas2d';
+  const useGl = renderer === 'webgl2';
   const overlayRef = useRef<HTMLDivElement>(null);
   const brushRef = useRef<SVGGElement>(null);
   const axesRef = useRef<SVGSVGElement>(null);
@@ -74,6 +92,8 @@ export function Plot(props: PlotProps) {
   const [tip, setTip] = useState<{ x: number; y: number; lines: string[] } | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   const id = useId();
+  const focusApi = useFocus();
+  const hoveredFlow = useRef<number | null>(null);
 
   // The visible range follows xDomain; while this plot is zoomed it moves at once and the other
   // plots follow when the gesture pauses (onXDomain is debounced), so only this plot redraws per frame.
@@ -170,27 +190,46 @@ export function Plot(props: PlotProps) {
     const canvas = canvasRef.current;
     if (!canvas) return;
     const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(innerW * dpr) || canvas.height !== Math.round(innerH * dpr)) {
-      canvas.width = Math.round(innerW * dpr);
-      canvas.height = Math.round(innerH * dpr);
+    for (const c of [canvas, overlayCanvasRef.current]) {
+      if (c && (c.width !== Math.round(innerW * dpr) || c.height !== Math.round(innerH * dpr))) {
+        c.width = Math.round(innerW * dpr);
+        c.height = Math.round(innerH * dpr);
+      }
     }
     // Drawn before the browser paints (Chromium delivers wheel and pointer input once per frame).
     {
-      const ctx = canvas.getContext('2d');
-      if (!ctx) return;
       const started = performance.now();
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, innerW, innerH);
-      draw(ctx, sx, sy);
+      if (useGl) {
+        glPainter.current ??= new GlPainter(canvas, overlayCanvasRef.current!);
+        const p = glPainter.current;
+        p.begin(innerW, innerH, dpr);
+        draw(p, sx, sy);
+        p.end();
+      } else if (renderer === 'pixels') {
+        pixelPainter.current ??= new PixelPainter(canvas.getContext('2d', { alpha: false })!);
+        const p = pixelPainter.current;
+        p.begin(innerW, innerH, dpr);
+        draw(p, sx, sy);
+        p.end();
+      } else {
+        // Opaque: the plot's background is white, and an opaque canvas composites without blending.
+        const ctx = canvas.getContext('2d', { alpha: false });
+        if (!ctx) return;
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        ctx.fillStyle = '#fff';
+        ctx.fillRect(0, 0, innerW, innerH);
+        draw(ctx, sx, sy);
+      }
       if (frames.current === 0) performance.mark(`tcb:first-draw:${title}`);
       frames.current++;
       const fig = figureRef.current;
       if (fig) {
+        fig.dataset.renderer = renderer;
         fig.dataset.frames = String(frames.current);
         fig.dataset.drawMs = (performance.now() - started).toFixed(2);
       }
     }
-  }, [draw, sx, sy, innerW, innerH]);
+  }, [draw, sx, sy, innerW, innerH, renderer, useGl]);
 
   const zoomBy = useCallback(
     (factor: number, shift = 0) => {
@@ -232,8 +271,26 @@ export function Plot(props: PlotProps) {
     const rect = overlayRef.current!.getBoundingClientRect();
     const px = e.clientX - rect.left;
     const py = e.clientY - rect.top;
-    const lines = hover(sx.invert(px), sy.invert(py), sx, sy);
+    const found = hover(sx.invert(px), sy.invert(py), sx, sy);
+    const lines = Array.isArray(found) ? found : found?.lines;
+    const flow = found && !Array.isArray(found) ? (found.flow ?? null) : null;
     setTip(lines ? { x: px, y: py, lines } : null);
+    if (flow !== hoveredFlow.current) {
+      hoveredFlow.current = flow;
+      focusApi.hover(flow);
+    }
+  };
+  const onPointerLeave = () => {
+    setTip(null);
+    if (hoveredFlow.current !== null) {
+      hoveredFlow.current = null;
+      focusApi.hover(null);
+    }
+  };
+  // A click (not a drag: d3-zoom swallows the click that ends a pan) isolates the connection under
+  // the pointer; a click on an isolated one shows all again.
+  const onClick = () => {
+    if (hoveredFlow.current !== null && !brushing) focusApi.isolate([hoveredFlow.current]);
   };
 
   const svgDocument = () => {
@@ -298,6 +355,7 @@ export function Plot(props: PlotProps) {
           ref={canvasRef}
           style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }}
         />
+        {useGl && <canvas ref={overlayCanvasRef} style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }} />}
         <svg ref={axesRef} width={width} height={height} style={{ position: 'absolute', left: 0, top: 0 }} aria-hidden="true">
           <g transform={`translate(${margin.left},${margin.top + innerH})`} fontSize="11" fill="#222">
             <line x1={0} x2={innerW} stroke="#222" />
@@ -337,7 +395,8 @@ export function Plot(props: PlotProps) {
           aria-label={`${title}: ${xLabel} against ${yLabel}. Arrow keys pan, plus and minus zoom, 0 resets, B brushes.`}
           onKeyDown={onKey}
           onPointerMove={onPointerMove}
-          onPointerLeave={() => setTip(null)}
+          onPointerLeave={onPointerLeave}
+          onClick={onClick}
           style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH, cursor: brushing ? 'crosshair' : 'grab' }}
         >
           <svg width={innerW} height={innerH} style={{ display: brushing ? 'block' : 'none' }}>
@@ -378,6 +437,7 @@ export function Plot(props: PlotProps) {
           })}
         </ul>
       )}
+      {props.caption && <p className="plot-caption">{props.caption}</p>}
       {props.children}
     </figure>
   );

@@ -1,6 +1,7 @@
 // Charts of few marks, all SVG (React renders every element; d3 gives scales and ticks): grouped
 // bars (HTML vs total time per scheme, like E-TCP Fig. 5) and sweep lines with confidence-interval
-// error bars (like TCP/SPAND Fig. 10). Both export as SVG and PNG.
+// error bars (like TCP/SPAND Fig. 10). Both export as SVG and PNG. Where a paper printed a number,
+// it is drawn beside ours as a hollow diamond.
 import { format } from 'd3-format';
 import { scaleBand, scaleLinear, scalePoint } from 'd3-scale';
 import { useId, useRef, useState } from 'react';
@@ -49,8 +50,20 @@ function ExportButtons({ title, svg, csv }: { title: string; svg: () => SVGSVGEl
 
 export interface Bars {
   categories: string[];
-  series: { name: string; values: (number | null)[]; ci?: ([number, number] | null)[] }[];
+  /** ci: an error bar per value, by default the 95% confidence interval (rangeName "ci95"). */
+  series: { name: string; values: (number | null)[]; ci?: ([number, number] | null)[]; rangeName?: string; paper?: (number | null)[] }[];
 }
+
+/** The paper's value: a hollow diamond (with a title for hover). */
+function PaperMark({ x, y, label }: { x: number; y: number; label: string }) {
+  return (
+    <path d={`M${x},${y - 5}L${x + 5},${y}L${x},${y + 5}L${x - 5},${y}Z`} fill="#fff" stroke="#000" strokeWidth={1.5}>
+      <title>{label}</title>
+    </path>
+  );
+}
+
+const hasPaper = (values: (number | null | undefined)[] | undefined) => !!values && values.some((v) => v !== null && v !== undefined);
 
 export function BarChart({ title, yLabel, bars, height = 260 }: { title: string; yLabel: string; bars: Bars; height?: number }) {
   const [ref, width] = useWidth<HTMLDivElement>();
@@ -60,11 +73,12 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
   const innerH = height - margin.top - margin.bottom;
   const x = scaleBand().domain(bars.categories).range([0, innerW]).padding(0.2);
   const inner = scaleBand().domain(bars.series.map((s) => s.name)).range([0, x.bandwidth()]).padding(0.08);
-  const max = Math.max(1e-9, ...bars.series.flatMap((s) => [...s.values.map((v) => v ?? 0), ...(s.ci ?? []).map((c) => c?.[1] ?? 0)]));
+  const max = Math.max(1e-9, ...bars.series.flatMap((s) => [...s.values.map((v) => v ?? 0), ...(s.ci ?? []).map((c) => c?.[1] ?? 0), ...(s.paper ?? []).map((v) => v ?? 0)]));
+  const anyPaper = bars.series.some((s) => hasPaper(s.paper));
   const y = scaleLinear().domain([0, max]).nice().range([innerH, 0]);
   const csv = () =>
     toCsv({
-      columns: ['category', ...bars.series.flatMap((s) => (s.ci ? [s.name, `${s.name} ci95 low`, `${s.name} ci95 high`] : [s.name]))],
+      columns: ['category', ...bars.series.flatMap((s) => (s.ci ? [s.name, `${s.name} ${s.rangeName ?? 'ci95'} low`, `${s.name} ${s.rangeName ?? 'ci95'} high`] : [s.name]))],
       rows: bars.categories.map((c, i) => [c, ...bars.series.flatMap((s) => (s.ci ? [s.values[i], s.ci[i]?.[0] ?? null, s.ci[i]?.[1] ?? null] : [s.values[i]]))]),
     });
   return (
@@ -88,6 +102,7 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
                 {bars.series.map((s, k) => {
                   const v = s.values[i];
                   const ci = s.ci?.[i];
+                  const paper = s.paper?.[i];
                   const bx = inner(s.name)!;
                   return (
                     <g key={s.name}>
@@ -103,6 +118,7 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
                           fill="none"
                         />
                       )}
+                      {paper !== null && paper !== undefined && <PaperMark x={bx + inner.bandwidth() / 2} y={y(paper)} label={`${c}, ${s.name}: paper ${paper}`} />}
                     </g>
                   );
                 })}
@@ -119,6 +135,7 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
         {bars.series.map((s, k) => (
           <li key={s.name}><span className="swatch" style={{ background: colorOf(k), borderColor: colorOf(k) }} />{s.name}</li>
         ))}
+        {anyPaper && <li><span className="swatch paper-swatch">◇</span>the paper’s value</li>}
       </ul>
     </figure>
   );
@@ -126,7 +143,7 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
 
 export interface SweepLine {
   name: string;
-  points: { x: number | string; mean: number | null; ci: [number, number] | null }[];
+  points: { x: number | string; mean: number | null; ci: [number, number] | null; paper?: number | null }[];
 }
 
 /** Mean against a swept parameter, with 95% CI error bars; numeric x on a linear axis, others as points. */
@@ -144,7 +161,8 @@ export function SweepChart({ title, xLabel, yLabel, lines, height = 280 }: { tit
     .range([0, innerW]);
   const xCat = scalePoint<string>().domain(xs.map(String)).range([0, innerW]).padding(0.5);
   const px = (v: number | string) => (numeric ? xNum(v as number) : xCat(String(v))!);
-  const values = lines.flatMap((l) => l.points.flatMap((p) => [p.mean, ...(p.ci ?? [])])).filter((v): v is number => v !== null && Number.isFinite(v));
+  const values = lines.flatMap((l) => l.points.flatMap((p) => [p.mean, ...(p.ci ?? []), p.paper ?? null])).filter((v): v is number => v !== null && Number.isFinite(v));
+  const anyPaper = lines.some((l) => hasPaper(l.points.map((p) => p.paper)));
   const y = scaleLinear()
     .domain([Math.min(0, ...values), Math.max(1e-9, ...values)])
     .nice()
@@ -180,6 +198,11 @@ export function SweepChart({ title, xLabel, yLabel, lines, height = 280 }: { tit
               return (
                 <g key={l.name} stroke={colorOf(k)} fill={colorOf(k)}>
                   <path d={pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.x)},${y(p.mean!)}`).join('')} fill="none" strokeWidth={1.5} />
+                  {l.points.map((p) =>
+                    p.paper !== null && p.paper !== undefined ? (
+                      <PaperMark key={`paper-${p.x}`} x={px(p.x)} y={y(p.paper)} label={`${l.name}, ${xLabel} ${p.x}: paper ${p.paper}`} />
+                    ) : null,
+                  )}
                   {pts.map((p) => (
                     <g key={String(p.x)}>
                       {p.ci && <path d={`M${px(p.x)},${y(p.ci[0])}V${y(p.ci[1])}M${px(p.x) - 4},${y(p.ci[0])}h8M${px(p.x) - 4},${y(p.ci[1])}h8`} fill="none" />}
@@ -200,6 +223,7 @@ export function SweepChart({ title, xLabel, yLabel, lines, height = 280 }: { tit
         {lines.map((l, k) => (
           <li key={l.name}><span className="swatch" style={{ background: colorOf(k), borderColor: colorOf(k) }} />{l.name}</li>
         ))}
+        {anyPaper && <li><span className="swatch paper-swatch">◇</span>the paper’s value</li>}
       </ul>
     </figure>
   );

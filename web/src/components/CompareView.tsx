@@ -1,7 +1,8 @@
 // Compare mode: the same scenario and seed under several schemes, or one parameter at several
 // values; small multiples on shared axes and a difference table.
 import { runScenario, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { FocusProvider } from '../charts/focus';
 import { extentOf, TimeSequenceChart, WindowChart } from '../charts/charts';
 import type { Domain } from '../charts/Plot';
 import { BarChart } from '../charts/StaticCharts';
@@ -20,9 +21,25 @@ interface Variant {
   scenario: Scenario;
 }
 
-export function CompareView({ scenario, valid, trace }: { scenario: Scenario; valid: boolean; trace: TraceLevel }) {
+export function CompareView({
+  scenario,
+  valid,
+  trace,
+  initialSchemes,
+  autoRun,
+  plots,
+}: {
+  scenario: Scenario;
+  valid: boolean;
+  trace: TraceLevel;
+  initialSchemes?: string[];
+  /** Compare as soon as the scenario is valid (a link that asks a question). */
+  autoRun?: boolean;
+  /** The small multiples to draw: 'seq', 'cwnd' (both by default). */
+  plots?: string[];
+}) {
   const [dimension, setDimension] = useState<'scheme' | 'parameter'>('scheme');
-  const [schemes, setSchemes] = useState<string[]>(() => [...new Set(['independent', ...schemesOf(scenario)])]);
+  const [schemes, setSchemes] = useState<string[]>(() => initialSchemes ?? [...new Set(['independent', ...schemesOf(scenario)])]);
   const [pointer, setPointerText] = useState('/tcp/initialWindow');
   const [valuesText, setValuesText] = useState('1, 2, 4');
   const [error, setError] = useState<string | null>(null);
@@ -84,6 +101,14 @@ export function CompareView({ scenario, valid, trace }: { scenario: Scenario; va
     }
   };
 
+  const started = useRef(false);
+  useEffect(() => {
+    if (!autoRun || !valid || started.current) return;
+    started.current = true;
+    void compare();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [autoRun, valid]);
+
   const overall = progress ? progress.reduce((a, b) => a + b, 0) / progress.length : 0;
   return (
     <section className="compare" aria-label="Compare">
@@ -138,12 +163,18 @@ export function CompareView({ scenario, valid, trace }: { scenario: Scenario; va
           </p>
         )}
       </fieldset>
-      {results && <CompareResults results={results} />}
+      {results && (
+        <FocusProvider>
+          <CompareResults results={results} plots={plots} />
+        </FocusProvider>
+      )}
     </section>
   );
 }
 
-function CompareResults({ results }: { results: { label: string; result: SimulationResult }[] }) {
+function CompareResults({ results, plots }: { results: { label: string; result: SimulationResult }[]; plots?: string[] }) {
+  const showSeq = !plots || plots.includes('seq');
+  const showCwnd = !plots || plots.includes('cwnd') || !showSeq;
   const rows = useMemo(() => differenceTable(results.map((r) => r.result.summary)), [results]);
   const derived = useMemo(
     () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: closedWindows(flowWindows(r.result), r.result) })),
@@ -249,8 +280,8 @@ function CompareResults({ results }: { results: { label: string; result: Simulat
         {derived.map((d) => (
           <div key={d.label} className="multiple" data-variant={d.label}>
             <h4>{d.label}</h4>
-            {d.ts && <TimeSequenceChart ts={d.ts} yShared={seqShared} title={`Time–sequence: ${d.label}`} {...time} />}
-            {d.windows.length > 0 && <WindowChart windows={d.windows} yShared={cwndShared} title={`cwnd: ${d.label}`} {...time} />}
+            {showSeq && d.ts && <TimeSequenceChart ts={d.ts} yShared={seqShared} title={`Time–sequence: ${d.label}`} {...time} />}
+            {showCwnd && d.windows.length > 0 && <WindowChart windows={d.windows} yShared={cwndShared} title={`cwnd: ${d.label}`} {...time} />}
           </div>
         ))}
       </div>

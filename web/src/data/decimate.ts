@@ -106,26 +106,35 @@ export function decimateStep(
   return decimateStepLevel({ t, first: y, min: y, max: y, last: y }, t0, t1, px);
 }
 
-/** decimateStep over a level of detail (lod.ts): per row the first, lowest, highest and last value. */
+/**
+ * decimateStep over a level of detail (lod.ts): per row the first, lowest, highest and last value.
+ * `out` is filled instead of new columns when it is large enough.
+ */
 export function decimateStepLevel(
   level: { t: ArrayLike<number>; first: ArrayLike<number>; min: ArrayLike<number>; max: ArrayLike<number>; last: ArrayLike<number> },
   t0: number,
   t1: number,
   px: Affine,
+  out?: LineColumns,
 ): LineColumns {
   const { t } = level;
   const { k: xk, b: xb } = px;
   const i0 = Math.max(0, lowerBound(t, t0) - 1);
   const i1 = Math.min(t.length, upperBound(t, t1) + 1);
   const cap = Math.max(0, i1 - i0);
-  const o: LineColumns = {
-    count: 0,
-    x: new Float64Array(cap),
-    first: new Float64Array(cap),
-    min: new Float64Array(cap),
-    max: new Float64Array(cap),
-    last: new Float64Array(cap),
-  };
+  // `out` is reused when it is large enough (a frame draws many lines; their columns are read at once).
+  const o: LineColumns =
+    out && out.x.length >= cap
+      ? out
+      : {
+          count: 0,
+          x: new Float64Array(cap),
+          first: new Float64Array(cap),
+          min: new Float64Array(cap),
+          max: new Float64Array(cap),
+          last: new Float64Array(cap),
+        };
+  o.count = 0;
   let k = -1;
   for (let i = i0; i < i1; i++) {
     const x = Math.round(t[i] * xk + xb);
@@ -175,6 +184,48 @@ export function decimatePoints(
     const cell = yy * w + x;
     if (seen[cell]) continue;
     seen[cell] = 1;
+    xs[count] = x;
+    ys[count] = yy;
+    count++;
+  }
+  return { x: xs, y: ys, count };
+}
+
+/**
+ * Marks (t, y) in [t0, t1] that `keep` accepts, at most one per cell of `cell` × `cell` pixels:
+ * where marks fall on top of each other one is drawn. Returns pixel positions, in time order.
+ */
+export function decimateMarks(
+  t: ArrayLike<number>,
+  y: ArrayLike<number>,
+  t0: number,
+  t1: number,
+  px: Affine,
+  py: Affine,
+  width: number,
+  height: number,
+  cell: number,
+  keep: (i: number) => boolean = () => true,
+): { x: Float64Array; y: Float64Array; count: number } {
+  const i0 = lowerBound(t, t0);
+  const i1 = upperBound(t, t1);
+  const w = Math.max(1, Math.ceil(width / cell) + 1);
+  const h = Math.max(1, Math.ceil(height / cell) + 1);
+  const seen = new Uint8Array(w * h);
+  const n = Math.max(0, Math.min(i1 - i0, w * h));
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  let count = 0;
+  for (let i = i0; i < i1 && count < n; i++) {
+    if (!keep(i)) continue;
+    const x = t[i] * px.k + px.b;
+    const yy = y[i] * py.k + py.b;
+    const cx = Math.floor(x / cell);
+    const cy = Math.floor(yy / cell);
+    if (cx < 0 || cx >= w || cy < 0 || cy >= h || Number.isNaN(yy)) continue;
+    const c = cy * w + cx;
+    if (seen[c]) continue;
+    seen[c] = 1;
     xs[count] = x;
     ys[count] = yy;
     count++;

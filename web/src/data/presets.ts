@@ -1,93 +1,70 @@
-// The presets gallery: presets grouped by the seed paper they come from, recognised by name prefix
-// or by the paper named in the preset's `reference`, so that new presets find their group.
+// Presets and experiments grouped by the paper they come from: their scenario's structured `paper`
+// field ({id, section}) names an entry of the paper catalogue (sim-core/scenario/papers.json, read
+// through the WASM API's listPapers). All of the grouping is here.
+import type { Paper as CataloguePaper } from '@tcb-lab/sim';
+
 export interface Paper {
   key: string;
+  /** "Authors: Title (year)". */
   title: string;
+  /** How the product names it, e.g. "E-TCP", "RFC 9040". */
+  short: string;
   /** What the paper showed, in one line. */
   finding: string;
-  prefixes: string[];
-  reference: RegExp;
+  /** Its reproduction document, docs/reproduction/<docFile>, when the reproductions page finds one. */
+  docFile: string;
 }
 
-export const papers: Paper[] = [
-  {
-    key: 'etcp',
-    title: 'Eggert, Heidemann, Touch: Effects of Ensemble-TCP',
-    finding: 'One window per ensemble, scheduled by tickets and cached for reuse, delivers HTML and whole pages sooner than independent connections (Figs. 5, 6).',
-    prefixes: ['etcp-'],
-    reference: /E-TCP|Ensemble-TCP|Eggert/i,
-  },
-  {
-    key: 'tcpint',
-    title: 'Balakrishnan et al.: TCP Behavior of a Busy Internet Server (TCP-INT)',
-    finding: 'Integrated congestion control and loss recovery across a host\'s parallel connections avoids timeouts that independent connections with small windows suffer (§5).',
-    prefixes: ['tcpint-', 'right-edge'],
-    reference: /TCP-INT|Balakrishnan/i,
-  },
-  {
-    key: 'rfc9040',
-    title: 'RFC 2140 / RFC 9040: TCP Control Block Interdependence',
-    finding: 'Temporal and ensemble sharing let new connections start from what earlier or concurrent ones learned about the path.',
-    prefixes: ['rfc9040-', 'rfc2140-'],
-    reference: /RFC ?(2140|9040)/i,
-  },
-  {
-    key: 'savoric',
-    title: 'Savorić, Karl, Wolisz: TCP Control Block Interdependence in Fixed Networks',
-    finding: 'MV- and FS-TCBI controllers raise the throughput of new connections beside established ones without hurting fairness (Tables 2–5).',
-    prefixes: ['savoric-', 'tcbi-'],
-    reference: /Savori/i,
-  },
-  {
-    key: 'gurkan',
-    title: 'Gürkan: HTTP Performance and its Interaction with TCP',
-    finding: 'Persistent pipelined HTTP/1.1 and larger initial windows retrieve pages faster than serial or parallel HTTP/1.0 (Tables 4.2–4.10).',
-    prefixes: ['gurkan-'],
-    reference: /G[üu]rkan/i,
-  },
-  {
-    key: 'spand',
-    title: 'Zhang, Qiu, Keshav: Speeding Up Short Data Transfers (TCP/SPAND)',
-    finding: 'Starting short transfers with the optimal paced window learned by a performance gateway cuts their completion time (Figs. 10–19).',
-    prefixes: ['spand-'],
-    reference: /SPAND/i,
-  },
-  {
-    key: 'schemes',
-    title: 'Scheme comparison',
-    finding: 'The same web-like workload under each sharing scheme, on the same seed.',
-    prefixes: ['scheme-'],
-    reference: /Scheme comparison/i,
-  },
-];
-
-export const otherPaper: Paper = {
-  key: 'other',
-  title: 'Other scenarios',
-  finding: 'Benchmarks and single mechanisms.',
-  prefixes: [],
-  reference: /$^/,
-};
+/** A scenario's `paper` field. */
+export interface PaperRef {
+  id: string;
+  section?: string;
+}
 
 export interface PresetInfo {
   name: string;
   description: string;
   reference: string;
+  paper?: PaperRef;
 }
 
-/** The paper a preset belongs to: by name prefix first, then by its reference. */
-export function paperOf(preset: PresetInfo): Paper {
-  return (
-    papers.find((p) => p.prefixes.some((prefix) => preset.name.startsWith(prefix))) ??
-    papers.find((p) => p.reference.test(preset.reference)) ??
-    otherPaper
-  );
+export const otherPaper: Paper = {
+  key: 'other',
+  title: 'Other scenarios',
+  short: '',
+  finding: 'Benchmarks and single mechanisms.',
+  docFile: '',
+};
+
+export function catalogueEntry(p: CataloguePaper): Paper {
+  return {
+    key: p.id,
+    title: `${p.authors}: ${p.title}${p.year ? ` (${p.year})` : ''}`,
+    short: p.short,
+    finding: p.finding ?? '',
+    docFile: `${p.id}.md`,
+  };
 }
 
-export function groupPresets(presets: PresetInfo[]): { paper: Paper; presets: PresetInfo[] }[] {
-  const groups = new Map<string, { paper: Paper; presets: PresetInfo[] }>();
-  for (const paper of [...papers, otherPaper]) groups.set(paper.key, { paper, presets: [] });
-  for (const preset of presets) groups.get(paperOf(preset).key)!.presets.push(preset);
+/** The paper a preset or experiment comes from; otherPaper when it names none the catalogue has. */
+export function paperOf(item: Pick<PresetInfo, 'paper'>, catalogue: CataloguePaper[]): Paper {
+  const entry = item.paper && catalogue.find((p) => p.id === item.paper!.id);
+  return entry ? catalogueEntry(entry) : otherPaper;
+}
+
+/** Where in its paper an item comes from, e.g. "E-TCP §3.4, Fig. 4"; its own reference otherwise. */
+export function referenceOf(item: PresetInfo, catalogue: CataloguePaper[]): string {
+  const paper = paperOf(item, catalogue);
+  if (paper === otherPaper) return item.reference;
+  return [paper.short, item.paper?.section].filter(Boolean).join(' ');
+}
+
+/** Items grouped by paper, in the catalogue's order (items naming no known paper last). */
+export function groupPresets<P extends PresetInfo>(items: P[], catalogue: CataloguePaper[]): { paper: Paper; presets: P[] }[] {
+  const groups = new Map<string, { paper: Paper; presets: P[] }>();
+  for (const entry of catalogue) groups.set(entry.id, { paper: catalogueEntry(entry), presets: [] });
+  groups.set(otherPaper.key, { paper: otherPaper, presets: [] });
+  for (const item of items) groups.get(paperOf(item, catalogue).key)!.presets.push(item);
   return [...groups.values()].filter((g) => g.presets.length > 0);
 }
 

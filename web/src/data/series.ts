@@ -15,7 +15,15 @@ export interface FlowWindow {
   inFlight: Float64Array;
   /** The controller's pacing rate (b/s), 0 while it does not pace (E-TCP, TCP/SPAND). */
   pacingBps: Float64Array;
+  /**
+   * Every column of the TCP series for this flow, by its key, as recorded (e.g. `rttvarNs`, and
+   * the columns a flavour adds): what windowColumnList does not name can still be plotted.
+   */
+  columns: Record<string, Float64Array>;
 }
+
+/** The TCP series' keys that are not per-connection values. */
+const rowKeys = new Set(['timeNs', 'flow']);
 
 /**
  * Per flow with any series rows: cwnd, ssthresh, srtt, bytes in flight and pacing rate over time
@@ -41,6 +49,11 @@ export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>):
       srttS: srtt,
       inFlight: pick(tcp.inFlightBytes, r),
       pacingBps: tcp.pacingBps ? pick(tcp.pacingBps, r) : new Float64Array(r.length),
+      columns: Object.fromEntries(
+        Object.entries(tcp as unknown as Record<string, ArrayLike<number>>)
+          .filter(([key, column]) => !rowKeys.has(key) && ArrayBuffer.isView(column))
+          .map(([key, column]) => [key, pick(column, r)]),
+      ),
     });
   });
   return out;
@@ -71,6 +84,7 @@ export function closedWindows(windows: FlowWindow[], result: Pick<SimulationResu
       srttS: cut(w.srttS, NaN),
       inFlight: cut(w.inFlight, NaN),
       pacingBps: cut(w.pacingBps, NaN),
+      columns: Object.fromEntries(Object.entries(w.columns).map(([key, column]) => [key, cut(column, NaN)])),
     };
   });
 }
@@ -309,3 +323,116 @@ export function rttSamples(ts: TimeSequence): RttSamples[] {
     return { conn: k, name: c.name, t: Float64Array.from(t), rttS: Float64Array.from(rtt) };
   });
 }
+
+/**
+ * A per-connection column that the series plots can draw beside cwnd. A new column of the TCP
+ * series (e.g. a flavour's own state) is one entry here and, if it deserves its own plot, one view
+ * in windowViews.
+ */
+export interface WindowColumn {
+  key: string;
+  label: string;
+  /** The CSV header. */
+  csvName: string;
+  values: (w: FlowWindow) => Float64Array;
+  format: (v: number) => string;
+  csv: (v: number) => number | string;
+  dashed?: boolean;
+}
+
+const si = (unit: string) => (v: number) => {
+  if (Number.isNaN(v)) return '–';
+  const a = Math.abs(v);
+  const [d, p] = a >= 1e9 ? [1e9, 'G'] : a >= 1e6 ? [1e6, 'M'] : a >= 1e4 ? [1e3, 'k'] : [1, ''];
+  return `${Number((v / d).toPrecision(4))} ${p}${unit}`;
+};
+
+export const windowColumnList: WindowColumn[] = [
+  { key: 'cwnd', label: 'cwnd', csvName: 'cwnd_bytes', values: (w) => w.cwnd, format: si('B'), csv: (v) => v },
+  {
+    key: 'ssthresh',
+    label: 'ssthresh',
+    csvName: 'ssthresh_bytes',
+    values: (w) => w.ssthresh,
+    format: (v) => (Number.isNaN(v) ? '∞' : si('B')(v)),
+    csv: (v) => (Number.isNaN(v) ? 'infinite' : v),
+    dashed: true,
+  },
+  { key: 'inFlight', label: 'in flight', csvName: 'in_flight_bytes', values: (w) => w.inFlight, format: si('B'), csv: (v) => v },
+  { key: 'srtt', label: 'srtt', csvName: 'srtt_s', values: (w) => w.srttS, format: (v) => (Number.isNaN(v) ? '–' : `${Number(v.toPrecision(4))} s`), csv: (v) => v },
+  {
+    key: 'pacing',
+    label: 'pacing rate',
+    csvName: 'pacing_bps',
+    values: (w) => w.pacingBps,
+    format: (v) => (v > 0 ? si('b/s')(v) : 'not paced'),
+    csv: (v) => v,
+  },
+];
+
+/** The TCP series' keys that windowColumnList plots (the others are offered as they are). */
+const listedKeys = new Set(['cwndBytes', 'ssthreshBytes', 'srttNs', 'inFlightBytes', 'pacingBps']);
+
+/** A series column windowColumnList does not name, plotted as recorded under its key. */
+export function seriesColumn(key: string): WindowColumn {
+  const format = (v: number) => (Number.isNaN(v) ? '–' : String(Number(v.toPrecision(4))));
+  return { key: `series:${key}`, label: key, csvName: key, values: (w) => w.columns[key] ?? new Float64Array(w.t.length).fill(NaN), format, csv: (v) => v };
+}
+
+/** The series columns of these windows that windowColumnList does not plot (e.g. a flavour's own state). */
+export function otherSeriesColumns(windows: FlowWindow[]): string[] {
+  const keys = new Set<string>();
+  for (const w of windows) for (const key of Object.keys(w.columns)) if (!listedKeys.has(key)) keys.add(key);
+  return [...keys].sort();
+}
+
+export function windowColumn(key: string): WindowColumn {
+  if (key.startsWith('series:')) return seriesColumn(key.slice('series:'.length));
+  const c = windowColumnList.find((x) => x.key === key);
+  if (!c) throw new RangeError(`no window column "${key}"`);
+  return c;
+}
+
+/** A plot of per-connection columns sharing one y axis. */
+export interface WindowView {
+  key: string;
+  title: string;
+  yLabel: string;
+  columns: string[];
+  /** The CSV's columns (default: columns). */
+  csvColumns?: string[];
+  /** What to look for, in one line. */
+  caption: string;
+}
+
+export const windowViews: WindowView[] = [
+  {
+    key: 'cwnd',
+    title: 'Congestion window and ssthresh per connection',
+    yLabel: 'window (B)',
+    columns: ['cwnd', 'ssthresh'],
+    csvColumns: ['cwnd', 'ssthresh', 'inFlight'],
+    caption: 'Look for: how large a window each connection starts with (sharing schemes hand one over), slow start’s doubling, and halvings at losses.',
+  },
+  {
+    key: 'inflight',
+    title: 'Bytes in flight per connection',
+    yLabel: 'in flight (B)',
+    columns: ['inFlight'],
+    caption: 'Look for: connections that keep the pipe full against those that idle, waiting for the application or a timeout.',
+  },
+  {
+    key: 'srtt',
+    title: 'Smoothed RTT per connection',
+    yLabel: 'srtt (s)',
+    columns: ['srtt'],
+    caption: 'Look for: srtt rising with the queue, and new connections that start from a shared estimate instead of the 1 s default.',
+  },
+  {
+    key: 'pacing',
+    title: 'Pacing rate per connection (0: ACK-clocked)',
+    yLabel: 'pacing rate (b/s)',
+    columns: ['pacing'],
+    caption: 'Look for: when a scheme paces a connection (E-TCP’s cached ensembles, TCP/SPAND’s start) and when the ACK clock takes over.',
+  },
+];

@@ -90,3 +90,21 @@ export function formatValue(v: string | number | null | undefined): string {
   if (a !== 0 && (a < 1e-3 || a >= 1e6)) return v.toExponential(3);
   return String(Number(v.toPrecision(4)));
 }
+
+/** Mean, lowest and highest completion time of each traffic item's finished flows, in item order. */
+export function completionByItem(r: Result): { item: string; flows: number; mean: number; min: number; max: number }[] {
+  const byItem = new Map<string, number[]>();
+  for (const f of r.flows ?? []) {
+    if (f.completionTimeS == null) continue;
+    const list = byItem.get(f.item) ?? [];
+    list.push(f.completionTimeS);
+    byItem.set(f.item, list);
+  }
+  return [...byItem].map(([item, times]) => ({
+    item,
+    flows: times.length,
+    mean: times.reduce((a, b) => a + b, 0) / times.length,
+    min: Math.min(...times),
+    max: Math.max(...times),
+  }));
+}

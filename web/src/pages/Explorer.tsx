@@ -1,20 +1,25 @@
 // The what-if explorer: a scenario (from a preset, a saved experiment or scratch), edited in a form
 // generated from the schema or as JSON, run in the browser with progress and cancel, re-run
-// automatically when small; results, compare mode, batch submission, save and share.
+// automatically when small; results, compare mode, batch submission, save and share (a link that
+// carries a small scenario itself, or a saved experiment on the server).
+// URL: ?preset=NAME or ?s=<encoded scenario> (data/urlScenario.ts); &mode=compare&schemes=a,b
+// opens compare mode and runs it; &plots=seq,cwnd chooses the plots.
 import type { Scenario, TraceLevel } from '@tcb-lab/sim';
-import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { api, ApiError } from '../api';
 import { BatchForm } from '../components/BatchForm';
 import { CompareView } from '../components/CompareView';
-import { ResultView } from '../components/ResultView';
+import { Landing } from '../components/Landing';
+import { plotKinds, ResultView, type PlotKind } from '../components/ResultView';
 import { SchemaForm, type FieldError } from '../components/SchemaForm';
 import { ServerContext } from '../components/ServerStatus';
-import { firstSentence, groupPresets, paperOf } from '../data/presets';
+import { firstSentence, groupPresets, paperOf, referenceOf, type PaperRef } from '../data/presets';
 import { pathToPointer, schemesOf, withScheme } from '../data/scenarioEdit';
 import { initialValue } from '../data/schemaForm';
 import { scenarioSchema, schemeNames } from '../schema';
-import { presetScenario, usePresets, useRunner, validateScenario } from '../sim';
+import { decodeScenario, encodeScenario, maxLinkChars } from '../data/urlScenario';
+import { presetScenario, usePapers, usePresets, useRunner, validateScenario } from '../sim';
 
 export const DEFAULT_PRESET = 'etcp-fig4-fair';
 
@@ -29,13 +34,23 @@ type Mode = 'run' | 'compare' | 'batch';
 export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   const location = useLocation();
   const navigate = useNavigate();
+  const params = useMemo(() => new URLSearchParams(location.search), [location.search]);
+  const linked = params.get('s');
   const forked = (location.state as { scenario?: Scenario; title?: string } | null) ?? null;
-  const { presets, error: presetError } = usePresets();
+  const startPlots = useMemo(() => {
+    const keys = (params.get('plots') ?? '').split(',').filter((k): k is PlotKind => plotKinds.some((p) => p.key === k));
+    return keys.length ? keys : undefined;
+  }, [params]);
+  const startSchemes = useMemo(() => params.get('schemes')?.split(',').filter((x) => schemeNames.includes(x)), [params]);
+  // The preset list waits for the first result (or for the reader to open the select), so that the
+  // workers run this page's scenario first.
+  const [wantPresets, setWantPresets] = useState(false);
+  const { presets, error: presetError } = usePresets(wantPresets);
   const server = useContext(ServerContext);
   const [scenario, setScenarioState] = useState<Scenario | null>(initial?.scenario ?? forked?.scenario ?? null);
-  const [presetName, setPresetName] = useState<string>(
-    initial || forked ? '' : (new URLSearchParams(location.search).get('preset') ?? DEFAULT_PRESET),
-  );
+  const [presetName, setPresetName] = useState<string>(initial || forked || linked ? '' : (params.get('preset') ?? DEFAULT_PRESET));
+  // The landing text shows on the bare address, the explorer's front door.
+  const landing = !initial && !forked && !linked && !params.get('preset');
   const [view, setView] = useState<'form' | 'json'>('form');
   const [jsonText, setJsonText] = useState('');
   const [jsonError, setJsonError] = useState<string | null>(null);
@@ -43,11 +58,15 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   const [validating, setValidating] = useState(false);
   const [trace, setTrace] = useState<TraceLevel>('full');
   const [autoRun, setAutoRun] = useState(true);
-  const [mode, setMode] = useState<Mode>('run');
+  const [mode, setMode] = useState<Mode>(params.get('mode') === 'compare' ? 'compare' : 'run');
   const [title, setTitle] = useState(initial?.saved?.title ?? forked?.title ?? '');
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<{ id: string; url: string } | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [linkText, setLinkText] = useState<string | null>(null);
+  // On a narrow screen the plots come first and the form folds away.
+  const [formOpen, setFormOpen] = useState(() => !window.matchMedia?.('(max-width: 760px)').matches);
+  const [linkError, setLinkError] = useState<string | null>(null);
   const { state, run, cancel } = useRunner();
   const edits = useRef(0);
 
@@ -59,6 +78,22 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
 
   // Load the chosen preset (by itself: the explorer need not wait for the whole gallery).
   const [loadError, setLoadError] = useState<string | null>(null);
+  // Or the scenario the link carries.
+  useEffect(() => {
+    if (!linked) return;
+    let live = true;
+    decodeScenario(linked).then(
+      (s) => {
+        if (!live) return;
+        edits.current++;
+        setScenarioState(s);
+      },
+      (e) => live && setLoadError(`The link's scenario cannot be read: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [linked]);
   useEffect(() => {
     if (!presetName || presetName === '__scratch') return;
     let live = true;
@@ -69,6 +104,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         setSaved(null);
         setLoadError(null);
         performance.mark('tcb:preset-loaded');
+        setLoadedPreset({ name: presetName, description: s.description ?? '', reference: s.reference ?? '', paper: s.paper as PaperRef | undefined });
         setScenarioState(structuredClone(s));
       },
       (e) => live && setLoadError(`Preset “${presetName}” could not be loaded: ${e instanceof Error ? e.message : String(e)}`),
@@ -112,26 +148,71 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   }, [text]);
   const valid = validText === text && !!text;
 
-  // Run: at once for the first valid scenario, then debounced on edits while runs are quick.
+  // Run: the first scenario at once, beside its validation (the run checks it too and reports the
+  // same error), then debounced on valid edits while runs are quick. A scenario and trace level
+  // already run (or running) are not run again.
   const firstRun = useRef(true);
+  const requested = useRef('');
   const lastWall = state.elapsedMs ?? 0;
   useEffect(() => {
-    if (!valid || !scenario || mode !== 'run') return;
-    if (firstRun.current) {
-      firstRun.current = false;
+    if (!scenario || mode !== 'run' || !firstRun.current) return;
+    firstRun.current = false;
+    requested.current = `${trace} ${text}`;
+    void run(scenario, trace);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text, mode]);
+  useEffect(() => {
+    if (!valid || !scenario || mode !== 'run' || firstRun.current) return;
+    if (!autoRun || lastWall > 2000 || requested.current === `${trace} ${text}`) return;
+    const timer = setTimeout(() => {
+      requested.current = `${trace} ${text}`;
       void run(scenario, trace);
-      return;
-    }
-    if (!autoRun || lastWall > 2000 || state.ranText === text) return;
-    const timer = setTimeout(() => void run(scenario, trace), 350);
+    }, 350);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [valid, text, trace, autoRun, mode]);
 
-  const grouped = useMemo(() => (presets ? groupPresets(presets) : []), [presets]);
-  const preset = presets?.find((p) => p.name === presetName);
+  // The form (hundreds of controls) renders after the urgent update, so that a new scenario is
+  // validated and run without waiting for it; on opening, after the first result (plots first).
+  const [formReady, setFormReady] = useState(false);
+  useEffect(() => {
+    if (formReady) return;
+    if (state.result || state.error || mode !== 'run') return setFormReady(true);
+    const timer = setTimeout(() => setFormReady(true), 2000);
+    return () => clearTimeout(timer);
+  }, [formReady, state.result, state.error, mode]);
+  const deferredScenario = useDeferredValue(scenario);
+  const formScenario = formReady ? deferredScenario : null;
+  const papers = usePapers();
+  const grouped = useMemo(() => (presets ? groupPresets(presets, papers) : []), [presets, papers]);
+  const ranScenario = useMemo(() => (state.ranText ? (JSON.parse(state.ranText) as Scenario) : null), [state.ranText]);
+  useEffect(() => {
+    if (state.result || state.error || loadError) setWantPresets(true);
+  }, [state.result, state.error, loadError]);
+  const [loadedPreset, setLoadedPreset] = useState<{ name: string; description: string; reference: string; paper?: PaperRef } | null>(null);
+  const preset = presets?.find((p) => p.name === presetName) ?? (loadedPreset?.name === presetName ? loadedPreset : undefined);
   const schemes = scenario ? schemesOf(scenario) : [];
   const upToDate = !!state.result && state.ranText === text;
+
+  // A link that carries the scenario itself (works on a static copy of the app); large scenarios
+  // are saved on the server instead.
+  const makeLink = async () => {
+    if (!scenario) return;
+    setLinkError(null);
+    try {
+      const text = await encodeScenario(scenario);
+      const url = `${window.location.origin}${window.location.pathname}?s=${text}`;
+      if (text.length > maxLinkChars) {
+        setLinkText(null);
+        setLinkError(`This scenario makes a ${text.length}-character link; save it on the server for a short one.`);
+        return;
+      }
+      setLinkText(url);
+      await navigator.clipboard?.writeText(url).catch(() => undefined);
+    } catch (e) {
+      setLinkError(e instanceof Error ? e.message : String(e));
+    }
+  };
 
   const save = async () => {
     if (!scenario || !state.result) return;
@@ -162,7 +243,15 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   return (
     <div className="explorer">
       <aside className="builder" aria-label="Scenario builder">
-        <h2>Scenario</h2>
+        <details
+          className="builder-fold"
+          open={formOpen}
+          // The form's own sections are details too; their toggles reach this handler.
+          onToggle={(e) => e.target === e.currentTarget && setFormOpen(e.currentTarget.open)}
+        >
+        <summary>
+          <h2>Scenario{scenario?.name ? <span className="hint"> {scenario.name}</span> : null}</h2>
+        </summary>
         {initial?.saved && (
           <p className="note">
             Saved experiment <code>{initial.saved.id}</code>
@@ -174,7 +263,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         )}
         <div className="field">
           <label htmlFor="preset">Start from</label>
-          <select id="preset" value={presetName} onChange={(e) => setPresetName(e.target.value)}>
+          <select id="preset" value={presetName} onChange={(e) => setPresetName(e.target.value)} onFocus={() => setWantPresets(true)} onPointerDown={() => setWantPresets(true)}>
             <option value="">{initial || forked ? '(this experiment)' : '—'}</option>
             <option value="__scratch">From scratch</option>
             {!presets && presetName && presetName !== '__scratch' && <option value={presetName}>{presetName}</option>}
@@ -195,10 +284,10 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         {preset && (
           <div className="preset-info">
             <p className="hint">
-              <strong>{paperOf(preset).title}.</strong> {paperOf(preset).finding}
+              <strong>{paperOf(preset, papers).title}.</strong> {paperOf(preset, papers).finding}
             </p>
             <p>{firstSentence(preset.description)}</p>
-            {preset.reference && <p className="hint">{preset.reference}</p>}
+            <p className="hint">{referenceOf(preset, papers)}</p>
           </div>
         )}
         {scenario && (
@@ -231,8 +320,8 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
             JSON
           </button>
         </div>
-        {scenario && view === 'form' && (
-          <SchemaForm root={scenarioSchema} value={scenario} onChange={(v) => setScenario(v as Scenario)} error={fieldError} />
+        {formScenario && view === 'form' && (
+          <SchemaForm root={scenarioSchema} value={formScenario} onChange={(v) => setScenario(v as Scenario)} error={fieldError} />
         )}
         {scenario && view === 'json' && (
           <div className="json-view">
@@ -253,9 +342,11 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
             )}
           </div>
         )}
+        </details>
       </aside>
 
       <main className="workspace">
+        {landing && <Landing />}
         <div className="tabs" role="tablist" aria-label="Mode">
           {(['run', 'compare', 'batch'] as Mode[]).map((m) => (
             <button key={m} role="tab" type="button" aria-selected={mode === m} onClick={() => setMode(m)}>
@@ -271,7 +362,16 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         {mode === 'run' && (
           <>
             <div className="run-bar">
-              <button type="button" onClick={() => scenario && run(scenario, trace)} disabled={!valid || state.running} data-testid="run">
+              <button
+                type="button"
+                onClick={() => {
+                  if (!scenario) return;
+                  requested.current = `${trace} ${text}`;
+                  void run(scenario, trace);
+                }}
+                disabled={!valid || state.running}
+                data-testid="run"
+              >
                 Run
               </button>
               <button type="button" onClick={cancel} disabled={!state.running}>
@@ -316,6 +416,22 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
                   {saveError}
                 </span>
               )}
+              <button type="button" onClick={makeLink} disabled={!scenario || !valid} data-testid="make-link" title="A link that carries the scenario itself: no server needed">
+                Link
+              </button>
+              {linkText && (
+                <span className="link-out">
+                  <a href={linkText} data-testid="scenario-link">
+                    link with the scenario
+                  </a>{' '}
+                  <span className="hint">({linkText.length} characters, copied)</span>
+                </span>
+              )}
+              {linkError && (
+                <span className="error" role="alert">
+                  {linkError}
+                </span>
+              )}
             </div>
             {initial?.saved?.resultHash && state.result && upToDate && (
               <p className={state.result.summary.resultHash === initial.saved.resultHash ? 'ok' : 'error'} data-testid="hash-check">
@@ -323,10 +439,10 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
                 {state.result.summary.resultHash === initial.saved.resultHash ? '— this run gives the same.' : `— this run gives ${state.result.summary.resultHash}.`}
               </p>
             )}
-            {state.result && <ResultView result={state.result} />}
+            {state.result && <ResultView result={state.result} scenario={ranScenario} plots={startPlots} />}
           </>
         )}
-        {mode === 'compare' && scenario && <CompareView scenario={scenario} valid={valid} trace={trace} />}
+        {mode === 'compare' && scenario && <CompareView scenario={scenario} valid={valid} trace={trace} initialSchemes={startSchemes} autoRun={!!startSchemes} plots={startPlots} />}
         {mode === 'batch' && scenario && <BatchForm scenario={scenario} valid={valid} title={title} />}
       </main>
     </div>

@@ -1,0 +1,159 @@
+// Measurements of the dashboard in the browser, printed and never asserted: load to first plot,
+// and the frame times while zooming a large time–sequence graph, with and without another process
+// keeping one core busy (a loop of native tcpsim runs, as a busy machine would have).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { repoRoot } from './harness.js';
+
+/** Keeps one core busy with back-to-back `tcpsim run --preset dumbbell-bulk` until stopped. */
+export function backgroundLoad(): { stop(): Promise<void> } {
+  const tcpsim = process.env.TCPSIM ?? join(repoRoot, 'build/release/tcpsim');
+  let child: ChildProcess | undefined;
+  let stopped = false;
+  const next = () => {
+    if (stopped) return;
+    child = spawn(tcpsim, ['run', '--preset', 'dumbbell-bulk', '--trace', 'none', '--duration', '600'], { stdio: 'ignore' });
+    child.once('exit', next);
+    child.once('error', () => {
+      stopped = true;
+    });
+  };
+  next();
+  return {
+    async stop() {
+      stopped = true;
+      if (child && child.exitCode === null) {
+        const exited = new Promise((resolve) => child!.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+export async function withLoad<T>(load: boolean, body: () => Promise<T>): Promise<T> {
+  const l = load ? backgroundLoad() : null;
+  try {
+    if (l) await new Promise((resolve) => setTimeout(resolve, 500));
+    return await body();
+  } finally {
+    await l?.stop();
+  }
+}
+
+const median = (a: number[]) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length ? s[s.length >> 1] : NaN;
+};
+const percentile = (a: number[], p: number) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * p))] : NaN;
+};
+
+/** Milliseconds from navigation start to the first drawn time–sequence graph, per load (fresh contexts). */
+export async function firstPlotTimes(browser: Browser, url: string, loads: number): Promise<number[]> {
+  // One load first, not counted: the server's and the disk's caches warm up.
+  loads++;
+  const out: number[] = [];
+  for (let i = 0; i < loads; i++) {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(url);
+      await page.locator('figure[data-plot="time-sequence"][data-frames]').waitFor({ timeout: 120_000 });
+      const t = await page.evaluate(() => performance.getEntriesByName('tcb:first-draw:Time–sequence graph')[0]?.startTime ?? NaN);
+      if (i > 0) out.push(t);
+    } finally {
+      await context.close();
+    }
+  }
+  return out;
+}
+
+export interface ZoomFigures {
+  segments: number;
+  /** Frames per second from the median frame time. */
+  medianFps: number;
+  medianFrameMs: number;
+  p95FrameMs: number;
+  /** Redraws of the plot per second while zooming. */
+  redrawsPerS: number;
+  drawMedianMs: number;
+  renderer: string;
+}
+
+/**
+ * Opens dumbbell-bulk for `durationS` simulated seconds at trace level full and waits for its
+ * time–sequence graph; returns the page and the time that took.
+ */
+export async function openLargeTrace(browser: Browser, base: string, durationS: number, renderer?: string): Promise<{ page: Page; readyMs: number; close(): Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/?preset=dumbbell-bulk${renderer ? `&renderer=${renderer}` : ''}`);
+  await page.locator('#scheme').waitFor({ timeout: 60_000 });
+  await page.getByRole('tab', { name: 'JSON' }).click();
+  const scenario = JSON.parse(await page.locator('#json').inputValue());
+  scenario.durationS = durationS;
+  await page.locator('#json').fill(JSON.stringify(scenario));
+  const started = Date.now();
+  await page.getByRole('button', { name: 'Apply JSON' }).click();
+  await page.waitForFunction(
+    (d) => {
+      const f = document.querySelector('figure[data-plot="time-sequence"]');
+      return !!f && document.querySelector('[data-testid=run-status]')?.textContent === 'up to date' && Number(f.getAttribute('data-segments')) > d && Number(f.getAttribute('data-frames')) > 0;
+    },
+    durationS * 1000,
+    { timeout: 900_000, polling: 500 },
+  );
+  return { page, readyMs: Date.now() - started, close: () => context.close() };
+}
+
+/**
+ * Zooms the time–sequence graph with wheel events, one per animation frame, in and out, for
+ * `seconds`; frame times are the intervals between animation frames (what the user sees).
+ */
+export async function measureZoom(page: Page, seconds = 3): Promise<ZoomFigures> {
+  const fig = page.locator('figure[data-plot="time-sequence"]');
+  const segments = Number(await fig.getAttribute('data-segments'));
+  // From the whole run in view, the costliest frame to draw, whatever an earlier measurement left.
+  await fig.locator('.plot-overlay').press('0');
+  await page.waitForTimeout(300);
+  const m = await page.evaluate(async (ms) => {
+    const fig = document.querySelector('figure[data-plot="time-sequence"]') as HTMLElement;
+    const overlay = fig.querySelector('.plot-overlay') as HTMLElement;
+    const r = overlay.getBoundingClientRect();
+    const frames0 = Number(fig.dataset.frames);
+    const frameTimes: number[] = [];
+    const draws: number[] = [];
+    let last = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+    const t0 = last;
+    let i = 0;
+    while (last - t0 < ms) {
+      overlay.dispatchEvent(
+        new WheelEvent('wheel', { deltaY: (Math.floor(i / 25) % 2 ? 1 : -1) * 80, clientX: r.left + r.width * 0.6, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }),
+      );
+      i++;
+      const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+      frameTimes.push(now - last);
+      last = now;
+      draws.push(Number(fig.dataset.drawMs));
+    }
+    return { frameTimes, draws, redraws: Number(fig.dataset.frames) - frames0, seconds: (last - t0) / 1000, renderer: fig.dataset.renderer ?? 'canvas2d' };
+  }, seconds * 1000);
+  const medianFrameMs = median(m.frameTimes);
+  return {
+    segments,
+    medianFps: 1000 / medianFrameMs,
+    medianFrameMs,
+    p95FrameMs: percentile(m.frameTimes, 0.95),
+    redrawsPerS: m.redraws / m.seconds,
+    drawMedianMs: median(m.draws),
+    renderer: m.renderer,
+  };
+}
+
+export const describeZoom = (z: ZoomFigures) =>
+  `${z.segments} segments, ${z.renderer}: median ${z.medianFps.toFixed(1)} frames/s (frame ${z.medianFrameMs.toFixed(1)} ms), p95 frame ${z.p95FrameMs.toFixed(1)} ms, ${z.redrawsPerS.toFixed(1)} redraws/s, draw median ${z.drawMedianMs.toFixed(1)} ms`;
+
+export { median, percentile };

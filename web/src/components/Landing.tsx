@@ -1,0 +1,60 @@
+// The explorer's front door: what the tool is for, in two lines, and three questions that open a
+// preset in compare mode with the plots that answer them.
+import { Link } from 'react-router-dom';
+
+export interface Question {
+  text: string;
+  /** What the comparison shows, in one line. */
+  how: string;
+  preset: string;
+  schemes: string[];
+  plots: string[];
+}
+
+export const questions: Question[] = [
+  {
+    text: 'Would sharing speed up my web page?',
+    how: 'The same pages to two clients, beside an FTP transfer: independent connections against one E-TCP ensemble and TCP-INT, on the same seed.',
+    preset: 'scheme-etcp',
+    schemes: ['independent', 'etcp', 'tcp-int'],
+    plots: ['seq'],
+  },
+  {
+    text: 'Should a repeat visit reuse congestion state?',
+    how: 'The same transfer twice: starting cold, from RFC 9040’s temporal cache, and from E-TCP’s cached ensemble with pacing.',
+    preset: 'etcp-fig3-temporal',
+    schemes: ['independent', 'rfc9040-temporal', 'etcp'],
+    plots: ['cwnd'],
+  },
+  {
+    text: 'How do the 1999 schemes compare?',
+    how: 'One web-like workload under E-TCP, TCP-INT, the TCBI controllers, TCP/SPAND and the Congestion Manager, against independent TCP.',
+    preset: 'scheme-etcp',
+    schemes: ['independent', 'etcp', 'tcp-int', 'mv-tcbi', 'fs-tcbi', 'spand', 'congestion-manager'],
+    plots: ['cwnd'],
+  },
+];
+
+export const questionLink = (q: Question) => `/?preset=${q.preset}&mode=compare&schemes=${q.schemes.join(',')}&plots=${q.plots.join(',')}`;
+
+export function Landing() {
+  return (
+    <section className="landing" aria-labelledby="landing-title" data-testid="landing">
+      <h2 id="landing-title">Should TCP connections share what they learn about the network?</h2>
+      <p>
+        tcb-lab simulates TCP control block sharing (RFC 9040, Ensemble-TCP, TCP-INT, TCBI, TCP/SPAND) in your browser, packet by packet, and{' '}
+        <Link to="/reproduce">rebuilds the papers’ figures</Link> with their claims checked. Start from a question, a <Link to="/presets">preset</Link>, or the scenario below.
+      </p>
+      <ul className="questions">
+        {questions.map((q) => (
+          <li key={q.text}>
+            <Link to={questionLink(q)} className="question">
+              {q.text}
+            </Link>
+            <span className="hint">{q.how}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
