@@ -80,7 +80,7 @@ function benchNs3(ourWall) {
 // WASM runs first until V8 has tiered the code up (it has no on-stack replacement, so a run's loop
 // keeps the tier it started in). Short runs are repeated until they add up to 100 ms.
 async function benchWasm() {
-  const { createSimulator } = await import('@tcb-lab/sim');
+  const { createSimulator, setAtPointer } = await import('@tcb-lab/sim');
   const simulator = createSimulator({ maxWorkers: 1 });
   const presets = run(tcpsim, ['presets']).stdout.trim().split('\n');
   const enough = (times) => times.length >= repeats && (times.reduce((a, b) => a + b, 0) >= 100 || times.length >= 200);
@@ -108,31 +108,23 @@ async function benchWasm() {
   }
   const worst = Math.max(...ratios);
   console.log(`ratio: median ${fmt(median(ratios))}, worst ${fmt(worst)}; target <= 1.6: ${worst <= 1.6 ? 'met' : 'NOT met'}`);
-  await benchFig5(simulator, enough);
+  await benchFig5(simulator, enough, setAtPointer);
   simulator.close();
   const bytes = readFileSync(join(root, 'wasm/dist/engine/tcbsim.wasm'));
   const gzipped = gzipSync(bytes, { level: 9 }).length;
   console.log(`tcbsim.wasm: ${fmt(bytes.length / 2 ** 20)} MiB, gzip -9 ${fmt(gzipped / 2 ** 20)} MiB; target < 1 MiB: ${gzipped < 2 ** 20 ? 'met' : 'NOT met'}`);
 }
 
-// Sets a value at a JSON Pointer, as an experiment's variant `set` does.
-function setPointer(doc, pointer, value) {
-  const tokens = pointer.split('/').slice(1).map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
-  let node = doc;
-  for (const t of tokens.slice(0, -1)) node = node[t] ??= {};
-  node[tokens.at(-1)] = value;
-}
-
 // The in-browser budget: E-TCP Fig. 5's realistic scenario, one page (the preset's java page) under all
 // five schemes of the experiment (Reno and E-TCP's four schedulers), in WASM, in under 50 ms.
-async function benchFig5(simulator, enough) {
+async function benchFig5(simulator, enough, setAtPointer) {
   const name = 'etcp-fig5-realistic';
   const experiment = JSON.parse(run(tcpsim, ['experiment', name]).stdout);
   let total = 0;
   const parts = [];
   for (const variant of experiment.variants) {
     const scenario = structuredClone(experiment.scenario);
-    for (const [pointer, value] of Object.entries(variant.set ?? {})) setPointer(scenario, pointer, value);
+    for (const [pointer, value] of Object.entries(variant.set ?? {})) setAtPointer(scenario, pointer, value);
     const times = [];
     while (!enough(times)) times.push((await simulator.runScenario(scenario, { trace: 'none' })).wallSeconds * 1e3);
     total += median(times);

@@ -15,7 +15,7 @@ import { BatchRepository } from './repositories/batches.js';
 import { ExperimentRepository } from './repositories/experiments.js';
 import { RequestError } from './sim/batch.js';
 import { Gate } from './sim/gate.js';
-import { memberPath, parsePointer } from './sim/pointer.js';
+import { jsonPathChild, pointerToJsonPath } from '@tcb-lab/sim/json-pointer';
 import { openapiTransformObject } from './openapi.js';
 import experimentRoutes from './routes/api/experiments/index.js';
 import batchRoutes from './routes/api/batches/index.js';
@@ -49,11 +49,6 @@ declare module 'fastify' {
   }
 }
 
-/** An Ajv error's instancePath ("/grid/~1tcp~1flavor/0") in the CLI's JSON path notation. */
-export function jsonPath(instancePath: string): string {
-  const tokens = parsePointer(instancePath) ?? [];
-  return tokens.reduce((path, token) => (/^(0|[1-9][0-9]*)$/.test(token) ? `${path}[${token}]` : memberPath(path, token)), '$');
-}
 
 interface AjvError {
   instancePath: string;
@@ -63,15 +58,15 @@ interface AjvError {
 }
 
 /** The first schema error of a request, in the words and paths tcpsim uses for scenarios. */
-function describeValidation(errors: AjvError[], context: string): { path: string; problem: string } {
+export function describeValidation(errors: AjvError[], context: string, data: unknown): { path: string; problem: string } {
   const e = errors[0];
-  let path = jsonPath(e.instancePath);
+  let path = pointerToJsonPath(data, e.instancePath);
   let problem = e.message ?? 'is invalid';
   if (e.keyword === 'required') {
     problem = `missing required field "${String(e.params.missingProperty)}"`;
   } else if (e.keyword === 'additionalProperties') {
     const field = String(e.params.additionalProperty);
-    path = memberPath(path, field);
+    path = jsonPathChild(path, field);
     problem = `unknown field "${field}"`;
   }
   if (context === 'querystring') path = path.replace(/^\$/, '$query');
@@ -107,7 +102,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply.status(error.statusCode).send({ error: error.message, ...error.body });
     }
     if (error.validation && error.validation.length > 0) {
-      const { path, problem } = describeValidation(error.validation, error.validationContext ?? 'body');
+      const context = error.validationContext ?? 'body';
+      const data = { body: request.body, querystring: request.query, params: request.params, headers: request.headers }[context];
+      const { path, problem } = describeValidation(error.validation, context, data);
       return reply.status(400).send({ error: `${path}: ${problem}`, path, problem });
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/test_paths.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -45,7 +47,7 @@ class CliTest : public ::testing::Test {
   Result Tcpsim(const std::string& args, const std::string& stdin_text = "") {
     const fs::path in = dir_ / "stdin", out = dir_ / "stdout", err = dir_ / "stderr";
     std::ofstream(in, std::ios::binary) << stdin_text;
-    const std::string cmd = std::string(TCPSIM_BINARY) + " " + args + " <" + in.string() + " >" +
+    const std::string cmd = tcb::TestTcpsimBinary().string() + " " + args + " <" + in.string() + " >" +
                             out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
     return {WEXITSTATUS(status), ReadFile(out), ReadFile(err)};

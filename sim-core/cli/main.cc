@@ -16,6 +16,7 @@
 #include "cli/reproduce.h"
 #include "cli/serve.h"
 #include "experiment/experiment.h"
+#include "experiment/grid.h"
 #include "experiment/report.h"
 #include "output/export.h"
 #include "scenario/papers.h"
@@ -43,6 +44,9 @@ commands:
       --duration S      override the scenario's durationS
       --stats           print wall time, events/s, packets/s and peak memory to stderr
   validate <file|->     check a scenario; prints the normalised scenario (defaults filled in)
+  grid <file|->         plan a sweep {scenario, grid: {pointer: [values]}, replications}: check
+                        every value and combination; prints each point's scenario and seed
+                        (the service plans its batches with the same code)
   serve                 run scenarios fed one JSON request per line on stdin, answering one
                         JSON line each on stdout (a persistent runner for workers; see
                         sim-core/cli/serve.h for the protocol)
@@ -208,6 +212,11 @@ int Main(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (command == "run") return Run(rest);
   if (command == "validate") return Validate(rest);
+  if (command == "grid") {
+    if (rest.size() != 1) throw UsageError{"grid takes one request file (or -)"};
+    std::cout << tcb::PlanGridText(ReadInput(rest[0])).dump(2) << '\n';
+    return 0;
+  }
   if (command == "serve") return tcb::cli::Serve(rest);
   if (command == "presets") {
     for (const std::string& name : tcb::PresetNames()) std::cout << name << '\n';

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "experiment/grid.h"
 #include "experiment/json_pointer.h"
 #include "scenario/embedded_files.h"
 #include "scenario/json_schema.h"
@@ -20,8 +21,6 @@ using nlohmann::json;
 constexpr std::string_view kExperimentDir = "scenario/experiments/";
 // Stands for the axis value inside an axis's set.
 constexpr std::string_view kValueMarker = "$value";
-// The largest seed scenario.schema.json accepts (2^53 - 1, exact in every JSON implementation).
-constexpr uint64_t kMaxSeed = 9007199254740991ULL;
 
 const JsonSchema& CompiledExperimentSchema() {
   static const JsonSchema schema = JsonSchema::Compile(ExperimentSchemaDocument());
@@ -413,24 +412,16 @@ void ApplySet(json& doc, const json& set, const std::string& path, const json* a
 
 // The points of a mode: the cartesian product of its axis values, the first axis varying slowest.
 std::vector<std::vector<size_t>> Points(const Experiment& e, ExperimentMode mode) {
-  std::vector<std::vector<size_t>> points{{}};
+  std::vector<std::vector<size_t>> axis_values;
   for (size_t i = 0; i < e.axes.size(); ++i) {
-    std::vector<size_t> values;
     if (mode == ExperimentMode::kQuick) {
-      values = e.quick_axis_values[i];
+      axis_values.push_back(e.quick_axis_values[i]);
     } else {
+      std::vector<size_t>& values = axis_values.emplace_back();
       for (size_t j = 0; j < e.axes[i].values.size(); ++j) values.push_back(j);
     }
-    std::vector<std::vector<size_t>> next;
-    for (const std::vector<size_t>& p : points) {
-      for (size_t v : values) {
-        next.push_back(p);
-        next.back().push_back(v);
-      }
-    }
-    points = std::move(next);
   }
-  return points;
+  return CartesianProduct(axis_values);
 }
 
 // Variant "sack", queue = 8, --quick: where in the expansion an error happened.

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "tests/test_paths.h"
+
 namespace tcb {
 namespace {
 
@@ -82,6 +86,45 @@ TEST(JsonPointerTest, JsonPathsFollowTheDocument) {
   EXPECT_TRUE(JsonPathWithin("$.tcp", "$.tcp"));
   EXPECT_FALSE(JsonPathWithin("$.tcpx", "$.tcp"));
   EXPECT_FALSE(JsonPathWithin("$.tcp", "$.tcp.flavor"));
+}
+
+// The cases both implementations pass (wasm/test/json-pointer.test.ts runs them on the TypeScript one).
+TEST(JsonPointerTest, PassesTheCasesSharedWithTheTypeScriptImplementation) {
+  std::ifstream in(TestSourceDir() / "experiment/json_pointer_cases.json");
+  ASSERT_TRUE(in) << "json_pointer_cases.json";
+  const json cases = json::parse(in);
+  for (const json& c : cases["parse"]) {
+    const auto tokens = ParseJsonPointer(c["pointer"].get<std::string>());
+    if (c["tokens"].is_null()) {
+      EXPECT_FALSE(tokens.has_value()) << c;
+    } else {
+      ASSERT_TRUE(tokens.has_value()) << c;
+      EXPECT_EQ(json(*tokens), c["tokens"]) << c;
+    }
+  }
+  for (const json& c : cases["set"]) {
+    json doc = cases["setDocument"];
+    const auto problem = SetAtPointer(doc, c["pointer"].get<std::string>(), c["value"]);
+    if (c.contains("problem")) {
+      EXPECT_EQ(problem.value_or("(set)"), c["problem"]) << c;
+      EXPECT_EQ(doc, cases["setDocument"]) << c;
+    } else {
+      EXPECT_FALSE(problem.has_value()) << *problem;
+      EXPECT_EQ(doc, c["document"]) << c;
+    }
+  }
+  for (const json& c : cases["find"]) {
+    const json* found = FindInSummary(cases["findDocument"], c["pointer"].get<std::string>());
+    if (c.contains("value")) {
+      ASSERT_NE(found, nullptr) << c;
+      EXPECT_EQ(*found, c["value"]) << c;
+    } else {
+      EXPECT_EQ(found, nullptr) << c;
+    }
+  }
+  for (const json& c : cases["path"]) {
+    EXPECT_EQ(PointerToJsonPath(cases["pathDocument"], c["pointer"].get<std::string>()), c["path"]) << c;
+  }
 }
 
 }  // namespace

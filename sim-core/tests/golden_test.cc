@@ -10,6 +10,7 @@
 
 #include "scenario/run.h"
 #include "scenario/scenario.h"
+#include "tests/test_paths.h"
 #include "tests/test_scenarios.h"
 
 namespace tcb {
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> GoldenNames() {
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(fs::path(TCBSIM_SOURCE_DIR) / "tests/golden")) {
+  for (const auto& entry : fs::directory_iterator(TestSourceDir() / "tests/golden")) {
     if (fs::exists(entry.path() / "scenario.json")) names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
@@ -36,7 +37,7 @@ std::string Read(const fs::path& p) {
 class GoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenTest, SummaryMatches) {
-  const fs::path dir = fs::path(TCBSIM_SOURCE_DIR) / "tests/golden" / GetParam();
+  const fs::path dir = TestSourceDir() / "tests/golden" / GetParam();
   const RunOutput run = RunScenario(ParseScenarioText(Read(dir / "scenario.json")));
   const std::string actual = run.summary.dump(2) + "\n";
   const fs::path expected_path = dir / "expected-summary.json";

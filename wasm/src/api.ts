@@ -1,11 +1,12 @@
 // What both entry points (node.ts, browser.ts) export: the types, the errors, the Simulator, and
 // functions that use one Simulator shared by the whole process or page.
 import { Simulator, type SimulatorOptions, type WorkerHost } from './simulator.js';
-import type { Experiment, ExperimentOptions, RunOptions, Scenario, SchemaName } from './types.js';
+import type { Experiment, ExperimentOptions, GridRequest, RunOptions, Scenario, SchemaName } from './types.js';
 
 export * from './types.js';
 export { columnInfo } from './generated/columns.js';
 export * from './errors.js';
+export * from './json-pointer.js';
 export {
   Simulator,
   type SimulatorOptions,
@@ -23,6 +24,7 @@ export function defaultFunctions(host: WorkerHost) {
     createSimulator: (options?: SimulatorOptions) => new Simulator(host, options),
     runScenario: (scenario: Scenario | string, options?: RunOptions) => simulator().runScenario(scenario, options),
     validateScenario: (scenario: Scenario | string) => simulator().validateScenario(scenario),
+    planGrid: (request: GridRequest | string) => simulator().planGrid(request),
     listPresets: () => simulator().listPresets(),
     getPreset: (name: string) => simulator().getPreset(name),
     listPapers: () => simulator().listPapers(),

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "experiment/experiment.h"
+#include "experiment/grid.h"
 #include "experiment/report.h"
 #include "metrics/recorder.h"
 #include "scenario/papers.h"
@@ -131,6 +132,16 @@ val Validate(const std::string& text) {
   return Guarded([&] {
     val out = val::object();
     out.set("scenario", tcb::ParseScenarioText(text).document.dump());
+    return out;
+  });
+}
+
+// planGrid(request text {scenario, grid, replications}) -> {plan: JSON text as `tcpsim grid` prints
+// it} | {error}, the error's path in the request's terms ("$.grid['/tcp/flavor'][1]").
+val PlanGrid(const std::string& text) {
+  return Guarded([&] {
+    val out = val::object();
+    out.set("plan", tcb::PlanGridText(text).dump());
     return out;
   });
 }
@@ -297,6 +308,7 @@ val HeapStats() {
 EMSCRIPTEN_BINDINGS(tcbsim) {
   emscripten::function("validate", &Validate);
   emscripten::function("run", &Run);
+  emscripten::function("planGrid", &PlanGrid);
   emscripten::function("presetNames", &PresetNames);
   emscripten::function("presetText", &PresetText);
   emscripten::function("papers", &Papers);

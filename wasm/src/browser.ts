@@ -41,6 +41,7 @@ export const {
   createSimulator,
   runScenario,
   validateScenario,
+  planGrid,
   listPresets,
   getPreset,
   listPapers,

@@ -31,6 +31,7 @@ export const {
   createSimulator,
   runScenario,
   validateScenario,
+  planGrid,
   listPresets,
   getPreset,
   listPapers,

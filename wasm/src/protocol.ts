@@ -6,6 +6,7 @@ export type InitMessage = { type: 'init'; module: WebAssembly.Module };
 export type RequestBody =
   | { type: 'run'; text: string; trace?: TraceLevel; seed?: number }
   | { type: 'validate'; text: string }
+  | { type: 'planGrid'; text: string }
   | { type: 'presets' }
   | { type: 'preset'; name: string }
   | { type: 'papers' }

@@ -8,6 +8,8 @@ import type {
   Experiment,
   ExperimentOptions,
   ExperimentOutcome,
+  GridPlan,
+  GridRequest,
   HeapStats,
   Paper,
   Progress,
@@ -123,6 +125,16 @@ export class Simulator {
       if (!(e instanceof ScenarioError)) throw e;
       return { valid: false, error: { path: e.path, problem: e.problem, message: e.message } };
     }
+  }
+
+  /**
+   * Plans a sweep as `tcpsim grid` does (and the service plans its batches): every value of the grid
+   * checked on its own, then every combination, the first pointer varying slowest. Rejects with
+   * ScenarioError whose path is in the request's terms ("$.grid['/tcp/flavor'][1]").
+   */
+  async planGrid(request: GridRequest | string): Promise<GridPlan> {
+    const text = typeof request === 'string' ? request : JSON.stringify(request);
+    return (await this.#submit({ type: 'planGrid', text })) as GridPlan;
   }
 
   /** The built-in scenarios' names, sorted. */

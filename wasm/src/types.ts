@@ -77,6 +77,35 @@ export type Validation =
     }
   | { valid: false; error: { path: string; problem: string; message: string } };
 
+/** A sweep over a scenario: `grid` maps JSON Pointers (RFC 6901) to the values each takes. */
+export interface GridRequest {
+  scenario: Scenario | Record<string, unknown>;
+  /** In order: the first pointer varies slowest. */
+  grid?: Record<string, unknown[]>;
+  /** Runs per point, with seeds seed, seed + 1, ... (default 1). */
+  replications?: number;
+}
+
+/** A sweep's plan, as `tcpsim grid` prints it (sim-core/experiment/grid.h). */
+export interface GridPlan {
+  /** The base scenario with every default filled in. */
+  normalised: Scenario;
+  pointers: string[];
+  /** Per pointer, per value: the simulated duration with only that value set. */
+  valueDurationS: number[][];
+  points: GridPoint[];
+}
+
+export interface GridPoint {
+  /** The point's value per pointer, in grid order. */
+  params: Record<string, unknown>;
+  /** The base scenario as given, with the point's values set. */
+  scenario: Record<string, unknown>;
+  /** The point's seed; replication r runs with seed + r. */
+  seed: number;
+  durationS: number;
+}
+
 /** An entry of the paper catalogue (sim-core/scenario/papers.json), as `tcpsim papers` prints it. */
 export interface Paper {
   id: string;

@@ -98,6 +98,10 @@ function handle(engine: TcbsimEngine, request: Request, post: Post): { value: un
       const out = engine.validate(request.text);
       return 'error' in out ? out : { value: JSON.parse(out.scenario) };
     }
+    case 'planGrid': {
+      const out = engine.planGrid(request.text);
+      return 'error' in out ? out : { value: JSON.parse(out.plan) };
+    }
     case 'presets':
       return { value: engine.presetNames() };
     case 'preset': {

@@ -9,6 +9,7 @@ import { after, describe, test } from 'node:test';
 import {
   createSimulator,
   getPreset,
+  planGrid,
   listPresets,
   OutOfMemoryError,
   runScenario,
@@ -204,6 +205,32 @@ describe('invalid input', () => {
     const native = await tcpsim(['validate', '-'], base);
     assert.equal(native.code, 0);
     assert.deepEqual(await validateScenario(base), { valid: true, scenario: JSON.parse(native.stdout) });
+  });
+
+  test("a sweep's plan is what tcpsim grid prints, its order the grid's, its errors the CLI's", async () => {
+    const request = {
+      scenario: JSON.parse(base),
+      grid: { '/topology/bottleneck/delayMs': [20, 5, 10], '/durationS': [1, 2] },
+      replications: 2,
+    };
+    const native = await tcpsim(['grid', '-'], JSON.stringify(request));
+    assert.equal(native.code, 0, native.stderr);
+    const plan = await planGrid(request);
+    assert.deepEqual(plan, JSON.parse(native.stdout));
+    assert.deepEqual(
+      plan.points.map((p) => Object.values(p.params)),
+      [[20, 1], [20, 2], [5, 1], [5, 2], [10, 1], [10, 2]],
+    );
+
+    const bad = { ...request, grid: { '/durationS': [1, -1] } };
+    const nativeBad = await tcpsim(['grid', '-'], JSON.stringify(bad));
+    assert.equal(nativeBad.code, 2);
+    await assert.rejects(planGrid(bad), (e: unknown) => {
+      assert.ok(e instanceof ScenarioError);
+      assert.equal(e.path, "$.grid['/durationS'][1]");
+      assert.equal(`error: ${e.message}`, nativeBad.stderr.trim());
+      return true;
+    });
   });
 
   test('a bad seed or trace level is bad input too', async () => {

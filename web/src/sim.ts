@@ -12,6 +12,7 @@ import {
   validateScenario,
   ScenarioError,
   OutOfMemoryError,
+  jsonPathToPointer,
   type Experiment,
   type Paper,
   type Simulator,
@@ -22,7 +23,6 @@ import {
 } from '@tcb-lab/sim';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PaperRef, PresetInfo } from './data/presets';
-import { pathToPointer } from './data/scenarioEdit';
 
 export { getPreset, runExperiment, validateScenario };
 
@@ -82,7 +82,7 @@ export interface RunError {
 }
 
 export function describeRunError(e: unknown): RunError {
-  if (e instanceof ScenarioError) return { kind: 'scenario', message: `${e.path}: ${e.problem}`, pointer: pathToPointer(e.path) };
+  if (e instanceof ScenarioError) return { kind: 'scenario', message: `${e.path}: ${e.problem}`, pointer: jsonPathToPointer(e.path) };
   if (e instanceof OutOfMemoryError)
     return { kind: 'memory', message: `${e.message}. Lower the trace level (series or summary) or shorten the run.` };
   if (e instanceof DOMException && e.name === 'AbortError') return { kind: 'cancelled', message: 'Run cancelled.' };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from '@tcb-lab/sim';
+import { findInSummary, jsonPathToPointer, type Scenario } from '@tcb-lab/sim';
 import schema from '@schema/scenario.schema.json';
 import {
-  getPointer, parseValues, pathToPointer, runCount, scalarPointers, schemesOf, setPointer, withScheme,
+  parseValues, runCount, scalarPointers, schemesOf, setPointer, withScheme,
 } from '../src/data/scenarioEdit';
 import { firstSentence, groupPresets, paperOf, referenceOf } from '../src/data/presets';
 import { branchLabel, controlOf, discriminator, initialValue, labelOf, matchBranch, parseNumberInput, resolve, type SchemaNode } from '../src/data/schemaForm';
@@ -12,7 +12,7 @@ const root = schema as unknown as SchemaNode;
 describe('JSON Pointers and error paths', () => {
   it('reads and writes without touching the original', () => {
     const doc = { a: { 'b/c': [1, 2] } };
-    expect(getPointer(doc, '/a/b~1c/1')).toBe(2);
+    expect(findInSummary(doc, '/a/b~1c/1')).toBe(2);
     const next = setPointer(doc, '/a/b~1c/0', 9);
     expect(next.a['b/c']).toEqual([9, 2]);
     expect(doc.a['b/c']).toEqual([1, 2]);
@@ -21,10 +21,10 @@ describe('JSON Pointers and error paths', () => {
   });
 
   it('turns the CLI’s paths into pointers', () => {
-    expect(pathToPointer('$')).toBe('');
-    expect(pathToPointer('$.traffic[0].to')).toBe('/traffic/0/to');
-    expect(pathToPointer("$.hosts['left0'].sharing.scheme")).toBe('/hosts/left0/sharing/scheme');
-    expect(pathToPointer("$.hosts['*'].sharing")).toBe('/hosts/*/sharing');
+    expect(jsonPathToPointer('$')).toBe('');
+    expect(jsonPathToPointer('$.traffic[0].to')).toBe('/traffic/0/to');
+    expect(jsonPathToPointer("$.hosts['left0'].sharing.scheme")).toBe('/hosts/left0/sharing/scheme');
+    expect(jsonPathToPointer("$.hosts['*'].sharing")).toBe('/hosts/*/sharing');
   });
 });
 

@@ -1,10 +1,10 @@
 // A batch's plan: the grid points (every combination of the grid's values, the first pointer
-// varying slowest, as sim-core's experiments expand their axes), each point's scenario (the base
-// scenario with the point's values set at their JSON Pointers) and its seed. Every point is
-// validated by the simulator before anything is queued, and an error names the grid entry that
-// broke the scenario.
+// varying slowest), each point's scenario (the base scenario with the point's values set at their
+// JSON Pointers) and its seed, as sim-core plans a sweep (`tcpsim grid`), checked here against the
+// service's limits. Every point is validated by the simulator before anything is queued, and an
+// error names the grid entry that broke the scenario.
 import type { Engine } from './engine.js';
-import { memberPath, setAtPointer } from './pointer.js';
+import { jsonPathChild } from '@tcb-lab/sim/json-pointer';
 
 export class RequestError extends Error {
   constructor(
@@ -41,8 +41,6 @@ export interface PlanLimits {
   batchRuns: number;
   durationS: number;
 }
-
-const clone = <T>(value: T): T => structuredClone(value);
 
 export function countPoints(grid: Record<string, unknown[]>): number {
   return Object.values(grid).reduce((n, values) => n * values.length, 1);
@@ -84,56 +82,23 @@ export async function planBatch(
     );
   }
 
-  const base = await engine.validate(JSON.stringify(scenario));
-  if (!base.valid) throw scenarioError('$.scenario', base.path, base.problem);
-  checkDuration(base.scenario, limits.durationS, 'MAX_DURATION_S', '$.scenario.durationS');
-
-  // Each value on its own first, so that an error can name the value that broke the scenario.
-  for (const pointer of pointers) {
-    const at = memberPath('$.grid', pointer);
-    for (const [i, value] of grid[pointer].entries()) {
-      const doc = clone(scenario);
-      const refused = setAtPointer(doc, pointer, clone(value));
-      if (refused !== undefined) throw new RequestError(400, `${at}: ${refused}`, { path: at, problem: refused });
-      const v = await engine.validate(JSON.stringify(doc));
-      if (!v.valid) throw scenarioError(`${at}[${i}]`, '$', `makes ${'$.scenario' + v.path.slice(1)} invalid: ${v.problem}`);
-      checkDuration(v.scenario, limits.durationS, 'MAX_DURATION_S', `${at}[${i}]`);
-    }
+  // sim-core plans the sweep (sim-core/experiment/grid.h): the values, the combinations and the
+  // seeds, with errors already in the request's terms.
+  const planning = await engine.planGrid(JSON.stringify({ scenario, grid, replications }));
+  if (!planning.ok) {
+    throw new RequestError(400, `${planning.path}: ${planning.problem}`, { path: planning.path, problem: planning.problem });
   }
-
-  const points: PlannedPoint[] = [];
-  const index = pointers.map(() => 0);
-  for (let p = 0; p < pointCount; ++p) {
-    const params: Record<string, unknown> = {};
-    const doc = clone(scenario);
-    pointers.forEach((pointer, k) => {
-      params[pointer] = grid[pointer][index[k]];
-      setAtPointer(doc, pointer, clone(params[pointer]));
+  const { plan } = planning;
+  checkDuration(plan.normalised, limits.durationS, 'MAX_DURATION_S', '$.scenario.durationS');
+  pointers.forEach((pointer, k) => {
+    plan.valueDurationS[k].forEach((durationS, i) => {
+      checkDuration({ durationS }, limits.durationS, 'MAX_DURATION_S', `${jsonPathChild('$.grid', pointer)}[${i}]`);
     });
-    let seed: number;
-    if (pointers.length === 0) {
-      seed = Number(base.scenario.seed);
-    } else {
-      const v = await engine.validate(JSON.stringify(doc));
-      if (!v.valid) {
-        throw new RequestError(
-          400,
-          `$.grid: the point ${JSON.stringify(params)} makes ${'$.scenario' + v.path.slice(1)} invalid: ${v.problem}`,
-          { path: '$.grid', problem: `the point ${JSON.stringify(params)} makes ${'$.scenario' + v.path.slice(1)} invalid: ${v.problem}` },
-        );
-      }
-      checkDuration(v.scenario, limits.durationS, 'MAX_DURATION_S', '$.grid');
-      seed = Number(v.scenario.seed);
-    }
-    if (seed + replications - 1 > Number.MAX_SAFE_INTEGER) {
-      throw new RequestError(400, `$.replications: seed ${seed} + ${replications - 1} is beyond 2^53 - 1`, { path: '$.replications' });
-    }
-    points.push({ params, scenario: doc, seed });
-    // Next combination: the last pointer varies fastest.
-    for (let k = pointers.length - 1; k >= 0; --k) {
-      if (++index[k] < grid[pointers[k]].length) break;
-      index[k] = 0;
-    }
-  }
-  return { pointers, points, normalised: base.scenario };
+  });
+  for (const point of plan.points) checkDuration({ durationS: point.durationS }, limits.durationS, 'MAX_DURATION_S', '$.grid');
+  return {
+    pointers,
+    points: plan.points.map(({ params, scenario, seed }) => ({ params, scenario, seed })),
+    normalised: plan.normalised,
+  };
 }

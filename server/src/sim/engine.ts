@@ -12,6 +12,18 @@ export type Validation =
   | { valid: true; scenario: Record<string, unknown> }
   | { valid: false; path: string; problem: string };
 
+/** A sweep's plan as `tcpsim grid` prints it (sim-core/experiment/grid.h), or the request's error. */
+export type GridPlanning =
+  | { ok: true; plan: GridPlan }
+  | { ok: false; path: string; problem: string };
+
+export interface GridPlan {
+  normalised: Record<string, unknown>;
+  pointers: string[];
+  valueDurationS: number[][];
+  points: { params: Record<string, unknown>; scenario: Record<string, unknown>; seed: number; durationS: number }[];
+}
+
 export type RunOutcome =
   | { ok: true; summary: Record<string, unknown>; wallSeconds: number }
   | { ok: false; kind: 'scenario'; path: string; problem: string }
@@ -29,6 +41,8 @@ export interface RunRequest {
 export interface Engine {
   readonly kind: EngineKind;
   validate(scenarioText: string): Promise<Validation>;
+  /** Plans a sweep {scenario, grid, replications} with sim-core's rules (PlanGrid). */
+  planGrid(requestText: string): Promise<GridPlanning>;
   run(scenarioText: string, request: RunRequest): Promise<RunOutcome>;
   presets(): Promise<string[]>;
   /** The scenario of a preset (an experiment's base scenario too), or null for an unknown name. */
@@ -114,6 +128,14 @@ export class NativeEngine implements Engine {
     throw new Error(`tcpsim validate failed (exit ${r.code ?? r.signal}): ${r.stderr.trim()}`);
   }
 
+  async planGrid(requestText: string): Promise<GridPlanning> {
+    const r = await runChild(this.tcpsimPath, ['grid', '-'], requestText, listTimeoutMs);
+    if (r.code === 0) return { ok: true, plan: JSON.parse(r.stdout) };
+    const error = parseCliError(r.stderr);
+    if (r.code === 2 && error) return { ok: false, ...error };
+    throw new Error(`tcpsim grid failed (exit ${r.code ?? r.signal}): ${r.stderr.trim()}`);
+  }
+
   async run(scenarioText: string, request: RunRequest): Promise<RunOutcome> {
     const args = ['run', '-', '--trace', request.trace, '--stats'];
     if (request.seed !== undefined) args.push('--seed', String(request.seed));
@@ -173,6 +195,7 @@ interface SimSimulator {
   validateScenario(
     scenario: string,
   ): Promise<{ valid: true; scenario: unknown } | { valid: false; error: { path: string; problem: string } }>;
+  planGrid(request: string): Promise<unknown>;
   listPresets(): Promise<string[]>;
   getPreset(name: string): Promise<unknown>;
   close?(): void | Promise<void>;
@@ -210,6 +233,15 @@ export class WasmEngine implements Engine {
     return v.valid
       ? { valid: true, scenario: v.scenario as Record<string, unknown> }
       : { valid: false, path: v.error.path, problem: v.error.problem };
+  }
+
+  async planGrid(requestText: string): Promise<GridPlanning> {
+    try {
+      return { ok: true, plan: (await this.#simulator.planGrid(requestText)) as GridPlan };
+    } catch (error) {
+      if (error instanceof this.#ScenarioError) return { ok: false, path: error.path, problem: error.problem };
+      throw error;
+    }
   }
 
   async run(scenarioText: string, request: RunRequest): Promise<RunOutcome> {

@@ -1,7 +1,7 @@
 // The metrics a batch records per run (as typed columns of `runs`) and reports per grid point. The
 // names are the API's; the values are read from each run's summary at the pointers below, and the
 // units come from result.schema.json's x-unit at the same pointers.
-import { getAtPointer } from './pointer.js';
+import { findInSummary } from '@tcb-lab/sim/json-pointer';
 import { simSchemas, subschemaAt } from './schemas.js';
 
 export interface MetricDefinition {
@@ -51,7 +51,7 @@ export function metricInfos(): MetricInfo[] {
 export function readMetrics(summary: unknown): Record<string, number | null> {
   const values: Record<string, number | null> = {};
   for (const m of metricDefinitions) {
-    const value = getAtPointer(summary, m.pointer);
+    const value = findInSummary(summary, m.pointer);
     values[m.name] = typeof value === 'number' && Number.isFinite(value) ? value : null;
   }
   return values;

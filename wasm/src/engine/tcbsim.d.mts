@@ -37,6 +37,7 @@ export interface TcbsimEngine {
   reportSchema(): string;
   ExperimentSession: new (source: string, quick: boolean) => EngineExperimentSession;
   validate(text: string): { scenario: string } | { error: EngineError };
+  planGrid(text: string): { plan: string } | { error: EngineError };
   run(
     text: string,
     options: { seed?: number; trace?: string; progressEveryEvents?: number },

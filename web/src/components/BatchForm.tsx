@@ -1,10 +1,10 @@
 // Batch submission: parameters to sweep (JSON Pointers with values or ranges) and replications;
 // the run count shows before submitting. Every value is checked against the scenario first.
-import type { Scenario } from '@tcb-lab/sim';
+import { jsonPathToPointer, type Scenario } from '@tcb-lab/sim';
 import { useContext, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, ApiError } from '../api';
-import { parseValues, pathToPointer, runCount, scalarPointers, setPointer } from '../data/scenarioEdit';
+import { parseValues, runCount, scalarPointers, setPointer } from '../data/scenarioEdit';
 import { validateScenario } from '../sim';
 import { ServerContext } from './ServerStatus';
 
@@ -90,7 +90,7 @@ export function BatchForm({ scenario, valid, title }: { scenario: Scenario; vali
             list="batch-pointers"
             value={r.pointer}
             aria-invalid={!!errors[i] || undefined}
-            onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, pointer: e.target.value.startsWith('$') ? pathToPointer(e.target.value) : e.target.value } : x)))}
+            onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, pointer: e.target.value.startsWith('$') ? jsonPathToPointer(e.target.value) : e.target.value } : x)))}
           />
           <label htmlFor={`bv-${i}`}>values (list, or start:stop:step)</label>
           <input id={`bv-${i}`} value={r.values} aria-invalid={!!errors[i] || undefined} onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, values: e.target.value } : x)))} />

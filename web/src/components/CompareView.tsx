@@ -1,6 +1,6 @@
 // Compare mode: the same scenario and seed under several schemes, or one parameter at several
 // values; small multiples on shared axes and a difference table.
-import { runScenario, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
+import { jsonPathToPointer, runScenario, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FocusProvider } from '../charts/focus';
 import { extentOf, TimeSequenceChart, WindowChart } from '../charts/charts';
@@ -8,7 +8,7 @@ import type { Domain } from '../charts/Plot';
 import { BarChart } from '../charts/StaticCharts';
 import { toCsv } from '../data/csv';
 import { lowerBound, upperBound } from '../data/columns';
-import { parseValues, pathToPointer, scalarPointers, schemesOf, setPointer, withScheme } from '../data/scenarioEdit';
+import { parseValues, scalarPointers, schemesOf, setPointer, withScheme } from '../data/scenarioEdit';
 import { closedWindows, flowWindows } from '../data/series';
 import { differenceTable, formatValue } from '../data/summary';
 import { timeSequence, type TimeSequence } from '../data/timeseq';
@@ -136,7 +136,7 @@ export function CompareView({
         ) : (
           <div>
             <label htmlFor="cmp-pointer">parameter (JSON Pointer)</label>
-            <input id="cmp-pointer" list="cmp-pointers" value={pointer} onChange={(e) => setPointerText(e.target.value.startsWith('$') ? pathToPointer(e.target.value) : e.target.value)} />
+            <input id="cmp-pointer" list="cmp-pointers" value={pointer} onChange={(e) => setPointerText(e.target.value.startsWith('$') ? jsonPathToPointer(e.target.value) : e.target.value)} />
             <datalist id="cmp-pointers">
               {pointers.map((p) => (
                 <option key={p} value={p} />

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import {
   branchLabel, controlOf, discriminator, initialValue, labelOf, matchBranch, parseNumberInput, resolve, type SchemaNode,
 } from '../data/schemaForm';
-import { toPointer } from '../data/scenarioEdit';
+import { toPointer } from '@tcb-lab/sim';
 
 export interface FieldError {
   pointer: string;

@@ -1,38 +1,13 @@
-// Editing scenarios: JSON Pointers (as the API's grids and experiments use), the CLI's error paths,
+// Editing scenarios: values set at JSON Pointers (the pointer rules themselves are @tcb-lab/sim's),
 // the sharing scheme of every host, sweep values and run counts.
-import type { Scenario } from '@tcb-lab/sim';
+import { parsePointer, toPointer, type Scenario } from '@tcb-lab/sim';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-function unescape(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-function escape(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-export function pointerTokens(pointer: string): string[] {
-  if (pointer === '') return [];
-  if (!pointer.startsWith('/')) throw new Error(`not a JSON Pointer: ${pointer}`);
-  return pointer.slice(1).split('/').map(unescape);
-}
-
-export function toPointer(tokens: (string | number)[]): string {
-  return tokens.map((t) => '/' + escape(String(t))).join('');
-}
-
-export function getPointer(doc: unknown, pointer: string): unknown {
-  let node = doc as Json | undefined;
-  for (const t of pointerTokens(pointer)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = Array.isArray(node) ? node[Number(t)] : (node as Record<string, Json>)[t];
-  }
-  return node;
-}
-
 /** A copy of doc with the value at pointer replaced (parents created as objects); undefined deletes. */
 export function setPointer<T>(doc: T, pointer: string, value: unknown): T {
-  const tokens = pointerTokens(pointer);
+  const tokens = parsePointer(pointer);
+  if (!tokens) throw new Error(`not a JSON Pointer: ${pointer}`);
   if (tokens.length === 0) return value as T;
   const copy = (structuredClone(doc) ?? {}) as unknown as Record<string, Json>;
   let node: Record<string, Json> | Json[] = copy;
@@ -48,19 +23,6 @@ export function setPointer<T>(doc: T, pointer: string, value: unknown): T {
     else delete node[last];
   } else (node as Record<string, Json>)[last] = value as Json;
   return copy as unknown as T;
-}
-
-/** The CLI's error path (`$.traffic[0].to`, `$.hosts['left0'].sharing`) as a JSON Pointer. */
-export function pathToPointer(path: string): string {
-  if (!path.startsWith('$')) return '';
-  const tokens: string[] = [];
-  const re = /\.([A-Za-z0-9_$*-]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]/y;
-  re.lastIndex = 1;
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < path.length && (m = re.exec(path))) {
-    tokens.push(m[1] ?? m[2] ?? (m[3] ?? m[4]).replace(/\\(.)/g, '$1'));
-  }
-  return toPointer(tokens);
 }
 
 /** The sharing schemes the scenario's hosts use (independent when none is set). */

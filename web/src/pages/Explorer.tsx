@@ -4,7 +4,7 @@
 // carries a small scenario itself, or a saved experiment on the server).
 // URL: ?preset=NAME or ?s=<encoded scenario> (data/urlScenario.ts); &mode=compare&schemes=a,b
 // opens compare mode and runs it; &plots=seq,cwnd chooses the plots.
-import type { Scenario, TraceLevel } from '@tcb-lab/sim';
+import { jsonPathToPointer, type Scenario, type TraceLevel } from '@tcb-lab/sim';
 import { useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { api, ApiError } from '../api';
@@ -15,7 +15,7 @@ import { plotKinds, ResultView, type PlotKind } from '../components/ResultView';
 import { SchemaForm, type FieldError } from '../components/SchemaForm';
 import { ServerContext } from '../components/ServerStatus';
 import { firstSentence, groupPresets, paperOf, referenceOf, type PaperRef } from '../data/presets';
-import { pathToPointer, schemesOf, withScheme } from '../data/scenarioEdit';
+import { schemesOf, withScheme } from '../data/scenarioEdit';
 import { initialValue } from '../data/schemaForm';
 import { scenarioSchema, schemeNames } from '../schema';
 import { decodeScenario, encodeScenario, maxLinkChars } from '../data/urlScenario';
@@ -131,7 +131,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
           setFieldError(null);
           setValidText(text);
         } else {
-          setFieldError({ pointer: pathToPointer(v.error.path), problem: v.error.problem });
+          setFieldError({ pointer: jsonPathToPointer(v.error.path), problem: v.error.problem });
           setValidText(null);
         }
       } catch (e) {

@@ -1,0 +1,151 @@
+#include "experiment/grid.h"
+
+#include <string>
+#include <utility>
+
+#include "experiment/json_pointer.h"
+#include "scenario/json_schema.h"
+#include "scenario/scenario.h"
+
+namespace tcb {
+
+using json = nlohmann::json;
+
+std::vector<std::vector<size_t>> CartesianProduct(const std::vector<std::vector<size_t>>& axis_values) {
+  std::vector<std::vector<size_t>> points{{}};
+  for (const std::vector<size_t>& values : axis_values) {
+    std::vector<std::vector<size_t>> next;
+    next.reserve(points.size() * values.size());
+    for (const std::vector<size_t>& p : points) {
+      for (size_t v : values) {
+        next.push_back(p);
+        next.back().push_back(v);
+      }
+    }
+    points = std::move(next);
+  }
+  return points;
+}
+
+namespace {
+
+// "$.scenario" + the tail of a scenario error's path ("$.tcp.flavor" -> "$.scenario.tcp.flavor").
+std::string InScenario(const std::string& scenario_path) { return "$.scenario" + scenario_path.substr(1); }
+
+// The point's values as {pointer: value}, in grid order, for messages and the plan document.
+nlohmann::ordered_json Params(const std::vector<GridAxis>& grid, const std::vector<size_t>& point) {
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (size_t k = 0; k < grid.size(); ++k) {
+    params[grid[k].pointer] = nlohmann::ordered_json(grid[k].values[point[k]]);
+  }
+  return params;
+}
+
+}  // namespace
+
+GridPlan PlanGrid(const json& scenario, const std::vector<GridAxis>& grid, int replications) {
+  if (replications < 1) throw ScenarioError("$.replications", "must be at least 1");
+  GridPlan plan;
+  try {
+    plan.normalised = ParseScenario(scenario).document;
+  } catch (const ScenarioError& e) {
+    throw ScenarioError(InScenario(e.path()), e.problem());
+  }
+
+  // Each value on its own first, so that an error names the value rather than a combination.
+  std::vector<std::vector<size_t>> axis_values;
+  for (const GridAxis& axis : grid) {
+    const std::string at = JsonPathChild("$.grid", axis.pointer);
+    if (axis.values.empty()) throw ScenarioError(at, "must have at least one value");
+    std::vector<double>& durations = plan.value_duration_s.emplace_back();
+    for (size_t i = 0; i < axis.values.size(); ++i) {
+      json doc = scenario;
+      if (auto refused = SetAtPointer(doc, axis.pointer, axis.values[i])) throw ScenarioError(at, *refused);
+      try {
+        durations.push_back(ParseScenario(doc).document.at("durationS").get<double>());
+      } catch (const ScenarioError& e) {
+        throw ScenarioError(JsonPathIndex(at, i), "makes " + InScenario(e.path()) + " invalid: " + e.problem());
+      }
+    }
+    std::vector<size_t>& indices = axis_values.emplace_back();
+    for (size_t i = 0; i < axis.values.size(); ++i) indices.push_back(i);
+  }
+
+  for (std::vector<size_t>& values : CartesianProduct(axis_values)) {
+    GridPoint point;
+    point.scenario = scenario;
+    for (size_t k = 0; k < grid.size(); ++k) SetAtPointer(point.scenario, grid[k].pointer, grid[k].values[values[k]]);
+    if (grid.empty()) {
+      point.seed = plan.normalised.at("seed").get<uint64_t>();
+      point.duration_s = plan.normalised.at("durationS").get<double>();
+    } else {
+      try {
+        const json normalised = ParseScenario(point.scenario).document;
+        point.seed = normalised.at("seed").get<uint64_t>();
+        point.duration_s = normalised.at("durationS").get<double>();
+      } catch (const ScenarioError& e) {
+        throw ScenarioError("$.grid", "the point " + Params(grid, values).dump() + " makes " + InScenario(e.path()) +
+                                          " invalid: " + e.problem());
+      }
+    }
+    if (point.seed > kMaxSeed - static_cast<uint64_t>(replications - 1)) {
+      throw ScenarioError("$.replications", "seed " + std::to_string(point.seed) + " + " +
+                                                std::to_string(replications - 1) + " is beyond 2^53 - 1");
+    }
+    point.values = std::move(values);
+    plan.points.push_back(std::move(point));
+  }
+  return plan;
+}
+
+nlohmann::ordered_json PlanGridText(std::string_view request_text) {
+  ParseJsonText(request_text);  // Throws the scenario parser's line-and-column error on bad JSON.
+  const auto request = nlohmann::ordered_json::parse(request_text);
+  if (!request.is_object()) throw ScenarioError("$", "must be an object {scenario, grid, replications}");
+  for (const auto& [key, value] : request.items()) {
+    if (key != "scenario" && key != "grid" && key != "replications") {
+      throw ScenarioError(JsonPathChild("$", key), "unknown field (expected scenario, grid or replications)");
+    }
+  }
+  if (!request.contains("scenario") || !request.at("scenario").is_object()) {
+    throw ScenarioError("$.scenario", "must be a scenario object");
+  }
+  std::vector<GridAxis> grid;
+  if (request.contains("grid")) {
+    if (!request.at("grid").is_object()) throw ScenarioError("$.grid", "must be an object {pointer: [values]}");
+    for (const auto& [pointer, values] : request.at("grid").items()) {
+      const std::string at = JsonPathChild("$.grid", pointer);
+      if (!values.is_array()) throw ScenarioError(at, "must be an array of values");
+      GridAxis& axis = grid.emplace_back();
+      axis.pointer = pointer;
+      for (const auto& v : values) axis.values.emplace_back(v);
+    }
+  }
+  int replications = 1;
+  if (request.contains("replications")) {
+    const auto& r = request.at("replications");
+    if (!r.is_number_integer() || r.get<int64_t>() < 1 || r.get<int64_t>() > 1'000'000) {
+      throw ScenarioError("$.replications", "must be an integer from 1 to 1000000");
+    }
+    replications = r.get<int>();
+  }
+
+  const GridPlan plan = PlanGrid(json(request.at("scenario")), grid, replications);
+  nlohmann::ordered_json out;
+  out["normalised"] = nlohmann::ordered_json(plan.normalised);
+  out["pointers"] = nlohmann::ordered_json::array();
+  for (const GridAxis& axis : grid) out["pointers"].push_back(axis.pointer);
+  out["valueDurationS"] = plan.value_duration_s;
+  out["points"] = nlohmann::ordered_json::array();
+  for (const GridPoint& p : plan.points) {
+    nlohmann::ordered_json point;
+    point["params"] = Params(grid, p.values);
+    point["scenario"] = nlohmann::ordered_json(p.scenario);
+    point["seed"] = p.seed;
+    point["durationS"] = p.duration_s;
+    out["points"].push_back(std::move(point));
+  }
+  return out;
+}
+
+}  // namespace tcb
