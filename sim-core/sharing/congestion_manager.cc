@@ -15,13 +15,18 @@ class CmMacroflow final : public EnsembleGroup {
  protected:
   // The CM learns what its flows send from their pipes (below), not packet by packet.
   void OnSegmentSent(EnsembleMember&, const SentSegment&) override {}
-  bool OnNewAck(EnsembleMember& f, const AckInfo& ack) override;
-  void OnDuplicate(EnsembleMember& f, const AckInfo& ack) override;
+  bool OnAck(EnsembleMember& f, const AckInfo& ack, bool new_data) override {
+    if (new_data) return OnNewAck(f, ack);
+    OnDuplicate(f);
+    return false;
+  }
   void OnRetransmissionTimeout(EnsembleMember& f) override;
   // What the macroflow has in the network: the flows' pipes.
   Bytes InFlight() const override;
 
  private:
+  bool OnNewAck(EnsembleMember& f, const AckInfo& ack);
+  void OnDuplicate(EnsembleMember& f);
   // Bytes of a flow in the network: sent up to snd_nxt and unacknowledged (after a timeout,
   // go-back-N starts again from snd_una), less a segment for every duplicate ACK since the last new
   // one (each says a segment left the network: cm_update's nrecd).
@@ -90,7 +95,7 @@ bool CmMacroflow::OnNewAck(EnsembleMember& f, const AckInfo& ack) {
   return restart;
 }
 
-void CmMacroflow::OnDuplicate(EnsembleMember& f, const AckInfo&) {
+void CmMacroflow::OnDuplicate(EnsembleMember& f) {
   SenderHandle& sender = f.sender();
   f.CountDuplicate();
   if (f.dupacks() == f.config().dupack_threshold && !f.in_recovery() && sender.snd_una() - 1 > f.recover()) {
@@ -119,10 +124,7 @@ CongestionManagerScheme::~CongestionManagerScheme() = default;
 std::unique_ptr<CongestionControl> CongestionManagerScheme::Attach(const TcpConfig& config,
                                                                    SenderHandle& sender,
                                                                    const ConnectionContext& context) {
-  CmMacroflow& macroflow = GroupFor(config, context);
-  auto flow = std::make_unique<EnsembleMember>(macroflow, sender, config, context.traits, false);
-  macroflow.Join(*flow, context.flow, context.traits.weight);
-  return flow;
+  return JoinWithWeight(config, sender, context);
 }
 
 }  // namespace tcb

@@ -88,12 +88,12 @@ void EnsembleGroup::SetShare(EnsembleMember& m, double share) {
 
 bool EnsembleGroup::MemberAck(EnsembleMember& m, const AckInfo& ack) {
   m.highest_echo_ = std::max(m.highest_echo_, ack.echo_uid);
-  return OnNewAck(m, ack);
+  return OnAck(m, ack, true);
 }
 
 void EnsembleGroup::MemberDuplicateAck(EnsembleMember& m, const AckInfo& ack) {
   m.highest_echo_ = std::max(m.highest_echo_, ack.echo_uid);
-  OnDuplicate(m, ack);
+  OnAck(m, ack, false);
 }
 
 void EnsembleGroup::Pump() {

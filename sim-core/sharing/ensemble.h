@@ -142,10 +142,10 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   // Data starts on a member: its first, or after an idle period (RFC 5681 §4.1).
   virtual void OnSendStart(EnsembleMember&, bool /*first*/) {}
   virtual void OnSegmentSent(EnsembleMember& m, const SentSegment& s) = 0;
-  // An ACK of new data (returns whether to restart the member's retransmission timer, RFC 6298
-  // §5.3), or a duplicate ACK. The member's highest echoed packet is already up to date.
-  virtual bool OnNewAck(EnsembleMember& m, const AckInfo& ack) = 0;
-  virtual void OnDuplicate(EnsembleMember& m, const AckInfo& ack) = 0;
+  // An ACK of new data (`new_data`; returns whether to restart the member's retransmission timer,
+  // RFC 6298 §5.3) or a duplicate ACK (the result is not used). The member's highest echoed packet is
+  // already up to date.
+  virtual bool OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) = 0;
   virtual void OnRetransmissionTimeout(EnsembleMember& m) = 0;
   // By default the group shares one RTT estimate (E-TCP's ECB, the Congestion Manager).
   virtual void OnRttSample(EnsembleMember&, SimTime rtt) {
@@ -206,6 +206,16 @@ class EnsembleScheme : public SharingScheme {
     return *FindOrCreate(groups_, GroupKey(config_.scope, context), [&] {
       return std::make_unique<Group>(config_, env_, DescribeGroupKey(config_.scope, context), config);
     });
+  }
+
+  // The connection as a new member of its group, with the connection's weight as its share (the
+  // Congestion Manager's and TCP-INT's Attach; E-TCP's members join with tickets instead).
+  std::unique_ptr<CongestionControl> JoinWithWeight(const TcpConfig& config, SenderHandle& sender,
+                                                    const ConnectionContext& context) {
+    Group& group = GroupFor(config, context);
+    auto member = std::make_unique<EnsembleMember>(group, sender, config, context.traits, false);
+    group.Join(*member, context.flow, context.traits.weight);
+    return member;
   }
 
   SharingConfig config_;

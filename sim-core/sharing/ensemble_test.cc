@@ -32,8 +32,7 @@ class FixedWindowGroup final : public EnsembleGroup {
 
  protected:
   void OnSegmentSent(EnsembleMember&, const SentSegment&) override {}
-  bool OnNewAck(EnsembleMember&, const AckInfo&) override { return true; }
-  void OnDuplicate(EnsembleMember&, const AckInfo&) override {}
+  bool OnAck(EnsembleMember&, const AckInfo&, bool) override { return true; }
   void OnRetransmissionTimeout(EnsembleMember&) override {}
   Bytes InFlight() const override {
     Bytes total = 0;

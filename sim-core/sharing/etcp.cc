@@ -29,11 +29,7 @@ class EtcpEcb final : public EnsembleGroup {
     last_sent_uid_ = s.uid;
     Record();
   }
-  bool OnNewAck(EnsembleMember& m, const AckInfo& ack) override {
-    Ack(m, ack, true);
-    return true;
-  }
-  void OnDuplicate(EnsembleMember& m, const AckInfo& ack) override { Ack(m, ack, false); }
+  bool OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) override;
   void OnRetransmissionTimeout(EnsembleMember& m) override;
   void OnRttSample(EnsembleMember& m, SimTime rtt) override {
     has_state_ = true;
@@ -56,7 +52,6 @@ class EtcpEcb final : public EnsembleGroup {
  private:
   // §3.1 case 1: "initialized to the same values they would have for a new standard TCB".
   void Reset();
-  void Ack(EnsembleMember& m, const AckInfo& ack, bool new_data);
   void FastRetransmit(EnsembleMember& m);
   // Pacing spreads one window over one RTT: a packet every srtt / (cwnd / mss).
   void StartPacing();
@@ -103,7 +98,7 @@ void EtcpEcb::OnLeft(EnsembleMember&) {
   }
 }
 
-void EtcpEcb::Ack(EnsembleMember& m, const AckInfo& ack, bool new_data) {
+bool EtcpEcb::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
   const SimTime now = Now();
   const Bytes flight_before = outstanding().bytes();
   // §3.3: "All ACK'ed packets are then removed from the list" (removed first here, so that the
@@ -143,6 +138,7 @@ void EtcpEcb::Ack(EnsembleMember& m, const AckInfo& ack, bool new_data) {
   }
   Record();
   Pump();
+  return true;
 }
 
 void EtcpEcb::FastRetransmit(EnsembleMember& m) {

@@ -41,11 +41,7 @@ class TcpIntHost final : public EnsembleGroup {
     outstanding().Sent(&m, s.seq, s.bytes, s.uid, Now());
     Record();
   }
-  bool OnNewAck(EnsembleMember& m, const AckInfo& ack) override {
-    Ack(m, ack, true);
-    return true;
-  }
-  void OnDuplicate(EnsembleMember& m, const AckInfo& ack) override { Ack(m, ack, false); }
+  bool OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) override;
   void OnRetransmissionTimeout(EnsembleMember& m) override;
   void OnRttSample(EnsembleMember& m, SimTime rtt) override { m.own_rtt().AddSample(rtt); }
 
@@ -60,7 +56,6 @@ class TcpIntHost final : public EnsembleGroup {
     bool decreased = false;
   };
 
-  void Ack(EnsembleMember& m, const AckInfo& ack, bool new_data);
   void Grow(Window& w, Bytes acked, double weight) const;
   void Shrink(Window& w, SimTime lost_sent_at, double weight, SimTime now) const;
   // The proxy case keeps a window per connection ("as if operating independently") and the host's
@@ -141,7 +136,7 @@ void TcpIntHost::Shrink(Window& w, SimTime lost_sent_at, double weight, SimTime 
   w.decreased = true;
 }
 
-void TcpIntHost::Ack(EnsembleMember& m, const AckInfo& ack, bool new_data) {
+bool TcpIntHost::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
   const SimTime now = Now();
   if (new_data) {
     // "The sender removes the packets from the pkts list up to the sequence number acknowledged ...
@@ -169,6 +164,7 @@ void TcpIntHost::Ack(EnsembleMember& m, const AckInfo& ack, bool new_data) {
   SumWindows();
   Record();
   Pump();
+  return true;
 }
 
 void TcpIntHost::OnRetransmissionTimeout(EnsembleMember& m) {
@@ -196,10 +192,7 @@ TcpIntScheme::~TcpIntScheme() = default;
 
 std::unique_ptr<CongestionControl> TcpIntScheme::Attach(const TcpConfig& config, SenderHandle& sender,
                                                         const ConnectionContext& context) {
-  TcpIntHost& host = GroupFor(config, context);
-  auto member = std::make_unique<EnsembleMember>(host, sender, config, context.traits, false);
-  host.Join(*member, context.flow, context.traits.weight);
-  return member;
+  return JoinWithWeight(config, sender, context);
 }
 
 }  // namespace tcb
