@@ -186,9 +186,9 @@ int Run(const std::vector<std::string>& args) {
     if (run.trace >= tcb::TraceLevel::kFull) {
       WriteFile(dir / "trace.csv", "the trace", [&](std::ostream& o) { tcb::WriteTraceCsv(run, o); });
     }
-    for (const auto& [name, capture] : run.captures) {
-      WriteFile(dir / (name + ".pcap"), "a capture",
-                [&](std::ostream& o) { tcb::WritePcap(run, capture, o); });
+    for (const auto& entry : run.captures) {  // (clang before 16 cannot capture structured bindings)
+      WriteFile(dir / (entry.first + ".pcap"), "a capture",
+                [&](std::ostream& o) { tcb::WritePcap(run, entry.second, o); });
     }
   } else if (!run.captures.empty()) {
     std::cerr << "tcpsim: note: the scenario asks for pcap captures; give -o DIR to write them\n";

@@ -40,29 +40,7 @@ TEST(CongestionManagerTest, FlowsShareTheMacroflowWindowByWeight) {
 // RFC 3124 §1: the flows to one destination together are no more aggressive than one TCP connection.
 // Two CM flows beside a competing connection take what one SACK connection takes in their place.
 TEST(CongestionManagerTest, AMacroflowIsAsAggressiveAsOneConnection) {
-  auto goodput = [](const char* scheme, int n, const char* flavor, int seed) {
-    json doc{{"schemaVersion", 1},
-             {"seed", seed},
-             {"durationS", 120},
-             {"tcp", {{"flavor", flavor}, {"mssBytes", 1000}, {"receiveWindowBytes", 1000000}}},
-             {"topology",
-              {{"kind", "dumbbell"},
-               {"pairs", 2},
-               {"bottleneck", {{"bandwidthMbps", 5}, {"delayMs", 20}, {"queue", {{"packets", 30}}}}},
-               {"access", {{"bandwidthMbps", 100}, {"delayMs", 1}}}}},
-             {"hosts", {{"left0", {{"sharing", {{"scheme", scheme}}}}}}},
-             {"traffic",
-              {{{"type", "bulk"}, {"name", "macroflow"}, {"count", n}, {"from", "left0"}, {"to", "right0"},
-                {"startJitterS", 1}},
-               {{"type", "bulk"}, {"name", "other"}, {"from", "left1"}, {"to", "right1"}, {"startJitterS", 1},
-                {"tcp", {{"flavor", "reno"}}}}}}};
-    const RunOutput run = testing::RunDoc(doc);
-    double total = 0;
-    for (const json& f : run.summary["flows"]) {
-      if (f["item"] == "macroflow") total += f["goodputBps"].get<double>();
-    }
-    return total;
-  };
+  const auto goodput = testing::EnsembleGoodputBesideOneConnection;
   double cm = 0, one = 0, bundle = 0;
   for (int seed = 1; seed <= 8; ++seed) {
     cm += goodput("congestion-manager", 4, "newreno", seed);

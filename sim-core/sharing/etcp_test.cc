@@ -106,29 +106,7 @@ TEST(EtcpTest, HtmlPreStarvesNonHtmlWhileHtmlHasData) {
 // so that timeouts after multiple losses do not count against it as lack of aggressiveness;
 // averaged over sixteen seeds to smooth drop-tail phase effects.)
 TEST(EtcpTest, AnEnsembleIsAsAggressiveAsOneConnection) {
-  auto goodput = [](const char* scheme, int n, const char* flavor, int seed) {
-    json doc{{"schemaVersion", 1},
-             {"seed", seed},
-             {"durationS", 120},
-             {"tcp", {{"flavor", flavor}, {"mssBytes", 1000}, {"receiveWindowBytes", 1000000}}},
-             {"topology",
-              {{"kind", "dumbbell"},
-               {"pairs", 2},
-               {"bottleneck", {{"bandwidthMbps", 5}, {"delayMs", 20}, {"queue", {{"packets", 30}}}}},
-               {"access", {{"bandwidthMbps", 100}, {"delayMs", 1}}}}},
-             {"hosts", {{"left0", {{"sharing", {{"scheme", scheme}}}}}}},
-             {"traffic",
-              {{{"type", "bulk"}, {"name", "ensemble"}, {"count", n}, {"from", "left0"}, {"to", "right0"},
-                {"startJitterS", 1}},
-               {{"type", "bulk"}, {"name", "other"}, {"from", "left1"}, {"to", "right1"}, {"startJitterS", 1},
-                {"tcp", {{"flavor", "reno"}}}}}}};
-    const RunOutput run = testing::RunDoc(doc);
-    double total = 0;
-    for (const json& f : run.summary["flows"]) {
-      if (f["item"] == "ensemble") total += f["goodputBps"].get<double>();
-    }
-    return total;
-  };
+  const auto goodput = testing::EnsembleGoodputBesideOneConnection;
   double ensemble = 0, one = 0, bundle = 0;
   for (int seed = 1; seed <= 16; ++seed) {
     ensemble += goodput("etcp", 4, "reno", seed);

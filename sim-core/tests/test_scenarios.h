@@ -45,6 +45,33 @@ inline std::vector<int64_t> EventTimes(const RunOutput& run, PacketEvent event, 
 
 inline const json& Flow(const RunOutput& run, size_t i) { return run.summary["flows"][i]; }
 
+// The goodput (b/s) of `n` bulk connections from left0 under `scheme`, beside one Reno connection
+// from left1, over a 5 Mb/s, 20 ms, 30-packet dumbbell for 120 s: how aggressive an ensemble is
+// (E-TCP §3.3, RFC 3124 §1) against one connection ("independent", 1) or a bundle ("independent", n).
+inline double EnsembleGoodputBesideOneConnection(const char* scheme, int n, const char* flavor, int seed) {
+  json doc{{"schemaVersion", 1},
+           {"seed", seed},
+           {"durationS", 120},
+           {"tcp", {{"flavor", flavor}, {"mssBytes", 1000}, {"receiveWindowBytes", 1000000}}},
+           {"topology",
+            {{"kind", "dumbbell"},
+             {"pairs", 2},
+             {"bottleneck", {{"bandwidthMbps", 5}, {"delayMs", 20}, {"queue", {{"packets", 30}}}}},
+             {"access", {{"bandwidthMbps", 100}, {"delayMs", 1}}}}},
+           {"hosts", {{"left0", {{"sharing", {{"scheme", scheme}}}}}}},
+           {"traffic",
+            {{{"type", "bulk"}, {"name", "ensemble"}, {"count", n}, {"from", "left0"}, {"to", "right0"},
+              {"startJitterS", 1}},
+             {{"type", "bulk"}, {"name", "other"}, {"from", "left1"}, {"to", "right1"}, {"startJitterS", 1},
+              {"tcp", {{"flavor", "reno"}}}}}}};
+  const RunOutput run = RunDoc(doc);
+  double total = 0;
+  for (const json& f : run.summary["flows"]) {
+    if (f["item"] == "ensemble") total += f["goodputBps"].get<double>();
+  }
+  return total;
+}
+
 // A GoogleTest parameter name from a preset or scenario name ("dumbbell-bulk" -> "dumbbell_bulk").
 inline std::string TestName(std::string name) {
   for (char& c : name) {
