@@ -48,4 +48,26 @@ class ForwardingControl : public CongestionControl {
   SenderHandle& sender_;
 };
 
+// A member of a set whose shared state is recorded as a group series (RFC 9040's ensemble
+// sharing, MV/FS-TCBI): besides what the scheme records itself, the set is recorded after every
+// ACK and every timeout, the events that move a member's window.
+class RecordedMemberControl : public ForwardingControl {
+ public:
+  using ForwardingControl::ForwardingControl;
+
+  bool OnAck(SimTime now, const AckInfo& ack) override {
+    const bool restart = ForwardingControl::OnAck(now, ack);
+    Record(now);
+    return restart;
+  }
+  void OnRetransmissionTimeout(SimTime now) override {
+    ForwardingControl::OnRetransmissionTimeout(now);
+    Record(now);
+  }
+
+ protected:
+  // Records the set's shared state at `now`.
+  virtual void Record(SimTime now) const = 0;
+};
+
 }  // namespace tcb

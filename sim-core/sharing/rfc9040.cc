@@ -166,10 +166,10 @@ void Rfc9040TemporalScheme::Describe(nlohmann::json& groups) const {
 
 // ---- Ensemble sharing ------------------------------------------------------------------------
 
-class Rfc9040EnsembleScheme::Member final : public ForwardingControl {
+class Rfc9040EnsembleScheme::Member final : public RecordedMemberControl {
  public:
   Member(const TcpConfig& config, SenderHandle& sender, Group& group, const SharingEnvironment& env)
-      : ForwardingControl(config, sender), group_(group), env_(env) {}
+      : RecordedMemberControl(config, sender), group_(group), env_(env) {}
 
   void OnEstablished(SimTime now, bool syn_lost) override {
     ForwardingControl::OnEstablished(now, syn_lost);
@@ -201,15 +201,6 @@ class Rfc9040EnsembleScheme::Member final : public ForwardingControl {
     Record(now);
   }
   const RttEstimator& rtt() const override { return group_.rtt; }
-  bool OnAck(SimTime now, const AckInfo& ack) override {
-    const bool restart = ForwardingControl::OnAck(now, ack);
-    Record(now);
-    return restart;
-  }
-  void OnRetransmissionTimeout(SimTime now) override {
-    ForwardingControl::OnRetransmissionTimeout(now);
-    Record(now);
-  }
   void OnClosed(SimTime now) override {
     ForwardingControl::OnClosed(now);
     group_.members.Remove(this);
@@ -222,7 +213,9 @@ class Rfc9040EnsembleScheme::Member final : public ForwardingControl {
   }
 
  private:
-  void Record(SimTime now) const { group_.members.Record(now, group_.rtt.srtt(), group_.rtt.rttvar()); }
+  void Record(SimTime now) const override {
+    group_.members.Record(now, group_.rtt.srtt(), group_.rtt.rttvar());
+  }
 
   Group& group_;
   SharingEnvironment env_;

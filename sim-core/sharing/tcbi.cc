@@ -5,11 +5,11 @@
 
 namespace tcb {
 
-class TcbiScheme::Member final : public ForwardingControl {
+class TcbiScheme::Member final : public RecordedMemberControl {
  public:
   Member(const TcpConfig& config, SenderHandle& sender, const SharingConfig& scheme, Set& set,
          FlowId flow)
-      : ForwardingControl(config, sender), scheme_(scheme), set_(set), flow_(flow) {}
+      : RecordedMemberControl(config, sender), scheme_(scheme), set_(set), flow_(flow) {}
 
   void OnEstablished(SimTime now, bool syn_lost) override {
     ForwardingControl::OnEstablished(now, syn_lost);
@@ -20,15 +20,6 @@ class TcbiScheme::Member final : public ForwardingControl {
   void OnRttSample(SimTime now, SimTime rtt) override {
     ForwardingControl::OnRttSample(now, rtt);
     if (joined()) UpdateAggregate(set_, tcb().rtt.srtt(), tcb().rtt.rttvar());
-    Record(now);
-  }
-  bool OnAck(SimTime now, const AckInfo& ack) override {
-    const bool restart = ForwardingControl::OnAck(now, ack);
-    Record(now);
-    return restart;
-  }
-  void OnRetransmissionTimeout(SimTime now) override {
-    ForwardingControl::OnRetransmissionTimeout(now);
     Record(now);
   }
   void OnClosed(SimTime now) override {
@@ -42,7 +33,7 @@ class TcbiScheme::Member final : public ForwardingControl {
     const auto& m = set_.members.members();
     return std::find(m.begin(), m.end(), this) != m.end();
   }
-  void Record(SimTime now) const { set_.members.Record(now, set_.srtt, set_.rttvar); }
+  void Record(SimTime now) const override { set_.members.Record(now, set_.srtt, set_.rttvar); }
 
   const SharingConfig& scheme_;
   Set& set_;
