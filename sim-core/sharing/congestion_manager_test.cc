@@ -40,15 +40,9 @@ TEST(CongestionManagerTest, FlowsShareTheMacroflowWindowByWeight) {
 // RFC 3124 §1: the flows to one destination together are no more aggressive than one TCP connection.
 // Two CM flows beside a competing connection take what one SACK connection takes in their place.
 TEST(CongestionManagerTest, AMacroflowIsAsAggressiveAsOneConnection) {
-  const auto goodput = testing::EnsembleGoodputBesideOneConnection;
-  double cm = 0, one = 0, bundle = 0;
-  for (int seed = 1; seed <= 8; ++seed) {
-    cm += goodput("congestion-manager", 4, "newreno", seed);
-    one += goodput("independent", 1, "sack", seed);
-    bundle += goodput("independent", 4, "newreno", seed);
-  }
-  EXPECT_NEAR(cm / one, 1.0, 0.1) << "macroflow " << cm / 8 << " b/s, one connection " << one / 8 << " b/s";
-  EXPECT_GT(bundle / one, 1.3);
+  const testing::Aggressiveness a = testing::EnsembleAggressiveness("congestion-manager", 4, "newreno", 8);
+  EXPECT_NEAR(a.ensemble, 1.0, 0.1) << a.Describe();
+  EXPECT_GT(a.bundle, 1.3) << a.Describe();
 }
 
 // The flows keep their own reliability: three losses in one window of one flow are repaired by its

@@ -106,15 +106,9 @@ TEST(EtcpTest, HtmlPreStarvesNonHtmlWhileHtmlHasData) {
 // so that timeouts after multiple losses do not count against it as lack of aggressiveness;
 // averaged over sixteen seeds to smooth drop-tail phase effects.)
 TEST(EtcpTest, AnEnsembleIsAsAggressiveAsOneConnection) {
-  const auto goodput = testing::EnsembleGoodputBesideOneConnection;
-  double ensemble = 0, one = 0, bundle = 0;
-  for (int seed = 1; seed <= 16; ++seed) {
-    ensemble += goodput("etcp", 4, "reno", seed);
-    one += goodput("independent", 1, "sack", seed);
-    bundle += goodput("independent", 4, "reno", seed);
-  }
-  EXPECT_NEAR(ensemble / one, 1.0, 0.05) << "ensemble " << ensemble / 16 << " b/s, one connection " << one / 16 << " b/s";
-  EXPECT_GT(bundle / one, 1.3);
+  const testing::Aggressiveness a = testing::EnsembleAggressiveness("etcp", 4, "reno", 16);
+  EXPECT_NEAR(a.ensemble, 1.0, 0.05) << a.Describe();
+  EXPECT_GT(a.bundle, 1.3) << a.Describe();
 }
 
 // §3.3: "an ensemble will only be as aggressive as a single standard TCP connection": its window

@@ -72,6 +72,25 @@ inline double EnsembleGoodputBesideOneConnection(const char* scheme, int n, cons
   return total;
 }
 
+// How aggressive a scheme's ensemble of `n` is, over seeds 1..`seeds`: the mean goodput of the
+// ensemble and of `n` independent connections, each divided by that of one SACK connection.
+struct Aggressiveness {
+  double ensemble;  // ~1 when the ensemble is as aggressive as one connection
+  double bundle;    // n independent connections: well above 1
+  std::string Describe() const {
+    return "ensemble " + std::to_string(ensemble) + " x one connection, bundle " + std::to_string(bundle) + " x";
+  }
+};
+inline Aggressiveness EnsembleAggressiveness(const char* scheme, int n, const char* flavor, int seeds) {
+  double ensemble = 0, one = 0, bundle = 0;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    ensemble += EnsembleGoodputBesideOneConnection(scheme, n, flavor, seed);
+    one += EnsembleGoodputBesideOneConnection("independent", 1, "sack", seed);
+    bundle += EnsembleGoodputBesideOneConnection("independent", n, flavor, seed);
+  }
+  return {ensemble / one, bundle / one};
+}
+
 // A GoogleTest parameter name from a preset or scenario name ("dumbbell-bulk" -> "dumbbell_bulk").
 inline std::string TestName(std::string name) {
   for (char& c : name) {
