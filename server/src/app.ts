@@ -75,6 +75,30 @@ export function describeValidation(errors: AjvError[], context: string, data: un
   return { path, problem };
 }
 
+/**
+ * The JSON path of the first string in `value`, member name or value, that holds a NUL character
+ * (U+0000), which PostgreSQL cannot store in text or jsonb; undefined when there is none.
+ */
+export function findNul(value: unknown, path = '$'): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; ++i) {
+      const found = findNul(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, member] of Object.entries(value)) {
+      const at = jsonPathChild(path, key);
+      if (key.includes('\u0000')) return at;
+      const found = findNul(member, at);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
@@ -96,6 +120,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('experiments', new ExperimentRepository(options.pool));
   app.decorate('batches', new BatchRepository(options.pool));
   app.decorate('syncRuns', new Gate(Math.max(1, Math.min(4, config.workers || 1)), 16));
+
+  // Text the database cannot store is bad input, named where it is, before anything is run or stored.
+  app.addHook('preValidation', async (request) => {
+    const at = findNul(request.body) ?? findNul(request.query, '$query');
+    if (at) {
+      const problem = 'contains the NUL character (U+0000), which the service cannot store';
+      throw new RequestError(400, `${at}: ${problem}`, { path: at, problem });
+    }
+  });
 
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
     if (error instanceof RequestError) {

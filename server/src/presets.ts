@@ -1,26 +1,18 @@
 // The built-in scenarios (presets) and experiments, read from the simulator once at start-up.
-import type { Engine } from './sim/engine.js';
+import type { Static } from 'typebox';
+import type { PresetInfo as PresetInfoSchema } from './schemas/presets.js';
+import type { Engine, Paper } from './sim/engine.js';
 
-export interface PresetInfo {
-  name: string;
-  title: string;
-  description: string;
-  reference: string;
-  paper: string | null;
-  experiment: boolean;
-}
+export type PresetInfo = Static<typeof PresetInfoSchema>;
+type PaperOfPreset = NonNullable<PresetInfo['paper']>;
 
-// The seed papers (../shared/seeds/README.md), by the names presets' references use for them.
-const seedPapers: ReadonlyArray<[RegExp, string]> = [
-  [/E-TCP|Eggert/, 'Eggert, Heidemann, Touch: Effects of Ensemble-TCP (2000)'],
-  [/Savori/, 'Savorić, Karl, Wolisz: TCP Control Block Interdependence in Fixed Networks'],
-  [/Gürkan|Gurkan/, 'Gürkan: A Simulation Study on HTTP Performance Analysis in Terms of its Interaction with TCP (1998)'],
-  [/Balakrishnan|TCP-INT/, 'Balakrishnan, Padmanabhan, Seshan, Stemm, Katz: TCP Behavior of a Busy Internet Server (INFOCOM 1998)'],
-  [/SPAND|Zhang/, 'Zhang, Qiu, Keshav: Speeding Up Short Data Transfers (TCP/SPAND)'],
-];
-
-export function paperOf(reference: string): string | null {
-  return seedPapers.find(([pattern]) => pattern.test(reference))?.[1] ?? null;
+/** A document's `paper: {id, section}`, resolved in the paper catalogue. */
+function paperOf(document: Record<string, unknown> | null, catalogue: Map<string, Paper>): PaperOfPreset | null {
+  const ref = document?.paper as { id?: unknown; section?: unknown } | undefined;
+  const paper = typeof ref?.id === 'string' ? catalogue.get(ref.id) : undefined;
+  if (!paper) return null;
+  const { id, short, authors, title, year } = paper;
+  return { id, short, authors, title, ...(year !== undefined ? { year } : {}), ...(typeof ref?.section === 'string' ? { section: ref.section } : {}) };
 }
 
 /** The first sentence of a description, as a title when the preset has none of its own. */
@@ -39,6 +31,7 @@ export class PresetCatalog {
   static async load(engine: Engine): Promise<PresetCatalog> {
     const names = await engine.presets();
     const experimentNames = new Set(await engine.experiments());
+    const catalogue = new Map((await engine.papers()).map((p) => [p.id, p]));
     const scenarios = new Map<string, Record<string, unknown>>();
     const experiments = new Map<string, Record<string, unknown>>();
     const list: PresetInfo[] = [];
@@ -55,7 +48,7 @@ export class PresetCatalog {
         title: typeof experiment?.title === 'string' ? experiment.title : firstSentence(description) || name,
         description,
         reference,
-        paper: paperOf(reference),
+        paper: paperOf(experiment, catalogue) ?? paperOf(scenario, catalogue),
         experiment: experiment !== null,
       });
     }

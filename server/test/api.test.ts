@@ -71,7 +71,9 @@ describe('health, headers, presets, schemas', () => {
     assert.ok(names.includes('scheme-etcp') && names.includes('tcpint-fig-sack'));
     const sack = list.find((p) => p.name === 'tcpint-fig-sack');
     assert.equal(sack.experiment, true);
-    assert.match(sack.paper, /Balakrishnan/);
+    assert.equal(sack.paper.id, 'tcpint', 'the paper comes from the catalogue, by the preset\'s paper.id');
+    assert.match(sack.paper.authors, /Balakrishnan/);
+    assert.ok(list.every((p) => p.paper !== null), 'every preset names its paper');
     assert.equal(list.find((p) => p.name === 'scheme-etcp').experiment, false);
     const doc = await json(await fetch(`${server.url}/api/presets/scheme-etcp`));
     assert.deepEqual(doc, preset('scheme-etcp'));
@@ -284,13 +286,13 @@ describe('batches', () => {
     assert.equal(cancelled.counts.pending, 0);
     assert.equal(cancelled.counts.done + cancelled.counts.cancelled, 40);
     const jobs = await db.query(
-      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1 AND status = 'cancelled')`,
+      `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1 AND status = 'cancelled')`,
       [created.id],
     );
     // Jobs of runs in progress are finished by their workers, at once (they were told to stop).
     await waitFor('the cancelled jobs to be gone', async () => {
       const j = await db.query(
-        `SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1)`,
+        `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1)`,
         [created.id],
       );
       return j.rows[0].n === 0 ? true : undefined;
@@ -335,6 +337,9 @@ describe('bad input', () => {
     ['a grid value over the duration limit', () => post(`${server.url}/api/batches`, batch({ grid: { '/durationS': [10, 601] } })), 413, { limit: 'MAX_DURATION_S', path: "$.grid['/durationS'][1]" }],
     ['too large a body', () => post(`${server.url}/api/experiments`, { scenario: { ...scenario, description: 'x'.repeat(250_000) } }), 413, { limit: 'BODY_LIMIT_BYTES' }],
     ['an unknown API route', () => fetch(`${server.url}/api/nothing-here`), 404, {}],
+    ['a NUL character in a batch title', () => post(`${server.url}/api/batches`, batch({ title: 'a\u0000b' })), 400, { path: '$.title' }],
+    ['a NUL character in a grid value', () => post(`${server.url}/api/batches`, batch({ grid: { '/description': ['x', 'y\u0000'] } })), 400, { path: "$.grid['/description'][1]" }],
+    ['a NUL character in a scenario name', () => post(`${server.url}/api/experiments`, { scenario: { ...scenario, hosts: { 'a\u0000': {} } } }), 400, { path: "$.scenario.hosts['a\\u0000']" }],
     ['a title that is too long', () => post(`${server.url}/api/experiments`, { scenario, title: 'x'.repeat(201) }), 400, { path: '$.title' }],
   ];
 

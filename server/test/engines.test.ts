@@ -1,5 +1,6 @@
 // Workers without the native binary run the WASM build and record the same results; a run over
-// the per-run time limit is stopped and fails, and the batch says so.
+// the per-run time limit is stopped and fails, and the batch says so; a synchronous run over its
+// wall-time limit is a 422 naming the limit.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
@@ -61,5 +62,18 @@ test('a run over RUN_TIMEOUT_S is stopped and fails with the limit named', async
   assert.match(results[0].error, /time limit of 0\.05 s \(RUN_TIMEOUT_S\)/);
   assert.equal(results[0].resultHash, null);
   await worker.stop();
+  await server.stop();
+});
+
+test('a synchronous run over SYNC_TIMEOUT_S is a 422 naming the limit, and says to submit a batch', async () => {
+  const server = await startServer(db.url, { WORKERS: '0', SYNC_TIMEOUT_S: '0.05' });
+  started.push(server);
+  const response = await post(`${server.url}/api/runs`, { scenario: { ...preset('dumbbell-bulk'), durationS: 60 }, trace: 'none' });
+  const body = (await response.json()) as { limit: string; value: number; error: string };
+  assert.equal(response.status, 422, JSON.stringify(body));
+  assert.equal(body.limit, 'SYNC_TIMEOUT_S');
+  assert.equal(body.value, 0.05);
+  assert.match(body.error, /POST \/api\/batches/);
+  assert.equal((await fetch(`${server.url}/api/health`)).status, 200, 'the server goes on answering');
   await server.stop();
 });

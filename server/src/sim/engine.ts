@@ -4,6 +4,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+// Types only: the package itself is loaded at run time, when the WASM engine is chosen.
+import type * as Sim from '@tcb-lab/sim';
+import type { GridPlan, Paper } from '@tcb-lab/sim';
+
+export type { GridPlan, Paper };
 
 export type EngineKind = 'native' | 'wasm';
 export type TraceLevel = 'none' | 'summary';
@@ -16,13 +21,6 @@ export type Validation =
 export type GridPlanning =
   | { ok: true; plan: GridPlan }
   | { ok: false; path: string; problem: string };
-
-export interface GridPlan {
-  normalised: Record<string, unknown>;
-  pointers: string[];
-  valueDurationS: number[][];
-  points: { params: Record<string, unknown>; scenario: Record<string, unknown>; seed: number; durationS: number }[];
-}
 
 export type RunOutcome =
   | { ok: true; summary: Record<string, unknown>; wallSeconds: number }
@@ -47,9 +45,11 @@ export interface Engine {
   presets(): Promise<string[]>;
   /** The scenario of a preset (an experiment's base scenario too), or null for an unknown name. */
   preset(name: string): Promise<Record<string, unknown> | null>;
-  /** Built-in experiments; the WASM build has none. */
+  /** Built-in experiments (papers' tables and figures). */
   experiments(): Promise<string[]>;
   experiment(name: string): Promise<Record<string, unknown> | null>;
+  /** The paper catalogue that presets' and experiments' `paper.id` refer to. */
+  papers(): Promise<Paper[]>;
   close(): Promise<void>;
 }
 
@@ -178,28 +178,21 @@ export class NativeEngine implements Engine {
   experiment(name: string) {
     return this.#document(['experiment', name]);
   }
+  async papers(): Promise<Paper[]> {
+    const r = await runChild(this.tcpsimPath, ['papers'], '', listTimeoutMs);
+    if (r.code !== 0) throw new Error(`tcpsim papers failed: ${r.stderr.trim()}`);
+    return (JSON.parse(r.stdout) as { papers: Paper[] }).papers;
+  }
   async close() {}
 }
 
-// The subset of @tcb-lab/sim this engine uses (the package is loaded at run time, so that the
-// server also runs where only the native binary was built).
-interface SimPackage {
-  createSimulator(options?: { maxWorkers?: number }): SimSimulator;
-  ScenarioError: new (...args: never[]) => Error & { path: string; problem: string };
+type SimPackage = typeof Sim;
+
+/** A document of sim-core's, typed by its schema in @tcb-lab/sim, as the service handles it: JSON it stores and serves. */
+function asDocument(value: object): Record<string, unknown> {
+  return value as Record<string, unknown>;
 }
-interface SimSimulator {
-  runScenario(
-    scenario: string,
-    options: { trace?: TraceLevel; seed?: number; signal?: AbortSignal },
-  ): Promise<{ summary: unknown; wallSeconds: number }>;
-  validateScenario(
-    scenario: string,
-  ): Promise<{ valid: true; scenario: unknown } | { valid: false; error: { path: string; problem: string } }>;
-  planGrid(request: string): Promise<unknown>;
-  listPresets(): Promise<string[]>;
-  getPreset(name: string): Promise<unknown>;
-  close?(): void | Promise<void>;
-}
+type SimSimulator = ReturnType<SimPackage['createSimulator']>;
 
 const require = createRequire(import.meta.url);
 
@@ -224,20 +217,20 @@ export class WasmEngine implements Engine {
   }
 
   static async create(maxWorkers: number): Promise<WasmEngine> {
-    const pkg = (await import('@tcb-lab/sim' as string)) as SimPackage;
+    const pkg: SimPackage = await import('@tcb-lab/sim');
     return new WasmEngine(pkg, maxWorkers);
   }
 
   async validate(scenarioText: string): Promise<Validation> {
     const v = await this.#simulator.validateScenario(scenarioText);
     return v.valid
-      ? { valid: true, scenario: v.scenario as Record<string, unknown> }
+      ? { valid: true, scenario: asDocument(v.scenario) }
       : { valid: false, path: v.error.path, problem: v.error.problem };
   }
 
   async planGrid(requestText: string): Promise<GridPlanning> {
     try {
-      return { ok: true, plan: (await this.#simulator.planGrid(requestText)) as GridPlan };
+      return { ok: true, plan: await this.#simulator.planGrid(requestText) };
     } catch (error) {
       if (error instanceof this.#ScenarioError) return { ok: false, path: error.path, problem: error.problem };
       throw error;
@@ -249,7 +242,7 @@ export class WasmEngine implements Engine {
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     try {
       const result = await this.#simulator.runScenario(scenarioText, { trace: request.trace, seed: request.seed, signal });
-      return { ok: true, summary: result.summary as Record<string, unknown>, wallSeconds: result.wallSeconds };
+      return { ok: true, summary: asDocument(result.summary), wallSeconds: result.wallSeconds };
     } catch (error) {
       if (error instanceof this.#ScenarioError) return { ok: false, kind: 'scenario', path: error.path, problem: error.problem };
       if (timeout.aborted) return { ok: false, kind: 'timeout', message: `the run exceeded its time limit of ${request.timeoutMs / 1000} s` };
@@ -263,17 +256,25 @@ export class WasmEngine implements Engine {
   }
   async preset(name: string) {
     try {
-      return (await this.#simulator.getPreset(name)) as Record<string, unknown>;
+      return asDocument(await this.#simulator.getPreset(name));
     } catch (error) {
       if (error instanceof RangeError) return null;
       throw error;
     }
   }
-  async experiments() {
-    return [];
+  experiments() {
+    return this.#simulator.listExperiments();
   }
-  async experiment() {
-    return null;
+  async experiment(name: string) {
+    try {
+      return asDocument(await this.#simulator.getExperiment(name));
+    } catch (error) {
+      if (error instanceof RangeError) return null;
+      throw error;
+    }
+  }
+  papers() {
+    return this.#simulator.listPapers();
   }
   async close() {
     await this.#simulator.close?.();

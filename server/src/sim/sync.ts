@@ -24,10 +24,14 @@ export function syncDurationError(app: FastifyInstance, duration: number): Reque
   );
 }
 
+/**
+ * 422: the scenario is valid but takes longer to simulate than a synchronous run may (it is not the
+ * body that is too large, nor the server that is busy); the same request as a batch will run.
+ */
 export function syncTimeoutError(app: FastifyInstance): RequestError {
   const limit = app.config.limits.syncTimeoutS;
   return new RequestError(
-    413,
+    422,
     `the run took more than SYNC_TIMEOUT_S = ${limit} s of wall time, the limit of a synchronous run; submit a batch (POST /api/batches) instead`,
     { limit: 'SYNC_TIMEOUT_S', value: limit },
   );

@@ -1,14 +1,10 @@
-// CSV export (RFC 4180 quoting) of tables and plot columns.
+// CSV export of tables and plot columns, written as the service writes its CSV (quoting, and
+// formula cells neutralised: @tcb-lab/sim/csv).
+import { toCsvText } from '@tcb-lab/sim/csv';
 import type { Table } from './summary';
 
-function cell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export function toCsv(table: Table): string {
-  return [table.columns, ...table.rows].map((row) => row.map(cell).join(',')).join('\n') + '\n';
+  return toCsvText([table.columns, ...table.rows]);
 }
 
 /** Long-format columns: one row per point with the series name. */

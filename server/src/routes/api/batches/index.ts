@@ -3,7 +3,7 @@
 // transaction; GET reports progress and per-point statistics; DELETE cancels.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { stringify } from 'csv-stringify/sync';
+import { toCsvText } from '@tcb-lab/sim/csv';
 import { errorResponses, ErrorBody, IdParams } from '../../../schemas/common.js';
 import { Batch, batchBody, BatchCreated, ResultsQuery, RunResult } from '../../../schemas/batches.js';
 import { planBatch, RequestError } from '../../../sim/batch.js';
@@ -14,12 +14,6 @@ const maxReplications = 10_000;
 
 function present(batch: BatchView) {
   return { ...batch, url: `/b/${batch.id}`, metrics: metricInfos() };
-}
-
-/** A grid value in a CSV cell: strings as they are, anything else as JSON. */
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -96,19 +90,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const header = ['point', ...results.pointers, 'replication', 'seed', 'status', ...metricDefinitions.map((m) => m.name), 'resultHash', 'error'];
       const rows = results.runs.map((r) => [
         r.point,
-        ...results.pointers.map((p) => cell(r.params[p])),
+        ...results.pointers.map((p) => r.params[p]),
         r.replication,
         r.seed,
         r.status,
-        ...metricDefinitions.map((m) => cell(r.metrics[m.name])),
-        cell(r.resultHash),
-        cell(r.error),
+        ...metricDefinitions.map((m) => r.metrics[m.name]),
+        r.resultHash,
+        r.error,
       ]);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="batch-${request.params.id}.csv"`)
         .serializer((payload: string) => payload)
-        .send(stringify([header, ...rows]) as never);
+        .send(toCsvText([header, ...rows]) as never);
     },
   );
 

@@ -1,0 +1,60 @@
+// The batch queue's jobs, through graphile-worker's documented SQL interface. A batch's jobs are
+// added, and a cancelled batch's jobs completed, in the same transaction as the batch's own rows,
+// which WorkerUtils (it takes a connection of its own) cannot do; so the specs are graphile-worker's
+// public `AddJobsJobSpec`s, passed to `add_jobs` by field name as WorkerUtils.addJobs passes them,
+// never by position, and jobs are only ever read through the public `graphile_worker.jobs` view.
+import type { AddJobsJobSpec } from 'graphile-worker';
+import type { PoolClient } from '../db/pool.js';
+import { runTask } from './names.js';
+
+/** How many times a job may be tried (worker deaths and database errors); the run itself fails after maxRunAttempts. */
+export const jobMaxAttempts = 10;
+
+/** The payload of a run's job. */
+export interface RunJobPayload {
+  run: number;
+}
+
+export function runJobSpec(runId: number): AddJobsJobSpec {
+  return { identifier: runTask, payload: { run: runId } satisfies RunJobPayload, maxAttempts: jobMaxAttempts };
+}
+
+/** add_jobs' job_spec, by the names of its fields. */
+function jobSpecRow(spec: AddJobsJobSpec) {
+  return {
+    identifier: spec.identifier,
+    payload: spec.payload,
+    queue_name: spec.queueName ?? null,
+    run_at: spec.runAt?.toISOString() ?? null,
+    max_attempts: spec.maxAttempts ?? null,
+    job_key: spec.jobKey ?? null,
+    priority: spec.priority ?? null,
+    flags: spec.flags ?? null,
+  };
+}
+
+/** Adds the jobs within the client's transaction; returns each job's id with its payload. */
+export async function addJobs(client: PoolClient, specs: AddJobsJobSpec[]): Promise<{ id: number; payload: unknown }[]> {
+  if (specs.length === 0) return [];
+  const r = await client.query<{ id: number; payload: unknown }>(
+    `SELECT id, payload FROM graphile_worker.add_jobs(
+       ARRAY(SELECT json_populate_recordset(NULL::graphile_worker.job_spec, $1::json)))`,
+    [JSON.stringify(specs.map(jobSpecRow))],
+  );
+  if (r.rows.length !== specs.length) throw new Error(`add_jobs returned ${r.rows.length} jobs for ${specs.length} specs`);
+  return r.rows;
+}
+
+/** Completes (deletes) the jobs that are not locked, within the client's transaction. */
+export async function completeJobs(client: PoolClient, ids: number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const r = await client.query('SELECT id FROM graphile_worker.complete_jobs($1::bigint[])', [ids]);
+  return r.rowCount ?? 0;
+}
+
+/** A run's job payload as the task receives it, checked. */
+export function parseRunJobPayload(payload: unknown): RunJobPayload {
+  const run = Number((payload as { run?: unknown } | null)?.run);
+  if (!Number.isInteger(run)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
+  return { run };
+}
