@@ -5,7 +5,6 @@
 // with the reason, in kSkipped below.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
