@@ -1,0 +1,192 @@
+// The parts of the JSON Schema validator shared by its files: the compiled schema (JsonSchema::Impl),
+// how instance types are masked, where an error sits in the instance and how errors are collected.
+//   json_schema_compile.cc   schema document -> compiled form: keyword checks, $ref resolution, cycles
+//   json_schema_validate.cc  an instance against the compiled schema, keyword by keyword, into a Sink
+//   json_schema_explain.cc   errors as one-line messages: JSON paths, document order, wording, the
+//                            branch that explains a failed oneOf/anyOf
+//   json_schema_defaults.cc  filling in schema defaults
+// Only those files include this header; everyone else uses scenario/json_schema.h.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario/json_schema.h"
+
+namespace tcb {
+namespace json_schema_internal {
+
+using json = nlohmann::json;
+
+// Instance types as bits. Numbers are split so that "integer" (JSON integers only, not 1.0) and
+// "number" are both plain masks.
+inline constexpr unsigned kNull = 1;
+inline constexpr unsigned kBoolean = 2;
+inline constexpr unsigned kObject = 4;
+inline constexpr unsigned kArray = 8;
+inline constexpr unsigned kString = 16;
+inline constexpr unsigned kInteger = 32;
+inline constexpr unsigned kFraction = 64;
+inline constexpr unsigned kNumber = kInteger | kFraction;
+inline constexpr unsigned kAnyType = kNull | kBoolean | kObject | kArray | kString | kNumber;
+
+struct TypeName {
+  std::string_view name;
+  unsigned bits;
+  std::string_view phrase;
+};
+
+// Also the order in which types inferred from a mask are named in messages.
+inline constexpr TypeName kTypeNames[] = {
+    {"null", kNull, "null"},         {"boolean", kBoolean, "a boolean"}, {"object", kObject, "an object"},
+    {"array", kArray, "an array"},   {"number", kNumber, "a number"},   {"integer", kInteger, "an integer"},
+    {"string", kString, "a string"},
+};
+
+// Recursive schemas accept arbitrarily deep documents; deeper than this, validation gives up rather than
+// exhaust the stack (scenarios are a few levels deep; the WASM stack is small).
+inline constexpr size_t kMaxDepth = 64;
+
+inline const json* Find(const json& schema, const char* keyword) {
+  auto it = schema.find(keyword);
+  return it == schema.end() ? nullptr : &*it;
+}
+
+// Types (json_schema_validate.cc).
+const TypeName* FindTypeName(std::string_view name);
+unsigned InstanceType(const json& v);
+unsigned LiteralTypes(const json& v);
+unsigned TypeMask(const json& type);
+
+// Ranks order the errors found at one instance location; scenario/json_schema.h describes the resulting
+// order.
+enum Rank : int { kValueRank = 0, kKeyRank = 1, kRequiredRank = 2, kChildRank = 3 };
+
+struct OrderPart {
+  int rank;
+  size_t index;
+  std::string key;
+};
+
+bool operator<(const OrderPart& a, const OrderPart& b);
+
+// A place in the instance: its JSONPath, its document-order key and its depth, which ranks oneOf/anyOf
+// branches by how far they got.
+struct Loc {
+  std::string path = "$";
+  std::vector<OrderPart> order;
+  size_t depth = 0;
+};
+
+struct Found {
+  SchemaError error;
+  std::vector<OrderPart> order;
+  size_t depth;
+};
+
+// Collects errors. A probe only asks whether the instance matches, so it stops at the first error found.
+struct Sink {
+  bool probe = false;
+  std::vector<Found> found;
+
+  bool Done() const { return probe && !found.empty(); }
+  void Add(const Loc& loc, std::string message) {
+    Found f{{loc.path, std::move(message)}, loc.order, loc.depth};
+    f.order.push_back({kValueRank, 0, {}});
+    found.push_back(std::move(f));
+  }
+};
+
+// Places and wording (json_schema_explain.cc).
+Loc FieldLoc(const Loc& parent, const std::string& key, Rank rank);
+Loc ItemLoc(const Loc& parent, size_t index);
+Loc RequiredLoc(const Loc& object, size_t index);
+std::vector<Found> InDocumentOrder(std::vector<Found> found);
+std::string Quote(std::string_view s);
+std::string Show(const json& v);
+std::string Got(const json& v, unsigned expected);
+std::string OneOfValues(const std::vector<std::string>& shown);
+std::string JoinAlternatives(const std::vector<std::string>& items);
+std::optional<std::string> Suggest(std::string_view word, const std::vector<std::string>& candidates);
+std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
+std::vector<std::string> TypePhrases(const json& type);
+
+}  // namespace json_schema_internal
+
+struct JsonSchema::Impl {
+  using json = nlohmann::json;
+  using Found = json_schema_internal::Found;
+  using Loc = json_schema_internal::Loc;
+  using Sink = json_schema_internal::Sink;
+
+  struct Node {
+    std::string location;  // JSON pointer fragment in the schema document, e.g. "#/$defs/tcp".
+    const json* ref = nullptr;  // Resolved $ref target. Not owned; points into `root`.
+    std::optional<std::regex> pattern;
+  };
+  using Refs = std::vector<std::pair<const json*, std::string>>;
+
+  json root;
+  // Every schema position in `root`, keyed by address: `root` never changes after Compile.
+  std::unordered_map<const json*, Node> nodes;
+  std::vector<const json*> walk_order;
+
+  const Node& NodeOf(const json& schema) const { return nodes.at(&schema); }
+
+  // json_schema_compile.cc
+  [[noreturn]] static void Fail(const std::string& location, const std::string& what);
+  void Walk(const json& schema, const std::string& location, Refs& refs);
+  static std::string UnknownKeyword(const std::string& key);
+  static void CheckTypeKeyword(const json& value, const std::string& at);
+  static void CheckRequiredKeyword(const json& value, const std::string& at);
+  const json* Navigate(std::string_view at, std::string* why) const;
+  const json& SchemaAt(std::string_view at) const;
+  void ResolveRefs(const Refs& refs);
+  std::vector<const json*> InPlaceChildren(const json& schema) const;
+  void CheckCycles() const;
+  void VisitForCycles(const json* schema, std::unordered_map<const json*, int>& state,
+                      std::vector<const json*>& path) const;
+  void CheckDefaults() const;
+
+  // json_schema_validate.cc
+  std::vector<Found> Collect(const json& instance, const json& schema) const;
+  bool Matches(const json& instance, const json& schema, size_t depth) const;
+  void Evaluate(const json& inst, const json& schema, const Loc& loc, Sink& sink) const;
+  void CheckEnum(const json& inst, const json& values, const Loc& loc, Sink& sink) const;
+  void CheckNumber(const json& inst, const json& schema, const Loc& loc, Sink& sink) const;
+  void CheckString(const json& inst, const json& schema, const Loc& loc, Sink& sink) const;
+  void CheckObject(const json& inst, const json& schema, const Loc& loc, Sink& sink) const;
+  void CheckArray(const json& inst, const json& schema, const Loc& loc, Sink& sink) const;
+  void CheckAlternatives(const json& inst, const json& branches, bool exactly_one, const Loc& loc,
+                         Sink& sink) const;
+
+  // json_schema_explain.cc
+  struct Discriminator {
+    std::string property;
+    std::vector<const json*> values;  // Per branch; null for branches that cannot be objects.
+  };
+
+  static std::string SuggestField(const std::string& key, const json* properties, const json& inst);
+  void ReportBestBranch(const json& inst, const json& branches, const Loc& loc, Sink& sink) const;
+  std::optional<Discriminator> FindDiscriminator(const json& branches) const;
+  void CollectConsts(const json& schema, std::map<std::string, const json*>& out) const;
+  bool Requires(const json& schema, const std::string& property) const;
+  const json* ConstOf(const json& schema) const;
+  unsigned AcceptedTypes(const json& schema) const;
+  std::vector<std::string> Describe(const json& schema) const;
+
+  // json_schema_defaults.cc
+  const json* DefaultOf(const json& schema) const;
+  void Apply(json& inst, const json& schema, std::vector<const json*>& filling, size_t depth) const;
+};
+
+}  // namespace tcb
