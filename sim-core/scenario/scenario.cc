@@ -144,12 +144,27 @@ TopologySpec ParseTopology(const json& t, const std::string& path) {
 
 TcpConfig ParseTcp(const json& t, const std::string& path) {
   TcpConfig c;
-  ParseTcpFlavor(t["flavor"].get<std::string>(), &c.flavor);
+  TcpFlavor flavor = TcpFlavor::kNewReno;
+  ParseTcpFlavor(t["flavor"].get<std::string>(), &flavor);
+  c.SetFlavor(flavor);
+  if (t.contains("recovery")) {
+    if (c.flavor == TcpFlavor::kTahoe) {
+      throw ScenarioError(Child(path, "recovery"), "Tahoe has no fast recovery; use another flavor (e.g. reno) to choose one");
+    }
+    ParseLossRecovery(t["recovery"].get<std::string>(), &c.recovery);
+  }
+  c.pacing = t["pacing"].get<std::string>() == "rate" ? PacingMode::kRate : PacingMode::kOff;
+  const json& cubic = t["cubic"];
+  c.cubic.c = cubic["c"].get<double>();
+  c.cubic.beta = cubic["beta"].get<double>();
+  c.cubic.fast_convergence = cubic["fastConvergence"].get<bool>();
+  c.cubic.hystart = cubic["hystart"].get<bool>();
   c.model = t["connection"].get<std::string>() == "one-way" ? ConnectionModel::kOneWay
                                                            : ConnectionModel::kFull;
   c.mss = t["mssBytes"].get<Bytes>();
   if (t["initialWindow"].is_string()) {
-    c.initial_window_rfc3390 = true;
+    c.initial_window_rule = t["initialWindow"].get<std::string>() == "rfc6928" ? TcpConfig::InitialWindowRule::kRfc6928
+                                                                              : TcpConfig::InitialWindowRule::kRfc3390;
   } else {
     c.initial_window_segments = t["initialWindow"].get<int>();
   }

@@ -5,14 +5,14 @@
 
 #include <memory>
 
-#include "tcp/reno.h"
+#include "tcp/connection_control.h"
 
 namespace tcb {
 
 class ForwardingControl : public CongestionControl {
  public:
   ForwardingControl(const TcpConfig& config, SenderHandle& sender)
-      : inner_(std::make_unique<RenoControl>(config, sender)), sender_(sender) {}
+      : inner_(std::make_unique<ConnectionControl>(config, sender)), sender_(sender) {}
 
   void OnEstablished(SimTime now, bool syn_lost) override { inner_->OnEstablished(now, syn_lost); }
   void OnSendStart(SimTime now, bool first, Bytes pending) override {
@@ -26,6 +26,7 @@ class ForwardingControl : public CongestionControl {
   void OnRetransmissionTimeout(SimTime now) override { inner_->OnRetransmissionTimeout(now); }
   void OnRttSample(SimTime now, SimTime rtt) override { inner_->OnRttSample(now, rtt); }
   void OnClosed(SimTime now) override { inner_->OnClosed(now); }
+  void OnControlTimer(SimTime now) override { inner_->OnControlTimer(now); }
   bool CanSend(Bytes bytes) override { return inner_->CanSend(bytes); }
   SimTime NextSendTime(SimTime now) const override { return inner_->NextSendTime(now); }
   double pacing_rate_bps() const override { return inner_->pacing_rate_bps(); }
@@ -44,7 +45,7 @@ class ForwardingControl : public CongestionControl {
   Bytes flight_size() const { return sender_.flight_size(); }
 
  private:
-  std::unique_ptr<RenoControl> inner_;
+  std::unique_ptr<ConnectionControl> inner_;
   SenderHandle& sender_;
 };
 

@@ -19,6 +19,9 @@ struct AckInfo {
   // The segment whose arrival made the receiver send this ACK, as a timestamp echo would identify
   // it (RFC 7323): "the ACK'ed packet" of TCP-INT and E-TCP. Packet uids grow in send order.
   uint64_t echo_uid = 0;
+  // The ACK's SACK blocks (RFC 2018), valid during the call only.
+  const SackBlock* sack_blocks = nullptr;
+  int sack_count = 0;
 };
 
 // A data segment (or FIN) the sender just transmitted.
@@ -58,6 +61,10 @@ class SenderHandle {
   // without asking CanSend(): group schedulers pull segments this way, and right-edge recovery
   // sends beyond the window. Returns the payload sent (0: nothing).
   virtual Bytes SendNewSegment() = 0;
+  // Arms the controller's own timer (RACK's reordering timer, RFC 8985's tail loss probe) for
+  // `at`, replacing an earlier deadline; CongestionControl::OnControlTimer() runs then.
+  virtual void SetControlTimer(SimTime at) = 0;
+  virtual void StopControlTimer() = 0;
 
   static constexpr Bytes kNoLimit = Bytes{1} << 60;
 };
@@ -89,6 +96,8 @@ class CongestionControl {
   virtual void OnRttSample(SimTime now, SimTime rtt) = 0;
   // The connection has closed; a sharing scheme may cache its state.
   virtual void OnClosed(SimTime now) = 0;
+  // The timer set through SenderHandle::SetControlTimer() expired.
+  virtual void OnControlTimer(SimTime) {}
 
   // May the sender send `bytes` of new data now? A group scheme may answer no and send for the
   // connection later itself, through SendNewSegment().

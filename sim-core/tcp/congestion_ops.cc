@@ -1,7 +1,10 @@
 // Window rules.
 #include "tcp/congestion_ops.h"
 
+#include "tcp/cubic.h"
+
 #include <algorithm>
+#include <stdexcept>
 
 namespace tcb {
 
@@ -20,6 +23,16 @@ Bytes RenoOps::SsThresh(Tcb& tcb, SimTime, Bytes flight) {
   return std::max(flight / 2, 2 * tcb.mss);
 }
 
-std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig&) { return std::make_unique<RenoOps>(); }
+std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config) {
+  switch (config.window_rule) {
+    case WindowRule::kReno:
+      return std::make_unique<RenoOps>();
+    case WindowRule::kCubic:
+      return std::make_unique<CubicOps>(config.cubic, config.pacing != PacingMode::kOff);
+    case WindowRule::kBbr:
+      break;
+  }
+  throw std::logic_error("no window rule for flavor " + std::string(TcpFlavorName(config.flavor)));
+}
 
 }  // namespace tcb

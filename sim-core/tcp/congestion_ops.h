@@ -1,7 +1,9 @@
 // Window rules as functions over a Tcb, in the manner of ns-3's TcpCongestionOps over
-// TcpSocketState: how cwnd grows on an ACK and what ssthresh becomes after a congestion event. Loss
-// detection and recovery are not here; they belong to whoever owns the Tcb (a connection's
-// controller, or a sharing scheme's group), so that a group's window can follow any of these rules.
+// TcpSocketState (and Linux's tcp_congestion_ops): how cwnd grows on an ACK and what ssthresh
+// becomes after a congestion event, plus the hooks today's rules need (per-ACK samples, state
+// changes, a rule that sets the window itself, its own pacing rate). Loss detection and recovery
+// are not here; they belong to whoever owns the Tcb (a connection's controller, or a sharing
+// scheme's group), so that a group's window can follow any of these rules.
 #pragma once
 
 #include <memory>
@@ -9,10 +11,35 @@
 
 #include "core/time.h"
 #include "core/units.h"
+#include "tcp/sent_log.h"
 #include "tcp/tcb.h"
 #include "tcp/tcp_config.h"
+#include "trace/generated_columns.h"
 
 namespace tcb {
+
+// The owner's loss-recovery state (Linux's tcp_ca_state, ns-3's TcpCongState_t).
+enum class CongestionState : uint8_t {
+  kOpen,      // No loss being repaired.
+  kRecovery,  // Fast recovery after a fast retransmit.
+  kLoss,      // After a retransmission timeout, until what was outstanding then is acknowledged.
+};
+
+// What one ACK told the sender, for rules that look beyond the bytes acknowledged (ns-3's
+// PktsAcked and CongControl arguments; Linux's ack_sample and rate_sample).
+struct AckSample {
+  SimTime now;
+  Bytes delivered = 0;        // Newly acknowledged, cumulatively or selectively.
+  Bytes prior_in_flight = 0;  // In flight before the ACK (RFC 6675's pipe with SACK).
+  Bytes in_flight = 0;        // In flight after it, before anything is sent in answer.
+  Bytes lost = 0;             // Newly marked lost on this ACK.
+  bool has_rtt = false;       // `rtt` is the RTT of the newest segment delivered, never retransmitted.
+  SimTime rtt;
+  // The delivery-rate sample, when the owner keeps a SentLog (see NeedsSentLog()); else null.
+  const RateSample* rate = nullptr;
+  Bytes total_delivered = 0;  // Everything delivered so far (the rate estimator's C.delivered).
+  bool app_limited = false;   // The sender has less than a segment of new data to send.
+};
 
 class CongestionOps {
  public:
@@ -27,6 +54,27 @@ class CongestionOps {
   // retransmission timeout) with `flight` bytes outstanding. A rule may remember the event (e.g.
   // the window at which it happened).
   virtual Bytes SsThresh(Tcb& tcb, SimTime now, Bytes flight) = 0;
+
+  // ---- Optional hooks; the defaults suit RFC 5681's rule. ----
+  // Whether the owner must keep a SentLog and pass per-ACK samples with RTTs and delivery rates.
+  virtual bool NeedsSentLog() const { return false; }
+  // Called for every ACK that delivered data (cumulatively or selectively), before the window
+  // changes (Linux's pkts_acked, ns-3's PktsAcked): e.g. HyStart++'s RTT rounds.
+  virtual void OnAckSample(Tcb&, const AckSample&) {}
+  // The owner's loss-recovery state changed (Linux's set_state, ns-3's CongestionStateSet).
+  virtual void OnStateChange(Tcb&, SimTime, CongestionState) {}
+  // New data is sent while nothing is in flight, after the first, which left at `last_sent`
+  // (Linux's CA_EVENT_TX_START).
+  virtual void OnSendingResumed(Tcb&, SimTime /*now*/, SimTime /*last_sent*/) {}
+  // A rule that sets cwnd itself on every ACK, in recovery too (Linux's cong_control, ns-3's
+  // HasCongControl/CongControl: BBR). The owner then never changes cwnd but to one segment after
+  // a retransmission timeout, and calls ControlWindow after each ACK's loss detection.
+  virtual bool ControlsWindow() const { return false; }
+  virtual void ControlWindow(Tcb&, const AckSample&) {}
+  // The rate the rule paces at, in bits per second; 0 when it leaves pacing to the owner's options.
+  virtual double PacingRateBps(const Tcb&) const { return 0; }
+  // Fills the series columns only this rule knows (trace/columns.json).
+  virtual void DescribeState(const Tcb&, TcpSeriesRow&) const {}
 };
 
 // RFC 5681: slow start and congestion avoidance per ACK, ssthresh = max(FlightSize / 2, 2 * SMSS).
@@ -37,7 +85,7 @@ class RenoOps final : public CongestionOps {
   Bytes SsThresh(Tcb& tcb, SimTime now, Bytes flight) override;
 };
 
-// The window rules of a connection with these options (every flavor today follows RFC 5681's).
+// The window rule of a connection (or a group) with these options: `config.window_rule`.
 std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config);
 
 // RFC 7661 §4.3: the window counts as in use when an ACK finds at most one segment of it unused

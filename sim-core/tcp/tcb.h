@@ -27,8 +27,6 @@ struct Tcb {
   // (or a timeout) began.
   SeqNo recover = -1;
   bool first_partial_ack = true;
-  // RFC 6675 "HighRxt": one past the highest byte retransmitted in the current recovery.
-  SeqNo high_rxt = 0;
 };
 
 }  // namespace tcb

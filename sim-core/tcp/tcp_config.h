@@ -8,24 +8,60 @@
 
 namespace tcb {
 
-// Loss recovery: Tahoe (go-back-N), Reno (RFC 5681), NewReno (RFC 6582), SACK (RFC 2018 blocks,
-// RFC 6675 recovery).
-enum class TcpFlavor : uint8_t { kTahoe, kReno, kNewReno, kSack };
+// The scenario's `tcp.flavor`: the window rule and, unless `tcp.recovery` says otherwise, the loss
+// recovery. The seed papers' flavors grow the window by RFC 5681's rule and differ in recovery:
+// Tahoe (go-back-N), Reno (RFC 5681), NewReno (RFC 6582), SACK (RFC 2018 blocks, RFC 6675
+// recovery). Today's stacks: CUBIC (RFC 9438) and BBR (version 1, as Linux 4.9 and ns-3), both with
+// SACK and PRR (RFC 6937) recovery by default, as Linux and ns-3 run them.
+enum class TcpFlavor : uint8_t { kTahoe, kReno, kNewReno, kSack, kCubic, kBbr };
 bool ParseTcpFlavor(std::string_view name, TcpFlavor* flavor);
 std::string_view TcpFlavorName(TcpFlavor flavor);
+
+// How the window grows and what a congestion event does to it (tcp/congestion_ops.h).
+enum class WindowRule : uint8_t { kReno, kCubic, kBbr };
+
+// What happens after a loss is detected. kGoBackN is Tahoe's (no fast recovery); the others are the
+// scenario's `tcp.recovery` values.
+enum class LossRecovery : uint8_t { kGoBackN, kReno, kNewReno, kSackRfc6675, kPrr };
+bool ParseLossRecovery(std::string_view name, LossRecovery* recovery);
+std::string_view LossRecoveryName(LossRecovery recovery);
+
+// The flavor's window rule, and the recovery it implies when `tcp.recovery` is not given.
+WindowRule FlavorWindowRule(TcpFlavor flavor);
+LossRecovery FlavorRecovery(TcpFlavor flavor);
 
 // Full connections model SYN, SYN-ACK and FIN, so handshakes cost real round trips. One-way transfers
 // start sending at once and end when the last byte is acknowledged, like ns-2's TcpAgent, which
 // several seed papers measured with (e.g. TCP/SPAND §6.2).
 enum class ConnectionModel : uint8_t { kFull, kOneWay };
 
+// `tcp.pacing`: none (the ACK clock), or Linux's rate (tcp_update_pacing_rate()): cwnd / srtt
+// times 200 % in slow start and 120 % afterwards. BBR paces at its own rate either way.
+enum class PacingMode : uint8_t { kOff, kRate };
+
+// RFC 9438 CUBIC's parameters (`tcp.cubic`).
+struct CubicOptions {
+  double c = 0.4;     // §5.1: the scaling constant C, in segments / s^3.
+  double beta = 0.7;  // §4.6: beta_cubic, the multiplicative decrease factor.
+  bool fast_convergence = true;  // §4.7.
+  bool hystart = true;           // RFC 9406 HyStart++ in slow start.
+};
+
 struct TcpConfig {
   TcpFlavor flavor = TcpFlavor::kNewReno;
+  WindowRule window_rule = WindowRule::kReno;
+  LossRecovery recovery = LossRecovery::kNewReno;
+  // RFC 8985 RACK-TLP: time-based loss detection and tail loss probes (needs SACK).
+  bool rack = false;
+  PacingMode pacing = PacingMode::kOff;
+  CubicOptions cubic;
   ConnectionModel model = ConnectionModel::kFull;
   Bytes mss = 1460;  // Payload bytes per full segment.
-  // Initial window: `initial_window_segments` segments, or RFC 3390's min(4*MSS, max(2*MSS, 4380)).
+  // Initial window: `initial_window_segments` segments, or RFC 3390's min(4*MSS, max(2*MSS, 4380)),
+  // or RFC 6928's min(10*MSS, max(2*MSS, 14600)).
+  enum class InitialWindowRule : uint8_t { kSegments, kRfc3390, kRfc6928 };
+  InitialWindowRule initial_window_rule = InitialWindowRule::kSegments;
   int initial_window_segments = 1;
-  bool initial_window_rfc3390 = false;
   Bytes initial_ssthresh = kInfiniteSsthresh;
   // The receiver's advertised window; also caps the sender's congestion window.
   Bytes receive_window = 65535;
@@ -48,7 +84,18 @@ struct TcpConfig {
 
   static constexpr Bytes kInfiniteSsthresh = Bytes{1} << 40;
 
+  // Chooses `f` with its window rule and the recovery it implies.
+  void SetFlavor(TcpFlavor f) {
+    flavor = f;
+    window_rule = FlavorWindowRule(f);
+    recovery = FlavorRecovery(f);
+  }
   Bytes InitialWindowBytes() const;
+  // Whether the receiver sends SACK blocks (RFC 2018) and the sender keeps a scoreboard: SACK-based
+  // recovery and RACK need them.
+  bool sack() const {
+    return recovery == LossRecovery::kSackRfc6675 || recovery == LossRecovery::kPrr || rack;
+  }
 };
 
 }  // namespace tcb

@@ -22,6 +22,7 @@ TcpEndpoint::TcpEndpoint(Network& network, const ConnectionContext& context, boo
       rto_timer_(Timer::For<&TcpEndpoint::OnRtoTimer>(sim_.events(), this)),
       delayed_ack_timer_(Timer::For<&TcpEndpoint::OnDelayedAckTimer>(sim_.events(), this)),
       pacing_timer_(Timer::For<&TcpEndpoint::OnPacingTimer>(sim_.events(), this)),
+      control_timer_(Timer::For<&TcpEndpoint::OnControlTimer>(sim_.events(), this)),
       cc_(make_controller(config_, *this, context)) {}
 
 Bytes TcpEndpoint::bytes_acked() const {
@@ -161,6 +162,13 @@ Bytes TcpEndpoint::SendNewSegment() {
 
 void TcpEndpoint::OnPacingTimer() { TrySend(); }
 
+void TcpEndpoint::OnControlTimer() {
+  if (state_ != State::kEstablished) return;
+  cc_->OnControlTimer(sim_.Now());
+  TrySend();
+  RecordState();
+}
+
 void TcpEndpoint::RetransmitNow(SeqNo seq, Bytes max_bytes) { SendSegment(seq, max_bytes); }
 
 void TcpEndpoint::FillAckFields(Packet& p) {
@@ -168,7 +176,7 @@ void TcpEndpoint::FillAckFields(Packet& p) {
   p.flags |= tcp_flags::kAck;
   p.ack = receiver_.rcv_nxt();
   p.echo_uid = echo_uid_;
-  if (config_.flavor == TcpFlavor::kSack) {
+  if (config_.sack()) {
     // RFC 2018: up to three blocks fit beside a timestamp option; the option costs 2 + 8n bytes,
     // padded to a multiple of four.
     p.sack_count = static_cast<uint8_t>(receiver_.SackBlocks(p.sack.data(), 3));
@@ -292,12 +300,14 @@ void TcpEndpoint::ProcessAck(const Packet& p) {
   peer_window_ = p.window;
   const SeqNo ack = p.ack;
   if (ack > snd_max_) return;  // Acknowledges data never sent: ignore.
-  if (config_.flavor == TcpFlavor::kSack) {
+  if (config_.sack()) {
     scoreboard_.Update(std::max(snd_una_, ack), p.sack.data(), p.sack_count);
   }
   AckInfo info;
   info.ack = ack;
   info.echo_uid = p.echo_uid;
+  info.sack_blocks = p.sack.data();
+  info.sack_count = p.sack_count;
   if (ack > snd_una_) {
     info.newly_acked = ack - snd_una_;
     const bool syn_acked = snd_una_ == kIss && config_.model == ConnectionModel::kFull;
@@ -425,6 +435,7 @@ void TcpEndpoint::CheckClosed() {
   state_ = State::kClosed;
   rto_timer_.Stop();
   pacing_timer_.Stop();
+  control_timer_.Stop();
   cc_->OnClosed(sim_.Now());
   if (app_ != nullptr) app_->OnClosed(*this);
   // A one-way transfer has no FIN: its receiving end is done when its sender is (everything it
@@ -433,6 +444,7 @@ void TcpEndpoint::CheckClosed() {
     peer_->state_ = State::kClosed;
     peer_->rto_timer_.Stop();
     peer_->pacing_timer_.Stop();
+    peer_->control_timer_.Stop();
     peer_->delayed_ack_timer_.Stop();
     peer_->cc_->OnClosed(sim_.Now());
     if (peer_->app_ != nullptr) peer_->app_->OnClosed(*peer_);
@@ -440,7 +452,8 @@ void TcpEndpoint::CheckClosed() {
 }
 
 SimTime TcpEndpoint::LastTimerEntryAt() const {
-  return Max(rto_timer_.LastEntryAt(), Max(delayed_ack_timer_.LastEntryAt(), pacing_timer_.LastEntryAt()));
+  return Max(Max(rto_timer_.LastEntryAt(), control_timer_.LastEntryAt()),
+             Max(delayed_ack_timer_.LastEntryAt(), pacing_timer_.LastEntryAt()));
 }
 
 void TcpEndpoint::RecordState() {

@@ -115,6 +115,8 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   void RetransmitNow(SeqNo seq, Bytes max_bytes) override;
   void GoBackN() override { snd_nxt_ = snd_una_; }
   Bytes SendNewSegment() override;
+  void SetControlTimer(SimTime at) override { control_timer_.Set(at); }
+  void StopControlTimer() override { control_timer_.Stop(); }
 
  private:
   // The SYN occupies sequence number 0 and data starts at 1, in both connection models.
@@ -137,6 +139,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   void OnRtoTimer();
   void OnDelayedAckTimer();
   void OnPacingTimer();
+  void OnControlTimer();
   void RecordState();
   void FillAckFields(Packet& packet);
   void CheckClosed();
@@ -179,6 +182,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   Timer rto_timer_;
   Timer delayed_ack_timer_;
   Timer pacing_timer_;
+  Timer control_timer_;
 
   TcpStats stats_;
   TcpInitialState initial_state_;

@@ -22,7 +22,10 @@ class FakeSender final : public SenderHandle {
   Bytes NextSegmentBytes() const override { return unsent > 0 ? std::min(unsent, kMss) : 0; }
   bool write_closed() const override { return closed; }
   const SackScoreboard& scoreboard() const override { return sacks; }
-  void RetransmitNow(SeqNo seq, Bytes) override { retransmitted.push_back(seq); }
+  void RetransmitNow(SeqNo seq, Bytes max_bytes) override {
+    retransmitted.push_back(seq);
+    Notify(seq, std::min({kMss, max_bytes, max - seq}), true);
+  }
   void GoBackN() override {
     nxt = una;
     ++go_back_n;
@@ -31,19 +34,40 @@ class FakeSender final : public SenderHandle {
     const Bytes len = NextSegmentBytes();
     if (len == 0) return 0;
     new_segments.push_back(nxt);
+    Notify(nxt, len, false);
     nxt += len;
     max = std::max(max, nxt);
     unsent -= len;
     return len;
   }
 
+  // Sends new data up to `new_max` in segments of kMss, as the endpoint would.
+  void SendTo(SeqNo new_max) {
+    for (SeqNo seq = max; seq < new_max; seq += kMss) Notify(seq, std::min(kMss, new_max - seq), false);
+    max = nxt = new_max;
+  }
+  void SetControlTimer(SimTime at) override { control_timer = at; }
+  void StopControlTimer() override { control_timer = SimTime::Infinite(); }
+
   SeqNo una = 1, nxt = 1, max = 1;
+  SimTime control_timer = SimTime::Infinite();
   Bytes unsent = 0;
   bool closed = false;
   SackScoreboard sacks;
   std::vector<SeqNo> retransmitted;
   std::vector<SeqNo> new_segments;
   int go_back_n = 0;
+  // When set, told of every segment sent (CongestionControl::OnSegmentSent), as the endpoint does.
+  CongestionControl* controller = nullptr;  // Not owned.
+  SimTime now;
+  uint64_t next_uid = 1;
+
+ private:
+  void Notify(SeqNo seq, Bytes bytes, bool retransmission) {
+    if (controller != nullptr && bytes > 0) {
+      controller->OnSegmentSent(now, SentSegment{seq, bytes, retransmission, next_uid++});
+    }
+  }
 };
 
 }  // namespace tcb::testing

@@ -1,5 +1,5 @@
 // Tahoe, Reno and NewReno rules, one at a time, against a scripted sender (RFC 5681, RFC 6582).
-#include "tcp/reno.h"
+#include "tcp/connection_control.h"
 
 #include <gtest/gtest.h>
 
@@ -16,15 +16,21 @@ using testing::FakeSender;
 
 struct Fixture {
   explicit Fixture(TcpFlavor flavor, int iw = 1) {
-    config.flavor = flavor;
+    config.SetFlavor(flavor);
     config.mss = kMss;
     config.initial_window_segments = iw;
     config.receive_window = 1 << 30;
-    cc = std::make_unique<RenoControl>(config, sender);
+    cc = std::make_unique<ConnectionControl>(config, sender);
     cc->OnEstablished(SimTime::Zero(), false);
+  }
+  // The sender sends new data up to `max`.
+  void SendTo(SeqNo max) {
+    sender.controller = cc.get();
+    sender.SendTo(max);
   }
   // The sender has sent up to `max` and an ACK for `ack` arrives.
   bool Ack(SeqNo ack) {
+    sender.controller = cc.get();
     AckInfo info;
     info.ack = ack;
     info.newly_acked = ack - sender.una;
@@ -34,41 +40,44 @@ struct Fixture {
     return cc->OnAck(SimTime::Zero(), info);
   }
   void Dup(int n, std::vector<SackBlock> sack = {}) {
+    sender.controller = cc.get();
     sender.sacks.Update(sender.una, sack.data(), static_cast<int>(sack.size()));
     AckInfo info;
     info.ack = sender.una;
+    info.sack_blocks = sack.data();
+    info.sack_count = static_cast<int>(sack.size());
     for (int i = 0; i < n; ++i) cc->OnDuplicateAck(SimTime::Zero(), info);
   }
   TcpConfig config;
   FakeSender sender;
-  std::unique_ptr<RenoControl> cc;
+  std::unique_ptr<ConnectionControl> cc;
 };
 
-TEST(RenoControlTest, SlowStartAddsOneSegmentPerAck) {
+TEST(ConnectionControlTest, SlowStartAddsOneSegmentPerAck) {
   Fixture f(TcpFlavor::kReno);
   EXPECT_EQ(f.cc->cwnd(), kMss);
-  f.sender.max = f.sender.nxt = 1 + 4 * kMss;
+  f.SendTo(1 + 4 * kMss);
   for (int i = 1; i <= 4; ++i) f.Ack(1 + i * kMss);
   EXPECT_EQ(f.cc->cwnd(), 5 * kMss);  // RFC 5681 eq. (2).
 }
 
-TEST(RenoControlTest, CongestionAvoidanceAddsAboutOneSegmentPerWindow) {
+TEST(ConnectionControlTest, CongestionAvoidanceAddsAboutOneSegmentPerWindow) {
   Fixture g(TcpFlavor::kReno, 10);
-  g.sender.max = g.sender.nxt = 1 + 100 * kMss;
+  g.SendTo(1 + 100 * kMss);
   // Reach congestion avoidance through a fast retransmit.
   g.Dup(3);  // Fast retransmit halves: ssthresh = max(flight/2, 2 MSS) = 50 MSS, cwnd = 53 MSS.
   g.Ack(1 + 100 * kMss);  // Reno leaves recovery: cwnd = ssthresh.
   ASSERT_EQ(g.cc->cwnd(), 50 * kMss);
-  g.sender.max = g.sender.nxt = g.sender.una + 50 * kMss;
+  g.SendTo(g.sender.una + 50 * kMss);
   for (int i = 1; i <= 50; ++i) g.Ack(g.sender.una + kMss);
   // RFC 5681 eq. (3): +MSS*MSS/cwnd per ACK, so one window of ACKs adds just under one segment.
   EXPECT_GT(g.cc->cwnd(), 50 * kMss + 950);
   EXPECT_LE(g.cc->cwnd(), 51 * kMss);
 }
 
-TEST(RenoControlTest, RenoFastRetransmitAndRecovery) {
+TEST(ConnectionControlTest, RenoFastRetransmitAndRecovery) {
   Fixture f(TcpFlavor::kReno, 10);
-  f.sender.max = f.sender.nxt = 1 + 10 * kMss;
+  f.SendTo(1 + 10 * kMss);
   f.Dup(2);
   EXPECT_TRUE(f.sender.retransmitted.empty());
   f.Dup(1);
@@ -84,9 +93,9 @@ TEST(RenoControlTest, RenoFastRetransmitAndRecovery) {
   EXPECT_EQ(f.cc->cwnd(), 5 * kMss);
 }
 
-TEST(RenoControlTest, NewRenoPartialAcksRetransmitAndStayInRecovery) {
+TEST(ConnectionControlTest, NewRenoPartialAcksRetransmitAndStayInRecovery) {
   Fixture f(TcpFlavor::kNewReno, 10);
-  f.sender.max = f.sender.nxt = 1 + 10 * kMss;
+  f.SendTo(1 + 10 * kMss);
   f.Dup(3);
   EXPECT_EQ(f.cc->cwnd(), 8 * kMss);
   // RFC 6582 §3.2 step 3: partial ACK of 2 segments: retransmit the next hole, deflate by the
@@ -103,9 +112,9 @@ TEST(RenoControlTest, NewRenoPartialAcksRetransmitAndStayInRecovery) {
   EXPECT_EQ(f.cc->cwnd(), 2 * kMss);  // Nothing in flight: SMSS + SMSS.
 }
 
-TEST(RenoControlTest, NewRenoAvoidsASecondReductionForTheSameWindow) {
+TEST(ConnectionControlTest, NewRenoAvoidsASecondReductionForTheSameWindow) {
   Fixture f(TcpFlavor::kNewReno, 10);
-  f.sender.max = f.sender.nxt = 1 + 10 * kMss;
+  f.SendTo(1 + 10 * kMss);
   f.cc->OnRetransmissionTimeout(SimTime::Zero());  // recover = 10 * MSS.
   EXPECT_EQ(f.cc->cwnd(), kMss);
   f.Ack(1 + kMss);
@@ -114,9 +123,9 @@ TEST(RenoControlTest, NewRenoAvoidsASecondReductionForTheSameWindow) {
   EXPECT_FALSE(f.cc->in_recovery());
 }
 
-TEST(RenoControlTest, TahoeGoesBackNAndSlowStarts) {
+TEST(ConnectionControlTest, TahoeGoesBackNAndSlowStarts) {
   Fixture f(TcpFlavor::kTahoe, 8);
-  f.sender.max = f.sender.nxt = 1 + 8 * kMss;
+  f.SendTo(1 + 8 * kMss);
   f.Dup(3);
   EXPECT_EQ(f.sender.go_back_n, 1);
   EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{1}));
@@ -125,15 +134,15 @@ TEST(RenoControlTest, TahoeGoesBackNAndSlowStarts) {
   EXPECT_FALSE(f.cc->in_recovery());
 }
 
-TEST(RenoControlTest, TimeoutAndIdleRestart) {
+TEST(ConnectionControlTest, TimeoutAndIdleRestart) {
   Fixture f(TcpFlavor::kReno, 4);
-  f.sender.max = f.sender.nxt = 1 + 20 * kMss;
+  f.SendTo(1 + 20 * kMss);
   f.cc->OnRetransmissionTimeout(SimTime::Zero());
   EXPECT_EQ(f.cc->cwnd(), kMss);  // RFC 5681 §3.1: loss window.
   EXPECT_EQ(f.cc->ssthresh(), 10 * kMss);
 
   Fixture ssr(TcpFlavor::kReno, 2);
-  ssr.sender.max = ssr.sender.nxt = 1 + 20 * kMss;
+  ssr.SendTo(1 + 20 * kMss);
   for (int i = 1; i <= 10; ++i) ssr.Ack(1 + i * kMss);
   ASSERT_EQ(ssr.cc->cwnd(), 12 * kMss);
   ssr.cc->OnSendStart(SimTime::Zero(), false, 0);
@@ -141,9 +150,9 @@ TEST(RenoControlTest, TimeoutAndIdleRestart) {
 
   Fixture nssr(TcpFlavor::kReno, 2);
   nssr.config.slow_start_restart = false;
-  nssr.cc = std::make_unique<RenoControl>(nssr.config, nssr.sender);
+  nssr.cc = std::make_unique<ConnectionControl>(nssr.config, nssr.sender);
   nssr.cc->OnEstablished(SimTime::Zero(), false);
-  nssr.sender.max = nssr.sender.nxt = 1 + 20 * kMss;
+  nssr.SendTo(1 + 20 * kMss);
   for (int i = 1; i <= 10; ++i) nssr.Ack(1 + i * kMss);
   nssr.cc->OnSendStart(SimTime::Zero(), false, 0);
   EXPECT_EQ(nssr.cc->cwnd(), 12 * kMss);  // "nssr" keeps the window (TCP/SPAND §6.2).
@@ -151,9 +160,9 @@ TEST(RenoControlTest, TimeoutAndIdleRestart) {
 
 // RFC 6675: SACK blocks mark holes lost; recovery retransmits them within cwnd - pipe and ends when
 // the ACK covers RecoveryPoint.
-TEST(RenoControlTest, SackRecoveryRetransmitsTheHolesTheScoreboardMarksLost) {
+TEST(ConnectionControlTest, SackRecoveryRetransmitsTheHolesTheScoreboardMarksLost) {
   Fixture f(TcpFlavor::kSack, 10);
-  f.sender.max = f.sender.nxt = 1 + 10 * kMss;
+  f.SendTo(1 + 10 * kMss);
   // Segments 0 and 2 lost; 1 and 3..9 SACKed.
   const SeqNo s = 1;
   f.Dup(1, {{s + kMss, s + 2 * kMss}});
@@ -175,12 +184,12 @@ TEST(RenoControlTest, SackRecoveryRetransmitsTheHolesTheScoreboardMarksLost) {
 
 // Balakrishnan et al. §4: early duplicate ACKs each release one new segment beyond the window, so a
 // window of two still collects three duplicates.
-TEST(RenoControlTest, RightEdgeRecoverySendsNewSegmentsOnEarlyDuplicates) {
+TEST(ConnectionControlTest, RightEdgeRecoverySendsNewSegmentsOnEarlyDuplicates) {
   Fixture f(TcpFlavor::kNewReno, 2);
   f.config.right_edge_recovery = true;
-  f.cc = std::make_unique<RenoControl>(f.config, f.sender);
+  f.cc = std::make_unique<ConnectionControl>(f.config, f.sender);
   f.cc->OnEstablished(SimTime::Zero(), false);
-  f.sender.max = f.sender.nxt = 1 + 2 * kMss;
+  f.SendTo(1 + 2 * kMss);
   f.sender.unsent = 10 * kMss;
   f.Dup(1);
   f.Dup(1);
@@ -189,13 +198,13 @@ TEST(RenoControlTest, RightEdgeRecoverySendsNewSegmentsOnEarlyDuplicates) {
   f.Dup(1);
   EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{1}));
   Fixture plain(TcpFlavor::kNewReno, 2);
-  plain.sender.max = plain.sender.nxt = 1 + 2 * kMss;
+  plain.SendTo(1 + 2 * kMss);
   plain.sender.unsent = 10 * kMss;
   plain.Dup(2);
   EXPECT_TRUE(plain.sender.new_segments.empty());
 }
 
-TEST(RenoControlTest, LostSynMeansOneSegmentInitialWindow) {
+TEST(ConnectionControlTest, LostSynMeansOneSegmentInitialWindow) {
   Fixture f(TcpFlavor::kNewReno, 4);
   EXPECT_EQ(f.cc->cwnd(), 4 * kMss);
   f.cc->OnEstablished(SimTime::Zero(), true);
@@ -204,7 +213,7 @@ TEST(RenoControlTest, LostSynMeansOneSegmentInitialWindow) {
 
 TEST(TcpConfigTest, Rfc3390InitialWindow) {
   TcpConfig c;
-  c.initial_window_rfc3390 = true;
+  c.initial_window_rule = TcpConfig::InitialWindowRule::kRfc3390;
   c.mss = 1460;
   EXPECT_EQ(c.InitialWindowBytes(), 4380);  // min(5840, max(2920, 4380)).
   c.mss = 512;

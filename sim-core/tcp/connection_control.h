@@ -1,0 +1,90 @@
+// One connection's own congestion control: loss detection and recovery over a Tcb whose window
+// follows the connection's CongestionOps (RFC 5681's rule, CUBIC or BBR). Recovery is Tahoe's
+// go-back-N, Reno (RFC 5681), NewReno (RFC 6582), or SACK-based (RFC 6675) with, as options,
+// Proportional Rate Reduction (RFC 6937) and RACK-TLP (RFC 8985); Balakrishnan et al.'s right-edge
+// recovery and RFC 7661's window validation are options too; new segments are paced when the rule
+// or the options ask for it.
+#pragma once
+
+#include <memory>
+
+#include "tcp/congestion_control.h"
+#include "tcp/congestion_ops.h"
+#include "tcp/pacer.h"
+#include "tcp/prr.h"
+#include "tcp/sent_log.h"
+#include "tcp/tcb.h"
+#include "tcp/tcp_config.h"
+
+namespace tcb {
+
+class ConnectionControl final : public CongestionControl {
+ public:
+  ConnectionControl(const TcpConfig& config, SenderHandle& sender);
+
+  void OnEstablished(SimTime now, bool syn_lost) override;
+  void OnSendStart(SimTime now, bool first, Bytes pending) override;
+  void OnSegmentSent(SimTime now, const SentSegment& segment) override;
+  bool OnAck(SimTime now, const AckInfo& ack) override;
+  void OnDuplicateAck(SimTime now, const AckInfo& ack) override;
+  void OnRetransmissionTimeout(SimTime now) override;
+  void OnRttSample(SimTime, SimTime rtt) override { tcb_.rtt.AddSample(rtt); }
+  void OnClosed(SimTime) override {}
+  bool CanSend(Bytes bytes) override;
+  SimTime NextSendTime(SimTime now) const override;
+
+  Bytes cwnd() const override { return tcb_.cwnd; }
+  Bytes ssthresh() const override { return tcb_.ssthresh; }
+  const RttEstimator& rtt() const override { return tcb_.rtt; }
+  bool in_recovery() const override { return tcb_.in_recovery; }
+  double pacing_rate_bps() const override;
+  void DescribeState(TcpSeriesRow& row) const override { ops_->DescribeState(tcb_, row); }
+
+  // Sharing schemes that initialise or redistribute a connection's state (RFC 9040, the TCBI
+  // controllers) set it here.
+  Tcb& tcb() { return tcb_; }
+  const Tcb& tcb() const { return tcb_; }
+  const TcpConfig& config() const { return config_; }
+  CongestionState state() const { return state_; }
+  // The per-segment record (kept with SACK-based recovery or a rule that needs it), else null.
+  const SentLog* sent_log() const { return log_.get(); }
+
+ private:
+  bool SackRecovery() const {
+    return config_.recovery == LossRecovery::kSackRfc6675 || config_.recovery == LossRecovery::kPrr;
+  }
+  void SetState(SimTime now, CongestionState state);
+  // The window rule's growth, capped by the receive window.
+  void GrowWindow(SimTime now, Bytes acked, Bytes flight_before);
+  // Bytes in the network: RFC 6675's pipe with SACK-based recovery, else RFC 5681's FlightSize.
+  Bytes InFlight() const;
+  // Feeds one ACK to the SentLog and the window rule's per-ACK hook; returns the sample.
+  AckSample Sample(SimTime now, const AckInfo& ack);
+  // Retransmits the segment at `seq` as lost (fast retransmit, NewReno's partial ACKs, Tahoe).
+  void RetransmitLost(SeqNo seq);
+  // ---- SACK-based recovery (RFC 6675 §5) over the SentLog ----
+  // RFC 6675 IsLost(), applied from the oldest segment upwards: a segment is lost once DupThresh
+  // discontiguous SACKed blocks, or more than (DupThresh - 1) * SMSS SACKed bytes, lie above it.
+  // Returns the bytes newly marked.
+  Bytes MarkLostSegments();
+  void EnterSackRecovery(SimTime now, const AckSample& sample);
+  // The window on an ACK in SACK-based recovery: PRR's (RFC 6937), or the rule's own; RFC 6675
+  // keeps cwnd = ssthresh.
+  void UpdateRecoveryWindow(const AckSample& sample);
+  // RFC 6675 §5 step (C): retransmit lost segments (NextSeg() rule 1) while cwnd - pipe allows a
+  // segment.
+  void SendSackRetransmissions();
+
+  TcpConfig config_;
+  Tcb tcb_;
+  std::unique_ptr<CongestionOps> ops_;
+  SenderHandle& sender_;
+  std::unique_ptr<SentLog> log_;
+  CongestionState state_ = CongestionState::kOpen;
+  Prr prr_;
+  Pacer pacer_;
+  bool sent_any_ = false;
+  SimTime last_sent_;  // The latest data segment's departure.
+};
+
+}  // namespace tcb
