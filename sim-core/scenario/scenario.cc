@@ -421,6 +421,22 @@ SharingConfig ParseSharing(const json& j, const std::string& path) {
         c.spand_priors.push_back({*address >> 8, p["wcPackets"].get<double>(), Ms(p["rttMs"])});
       }
       break;
+    case SchemeKind::kCarefulResume:
+      c.cache_lifetime = Sec(j["lifetimeS"]);
+      if (j["maxJumpBytes"].is_number()) c.cr_max_jump = j["maxJumpBytes"].get<Bytes>();
+      c.cr_beta = j["beta"].get<double>();
+      break;
+    case SchemeKind::kLinuxTcpMetrics:
+      c.cache_lifetime = Sec(j["timeoutS"]);
+      c.metrics_no_save = j["noMetricsSave"].get<bool>();
+      c.metrics_no_ssthresh_save = j["noSsthreshMetricsSave"].get<bool>();
+      if (j["initcwndSegments"].is_number()) c.metrics_initcwnd = j["initcwndSegments"].get<int>();
+      if (j["cwndLockSegments"].is_number()) c.metrics_cwnd_lock = j["cwndLockSegments"].get<int>();
+      break;
+    case SchemeKind::kBdpResume:
+      c.cache_lifetime = Sec(j["lifetimeS"]);
+      if (j["maxWindowBytes"].is_number()) c.bdp_max_window = j["maxWindowBytes"].get<Bytes>();
+      break;
     case SchemeKind::kMvTcbi:
     case SchemeKind::kFsTcbi:
       c.tcbi_initial_cwnd = j["initialCwndSegments"].get<int>();

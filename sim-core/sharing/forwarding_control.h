@@ -41,6 +41,9 @@ class ForwardingControl : public CongestionControl {
   Tcb& tcb() { return inner_->tcb(); }
   const Tcb& tcb() const { return inner_->tcb(); }
   const TcpConfig& config() const { return inner_->config(); }
+  CongestionState state() const { return inner_->state(); }
+  // The connection's per-segment log when its recovery keeps one (SACK), else null.
+  const SentLog* sent_log() const { return inner_->sent_log(); }
   SenderHandle& sender() { return sender_; }
   Bytes flight_size() const { return sender_.flight_size(); }
 

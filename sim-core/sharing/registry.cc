@@ -1,12 +1,15 @@
 // The per-host scheme registry.
 #include "sharing/registry.h"
 
+#include "sharing/bdp_resume.h"
+#include "sharing/careful_resume.h"
 #include "sharing/congestion_manager.h"
 #include "sharing/etcp.h"
 #include "sharing/rfc9040.h"
 #include "sharing/sharing_group.h"
 #include "sharing/tcbi.h"
 #include "sharing/tcp_int.h"
+#include "sharing/tcp_metrics.h"
 #include "tcp/tcp_connection.h"
 
 namespace tcb {
@@ -22,6 +25,9 @@ std::unique_ptr<SharingScheme> SharingRegistry::MakeScheme(const SharingConfig& 
     case SchemeKind::kTcpInt: return std::make_unique<TcpIntScheme>(config, env_);
     case SchemeKind::kSpand: return std::make_unique<SpandScheme>(config, env_, Gateway(config));
     case SchemeKind::kCongestionManager: return std::make_unique<CongestionManagerScheme>(config, env_);
+    case SchemeKind::kCarefulResume: return std::make_unique<CarefulResumeScheme>(config, env_);
+    case SchemeKind::kLinuxTcpMetrics: return std::make_unique<LinuxTcpMetricsScheme>(config, env_);
+    case SchemeKind::kBdpResume: return std::make_unique<BdpResumeScheme>(config, env_);
   }
   return nullptr;
 }

@@ -8,7 +8,8 @@ namespace tcb {
 namespace {
 constexpr std::string_view kSchemeNames[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble",
                                              "mv-tcbi",     "fs-tcbi",          "etcp",
-                                             "tcp-int",     "spand",            "congestion-manager"};
+                                             "tcp-int",     "spand",            "congestion-manager",
+                                             "careful-resume", "linux-tcp-metrics", "bdp-resume"};
 constexpr std::string_view kMergeNames[] = {"latest", "mean", "ewma"};
 constexpr std::string_view kTicketNames[] = {"fair", "content", "decay", "html-pre"};
 

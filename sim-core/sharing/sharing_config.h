@@ -21,6 +21,9 @@ enum class SchemeKind : uint8_t {
   kTcpInt,             // Balakrishnan et al. §5: TCP-INT.
   kSpand,              // Zhang, Qiu, Keshav: TCP/SPAND.
   kCongestionManager,  // RFC 3124.
+  kCarefulResume,      // RFC 9959.
+  kLinuxTcpMetrics,    // Linux's net/ipv4/tcp_metrics.c.
+  kBdpResume,          // QUIC-style saved BDP (draft-kuhn-quic-bdpframe-extension).
 };
 bool ParseSchemeKind(std::string_view name, SchemeKind* kind);
 std::string_view SchemeKindName(SchemeKind kind);
@@ -69,6 +72,19 @@ struct SharingConfig {
     SimTime rtt;
   };
   std::vector<SpandPrior> spand_priors;
+
+  // careful-resume (cache_lifetime is the saved parameters' Lifetime)
+  Bytes cr_max_jump = 0;  // max_jump (RFC 9959 §4.3); 0: no limit beyond saved_cwnd / 2.
+  double cr_beta = 0.5;   // Beta of §4.5 (ssthresh after Safe Retreat = PipeSize * Beta).
+
+  // linux-tcp-metrics (cache_lifetime is TCP_METRICS_TIMEOUT)
+  bool metrics_no_save = false;          // net.ipv4.tcp_nometrics_save.
+  bool metrics_no_ssthresh_save = true;  // net.ipv4.tcp_no_ssthresh_metrics_save (default 1 since Linux 5.3).
+  int metrics_initcwnd = 0;              // The route's initcwnd in segments; 0: the TCP option's.
+  int metrics_cwnd_lock = 0;             // A locked cwnd route metric in segments (a clamp); 0: none.
+
+  // bdp-resume (cache_lifetime is how long a saved BDP may be used)
+  Bytes bdp_max_window = 0;  // Largest resumed window; 0: no limit.
 
   // mv-tcbi, fs-tcbi (Savorić et al. §3: defaults when alone, in segments)
   int tcbi_initial_cwnd = 2;

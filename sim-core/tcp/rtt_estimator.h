@@ -15,6 +15,10 @@ class RttEstimator {
   void AddSample(SimTime rtt);
   // Sets the estimate directly, e.g. from shared or cached state (RFC 9040).
   void Set(SimTime srtt, SimTime rttvar);
+  // Sets the retransmission timeout until the next measurement recomputes it, without touching the
+  // estimate (Linux's tcp_init_metrics() seeds the first RTO from a cached RTT this way).
+  void SeedRto(SimTime rto) { rto_ = Min(rto, max_rto_); }
+  SimTime min_rto() const { return min_rto_; }
 
   bool has_sample() const { return has_sample_; }
   SimTime srtt() const { return srtt_; }

@@ -84,7 +84,9 @@ INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(Pres
 
 // A random sharing scheme with random parameters.
 json RandomSharing(Rng& rng) {
-  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi", "etcp", "tcp-int", "spand", "congestion-manager"};
+  const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi",
+                           "etcp", "tcp-int", "spand", "congestion-manager", "careful-resume",
+                           "linux-tcp-metrics", "bdp-resume"};
   const char* scopes[] = {"host-pair", "network", "host"};
   json s{{"scheme", schemes[rng.UniformInt(std::size(schemes))]}};
   if (s["scheme"] != "independent") s["scope"] = scopes[rng.UniformInt(std::size(scopes))];
@@ -104,6 +106,18 @@ json RandomSharing(Rng& rng) {
     s["weighted"] = rng.UniformInt(2) == 1;
     s["delayedAckRules"] = rng.UniformInt(2) == 1;
   }
+  if (s["scheme"] == "careful-resume") {
+    s["lifetimeS"] = 1 + static_cast<double>(rng.UniformInt(20));
+    if (rng.UniformInt(2) == 1) s["maxJumpBytes"] = 2000 + rng.UniformInt(100000);
+    s["beta"] = 0.5 + 0.1 * static_cast<double>(rng.UniformInt(6));
+  }
+  if (s["scheme"] == "linux-tcp-metrics") {
+    s["noSsthreshMetricsSave"] = rng.UniformInt(2) == 1;
+    s["timeoutS"] = 1 + static_cast<double>(rng.UniformInt(20));
+    if (rng.UniformInt(3) == 0) s["initcwndSegments"] = 1 + rng.UniformInt(20);
+    if (rng.UniformInt(3) == 0) s["cwndLockSegments"] = 2 + rng.UniformInt(40);
+  }
+  if (s["scheme"] == "bdp-resume" && rng.UniformInt(2) == 1) s["maxWindowBytes"] = 2000 + rng.UniformInt(200000);
   if (s["scheme"] == "rfc9040-temporal") {
     const char* merges[] = {"latest", "mean", "ewma"};
     s["merge"] = merges[rng.UniformInt(3)];
@@ -137,7 +151,7 @@ json RandomScenario(uint64_t seed) {
     return l;
   };
   auto tcp = [&]() {
-    json t{{"flavor", pick({"tahoe", "reno", "newreno", "sack"})},
+    json t{{"flavor", pick({"tahoe", "reno", "newreno", "sack", "cubic"})},
            {"rightEdgeRecovery", chance(0.2)},
            {"cwndValidation", chance(0.3)},
            {"connection", pick({"full", "one-way"})},
@@ -152,6 +166,11 @@ json RandomScenario(uint64_t seed) {
     if (chance(0.5)) t["initialWindow"] = 1 + rng.UniformInt(4);
     else t["initialWindow"] = "rfc3390";
     if (chance(0.3)) t["initialSsthreshBytes"] = 2000 + rng.UniformInt(60000);
+    if (chance(0.2)) t["pacing"] = "rate";
+    if (chance(0.1)) t["initialWindow"] = "rfc6928";
+    if (t["flavor"] == "cubic" && chance(0.3)) {
+      t["cubic"] = {{"hystart", chance(0.5)}, {"fastConvergence", chance(0.5)}, {"beta", uniform(0.5, 0.9)}};
+    }
     return t;
   };
 
@@ -196,7 +215,13 @@ json RandomScenario(uint64_t seed) {
     const size_t b = rng.UniformInt(right.size());
     json item{{"from", left[a]}, {"to", right[b]}, {"name", "item" + std::to_string(i)}};
     if (chance(0.3)) std::swap(item["from"], item["to"]);
-    if (chance(0.3)) item["tcp"] = tcp();
+    if (chance(0.3)) {
+      item["tcp"] = tcp();
+      // Recovery only per item: a scenario-wide one would make an item's Tahoe invalid.
+      if (item["tcp"]["flavor"] != "tahoe" && chance(0.5)) {
+        item["tcp"]["recovery"] = pick({"reno", "newreno", "sack-rfc6675", "prr"});
+      }
+    }
     const char* contents[] = {"html", "image", "java", "ftp", "other"};
     if (chance(0.5)) item["content"] = contents[rng.UniformInt(5)];
     if (chance(0.3)) item["weight"] = uniform(0.5, 3);

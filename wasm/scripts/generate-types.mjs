@@ -45,12 +45,13 @@ for (const table of columns.tables) {
       description: c.description,
       ...(c.unit ? { unit: c.unit } : {}),
       ...(c.indexes ? { indexes: c.indexes } : {}),
+      ...(c.labels ? { labels: c.labels } : {}),
     };
   }
   lines.push('}', '');
 }
 lines.push(
-  "/** Each column's meaning, unit and the name list it indexes, by table and key: for axis labels and legends. */",
+  "/** Each column's meaning, unit, the name list it indexes, and the names of a state column's values, by table and key: for axis labels and legends. */",
   `export const columnInfo = ${JSON.stringify(meta, null, 2)} as const;`,
   '',
 );

@@ -50,6 +50,9 @@ export function fakeResult(): SimulationResult {
         rttvarNs: Float64Array.from([0, 5e6, 0, 5e6, 5e6]),
         inFlightBytes: Float64Array.from([0, 200, 50, 100, 0]),
         pacingBps: Float64Array.from([0, 0, 0, 0, 8e5]),
+        wMaxBytes: Float64Array.from([0, 0, 0, 0, 0]),
+        cubicKNs: Float64Array.from([0, 0, 0, 0, 0]),
+        crPhase: Uint8Array.from([0, 0, 0, 0, 0]),
       },
       queue: {
         timeNs: Float64Array.from([10e6, 11e6, 15e6]),

@@ -118,7 +118,11 @@ describe('every TCP series column per flow', () => {
       expect(w.columns.rttvarNs.length).toBe(w.t.length);
       expect('timeNs' in w.columns || 'flow' in w.columns).toBe(false);
     }
+    // CUBIC's columns are 0 throughout this (NewReno) run: no plot; once filled, they are listed.
     expect(otherSeriesColumns(windows)).toEqual(['rttvarNs']);
+    const cubic = fakeResult();
+    cubic.series!.tcp.wMaxBytes[1] = 5000;
+    expect(otherSeriesColumns(flowWindows(cubic))).toEqual(['rttvarNs', 'wMaxBytes']);
     const column = windowColumn('series:rttvarNs');
     expect(Array.from(column.values(windows[0]))).toEqual(Array.from(windows[0].columns.rttvarNs));
     const closed = closedWindows(windows, result);

@@ -382,7 +382,13 @@ export function seriesColumn(key: string): WindowColumn {
 /** The series columns of these windows that windowColumnList does not plot (e.g. a flavour's own state). */
 export function otherSeriesColumns(windows: FlowWindow[]): string[] {
   const keys = new Set<string>();
-  for (const w of windows) for (const key of Object.keys(w.columns)) if (!listedKeys.has(key)) keys.add(key);
+  for (const w of windows) {
+    for (const [key, values] of Object.entries(w.columns)) {
+      // A column that is 0 in every row is one this run's flavor or scheme does not fill (CUBIC's
+      // W_max on a NewReno run, the Careful Resume phase without Careful Resume): no plot.
+      if (!listedKeys.has(key) && values.some((v: number) => v !== 0 && !Number.isNaN(v))) keys.add(key);
+    }
+  }
   return [...keys].sort();
 }
 

@@ -1,0 +1,51 @@
+// QUIC-style resumption of a saved bandwidth-delay product (draft-kuhn-quic-bdpframe-extension;
+// Google QUIC's cached network parameters, CachedNetworkParameters with bandwidth and min RTT): a
+// closing connection saves the delivery rate and minimum RTT it observed for its endpoint, and the
+// next connection to it starts with cwnd = saved bandwidth x saved minimum RTT (clamped), paced at
+// the saved bandwidth for that first window, without Careful Resume's path confirmation,
+// validation or retreat: the aggressive reference point.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "sharing/sharing_config.h"
+#include "sharing/tcb_group.h"
+
+namespace tcb {
+
+struct SavedBdp {
+  double bandwidth_bps = 0;
+  SimTime min_rtt;
+  SimTime saved_at;
+};
+
+class BdpResumeScheme final : public SharingScheme {
+ public:
+  BdpResumeScheme(const SharingConfig& config, const SharingEnvironment& env) : config_(config), env_(env) {}
+
+  std::unique_ptr<CongestionControl> Attach(const TcpConfig& config, SenderHandle& sender,
+                                            const ConnectionContext& context) override;
+  void Describe(nlohmann::json& groups) const override;
+
+  // The initial window a connection resuming from `saved` starts with: the saved BDP, no less than
+  // `initial_window` and no more than the configured maximum.
+  Bytes ResumedWindow(const SavedBdp& saved, Bytes initial_window) const;
+
+ private:
+  class Member;
+  struct Entry {
+    explicit Entry(TcbGroup g) : group(std::move(g)) {}
+    TcbGroup group;
+    std::optional<SavedBdp> saved;
+    int64_t resumed = 0;  // Connections that started from the saved BDP.
+  };
+  Entry& EntryFor(uint64_t key, const ConnectionContext& context);
+
+  SharingConfig config_;
+  SharingEnvironment env_;
+  std::map<uint64_t, Entry> entries_;
+};
+
+}  // namespace tcb

@@ -1,0 +1,292 @@
+// Careful Resume.
+#include "sharing/careful_resume.h"
+
+#include <algorithm>
+
+#include "core/enum_names.h"
+#include "sharing/path_observer.h"
+#include "tcp/pacer.h"
+
+namespace tcb {
+
+namespace {
+constexpr std::string_view kOutcomeNames[] = {"noSavedParameters", "expired", "inUse", "rttTooSmall", "pathChanged",
+                                              "congestion", "nothingToGain", "rateLimited", "validated",
+                                              "retreated", "timeout"};
+static_assert(std::size(kOutcomeNames) == static_cast<size_t>(CarefulResumeScheme::Outcome::kCount));
+}  // namespace
+
+// The phase names are the series column's labels (trace/columns.json).
+std::string_view CrPhaseName(CrPhase phase) { return EnumName(kTcpCrPhaseLabels, phase); }
+
+class CarefulResumeScheme::Member final : public ForwardingControl {
+ public:
+  Member(const TcpConfig& config, SenderHandle& sender, CarefulResumeScheme& scheme, uint64_t key, Entry& entry)
+      : ForwardingControl(config, sender), scheme_(scheme), key_(key), entry_(entry) {
+    const SimTime now = scheme_.env_.sim->Now();
+    if (!entry_.saved) {
+      Count(Outcome::kNoSavedParameters);
+    } else if (now - entry_.saved->saved_at > scheme_.config_.cache_lifetime) {
+      // §4.2 "Lifetime of saved CC parameters": expired parameters are deleted and not used.
+      entry_.saved.reset();
+      Count(Outcome::kExpired);
+    } else {
+      phase_ = CrPhase::kReconnaissance;
+    }
+  }
+  ~Member() override {
+    Release();
+    entry_.group.Remove(this);
+  }
+
+  void OnEstablished(SimTime now, bool syn_lost) override {
+    ForwardingControl::OnEstablished(now, syn_lost);
+    // §4.2: Reconnaissance sends the initial window with normal CC; the path is confirmed once all
+    // of it is acknowledged (data starts at sequence number 1).
+    initial_data_end_ = 1 + config().InitialWindowBytes();
+  }
+
+  void OnSegmentSent(SimTime now, const SentSegment& segment) override {
+    ForwardingControl::OnSegmentSent(now, segment);
+    if (phase_ == CrPhase::kUnvalidated) {
+      pacer_.OnSent(now, segment.bytes, UnvalidatedRateBps());
+      // §4.3 "Completed sending all unvalidated packets": the jump window is full (less than one
+      // segment of it unused).
+      if (flight_size() + config().mss > tcb().cwnd) EndUnvalidated(now);
+    }
+  }
+
+  bool OnAck(SimTime now, const AckInfo& ack) override {
+    const bool was_in_recovery = in_recovery();
+    const bool restart = ForwardingControl::OnAck(now, ack);
+    observer_.OnAck(now, ack.newly_acked, sent_log());
+    AfterAck(now, ack, was_in_recovery);
+    return restart;
+  }
+
+  void OnDuplicateAck(SimTime now, const AckInfo& ack) override {
+    const bool was_in_recovery = in_recovery();
+    ForwardingControl::OnDuplicateAck(now, ack);
+    observer_.OnAck(now, 0, sent_log());
+    AfterAck(now, ack, was_in_recovery);
+  }
+
+  void OnRetransmissionTimeout(SimTime now) override {
+    ForwardingControl::OnRetransmissionTimeout(now);
+    // §4.6: persistent congestion (an RTO) ends Careful Resume; saved parameters that a jump was
+    // made with are not to be trusted again.
+    if (phase_ == CrPhase::kUnvalidated || phase_ == CrPhase::kValidating || phase_ == CrPhase::kSafeRetreat) {
+      entry_.saved.reset();
+    }
+    if (phase_ != CrPhase::kNormal) Finish(Outcome::kTimeout);
+  }
+
+  void OnRttSample(SimTime now, SimTime rtt) override {
+    ForwardingControl::OnRttSample(now, rtt);
+    observer_.OnRttSample(rtt);
+    last_rtt_ = rtt;
+    if (phase_ == CrPhase::kUnvalidated && entry_.saved) {
+      // §4.3 "Confirming the path during transmission" with §5.2's bounds: an RTT below half or
+      // above ten times saved_rtt means the path changed.
+      if (rtt <= entry_.saved->saved_rtt / 2 || rtt > entry_.saved->saved_rtt * 10) {
+        EnterSafeRetreat(now, Outcome::kPathChanged);
+      }
+    }
+  }
+
+  void OnClosed(SimTime now) override {
+    ForwardingControl::OnClosed(now);
+    // §4.1 Observing: the capacity used (bytes acknowledged in one RTT) and the minimum RTT are
+    // saved for the endpoint; a capacity under four initial windows is not worth resuming.
+    if (observer_.has_rtt() && observer_.bytes_per_rtt() >= 4 * config().InitialWindowBytes()) {
+      scheme_.Save(key_, SavedPath{observer_.bytes_per_rtt(), observer_.min_rtt(), now, false});
+    }
+    Release();
+    entry_.group.Remove(this);
+  }
+
+  SimTime NextSendTime(SimTime now) const override {
+    // §4.3 "Pacing transmission": every packet sent in the Unvalidated Phase is paced.
+    if (phase_ == CrPhase::kUnvalidated) return pacer_.NextSendTime(now);
+    return ForwardingControl::NextSendTime(now);
+  }
+  double pacing_rate_bps() const override {
+    return phase_ == CrPhase::kUnvalidated ? UnvalidatedRateBps() : ForwardingControl::pacing_rate_bps();
+  }
+  void DescribeState(TcpSeriesRow& row) const override {
+    ForwardingControl::DescribeState(row);
+    row.cr_phase = static_cast<uint8_t>(phase_);
+  }
+
+  CrPhase phase() const { return phase_; }
+
+ private:
+  void Count(Outcome outcome) { ++entry_.outcomes[static_cast<size_t>(outcome)]; }
+
+  // Leaves Careful Resume for normal CC.
+  void Finish(Outcome outcome) {
+    Count(outcome);
+    phase_ = CrPhase::kNormal;
+    Release();
+    // §4.6: once no longer using Careful Resume, the sender may start observing the path afresh.
+    if (jumped_) observer_ = PathObserver();
+  }
+  void Release() {
+    if (holds_saved_ && entry_.saved) entry_.saved->in_use = false;
+    holds_saved_ = false;
+  }
+
+  void AfterAck(SimTime now, const AckInfo& ack, bool was_in_recovery) {
+    const bool congestion = !was_in_recovery && in_recovery();
+    switch (phase_) {
+      case CrPhase::kNormal:
+        return;
+      case CrPhase::kReconnaissance:
+        if (congestion) return Finish(Outcome::kCongestion);  // §4.2 "Detected congestion".
+        if (ack.ack >= initial_data_end_) ConfirmPath(now);
+        return;
+      case CrPhase::kUnvalidated:
+        if (congestion) return EnterSafeRetreat(now, Outcome::kRetreated);  // §4.3 "Detected congestion".
+        // §4.3 "Tracking PipeSize" and the jump window held while unvalidated.
+        pipe_size_ += ack.newly_acked;
+        tcb().cwnd = std::max(tcb().cwnd, jump_cwnd_);
+        // §4.3: an ACK for the first unvalidated packet, or more than one RTT in the phase, ends it.
+        if (ack.ack > first_unvalidated_ || now - unvalidated_since_ > CurrentRtt()) EndUnvalidated(now);
+        return;
+      case CrPhase::kValidating:
+        if (congestion) return EnterSafeRetreat(now, Outcome::kRetreated);  // §4.4 "Detected congestion".
+        pipe_size_ += ack.newly_acked;  // §4.4 "Tracking PipeSize"; cwnd grows by normal CC.
+        // §4.4: the last unvalidated packet acknowledged without congestion: done.
+        if (ack.ack > last_unvalidated_) Finish(Outcome::kValidated);
+        return;
+      case CrPhase::kSafeRetreat:
+        pipe_size_ += ack.newly_acked;  // §4.5 "Tracking PipeSize".
+        tcb().cwnd = std::min(tcb().cwnd, retreat_cwnd_);  // §4.5 "Maintaining CWND".
+        if (ack.ack > last_unvalidated_) {
+          // §4.5: leaving Safe Retreat, ssthresh = PipeSize * Beta at most.
+          tcb().ssthresh = std::max(static_cast<Bytes>(static_cast<double>(pipe_size_) * scheme_.config_.cr_beta),
+                                    2 * config().mss);
+          Finish(retreat_reason_);
+        }
+        return;
+    }
+  }
+
+  // §4.2 "Path confirmed": every check, then the jump when there is data to use it.
+  void ConfirmPath(SimTime now) {
+    const SavedPath& saved = *entry_.saved;
+    if (observer_.has_rtt() && observer_.min_rtt() <= saved.saved_rtt / 2) return Finish(Outcome::kRttTooSmall);
+    if (observer_.has_rtt() && observer_.min_rtt() > saved.saved_rtt * 10) return Finish(Outcome::kPathChanged);
+    // §5.2 "rate-limited": without more data than cwnd allows there is nothing to jump with; stay
+    // in Reconnaissance until there is.
+    if (sender().unsent_bytes() <= std::max<Bytes>(tcb().cwnd - flight_size(), 0)) return;
+    if (saved.in_use) return Finish(Outcome::kInUse);  // §4.2 "Using saved_cwnd".
+    // §4.3: jump_cwnd = min(max_jump, saved_cwnd / 2); PipeSize starts at flight_size.
+    jump_cwnd_ = saved.saved_cwnd / 2;
+    if (scheme_.config_.cr_max_jump > 0) jump_cwnd_ = std::min(jump_cwnd_, scheme_.config_.cr_max_jump);
+    if (jump_cwnd_ <= tcb().cwnd) return Finish(Outcome::kNothingToGain);
+    entry_.saved->in_use = true;
+    holds_saved_ = true;
+    jumped_ = true;
+    pipe_size_ = flight_size();
+    tcb().cwnd = jump_cwnd_;
+    first_unvalidated_ = sender().snd_nxt();
+    unvalidated_since_ = now;
+    phase_ = CrPhase::kUnvalidated;
+  }
+
+  // §4.3 "Check flight_size", on any of the events that end the Unvalidated Phase.
+  void EndUnvalidated(SimTime) {
+    const Bytes flight = flight_size();
+    last_unvalidated_ = sender().snd_max() - 1;
+    if (flight < config().InitialWindowBytes() || flight <= pipe_size_) {
+      // Rate-limited: the jump was not used. cwnd = PipeSize, never below IW without congestion.
+      tcb().cwnd = std::max(pipe_size_, config().InitialWindowBytes());
+      return Finish(Outcome::kRateLimited);
+    }
+    tcb().cwnd = flight;
+    phase_ = CrPhase::kValidating;
+  }
+
+  // §4.5: the jump met congestion: delete the saved parameters, cwnd = PipeSize / 2 (at least two
+  // segments, as QUIC's minimum window), and keep it there until the unvalidated packets are
+  // acknowledged.
+  void EnterSafeRetreat(SimTime, Outcome reason) {
+    retreat_reason_ = reason;
+    entry_.saved.reset();
+    holds_saved_ = false;
+    retreat_cwnd_ = std::max(pipe_size_ / 2, 2 * config().mss);
+    tcb().cwnd = std::min(tcb().cwnd, retreat_cwnd_);
+    // Loss recovery lasts until the last packet sent in the Unvalidated or Validating Phase is
+    // acknowledged.
+    last_unvalidated_ = sender().snd_max() - 1;
+    phase_ = CrPhase::kSafeRetreat;
+  }
+
+  // §5.4: the Unvalidated Phase paces jump_cwnd per current RTT (ITT = RTT x MPS / jump_cwnd).
+  double UnvalidatedRateBps() const {
+    const SimTime rtt = CurrentRtt();
+    return rtt > SimTime::Zero() ? static_cast<double>(jump_cwnd_) * 8 / rtt.seconds() : 0;
+  }
+  // "current RTT: a sample measurement of the current RTT measured using the most recent ACK".
+  SimTime CurrentRtt() const { return last_rtt_ > SimTime::Zero() ? last_rtt_ : tcb().rtt.srtt(); }
+
+  CarefulResumeScheme& scheme_;
+  uint64_t key_;
+  Entry& entry_;
+  CrPhase phase_ = CrPhase::kNormal;
+  PathObserver observer_;
+  Pacer pacer_;
+  SimTime last_rtt_;
+  SeqNo initial_data_end_ = 0;
+  bool holds_saved_ = false;
+  bool jumped_ = false;
+  Bytes jump_cwnd_ = 0;
+  Bytes pipe_size_ = 0;
+  Bytes retreat_cwnd_ = 0;
+  SeqNo first_unvalidated_ = 0;
+  SeqNo last_unvalidated_ = 0;
+  SimTime unvalidated_since_;
+  Outcome retreat_reason_ = Outcome::kRetreated;
+};
+
+CarefulResumeScheme::Entry& CarefulResumeScheme::EntryFor(uint64_t key, const ConnectionContext& context) {
+  return FindOrCreate(entries_, key, [&] {
+    return Entry(TcbGroup(env_, "careful-resume", DescribeGroupKey(config_.scope, context)));
+  });
+}
+
+std::unique_ptr<CongestionControl> CarefulResumeScheme::Attach(const TcpConfig& config, SenderHandle& sender,
+                                                               const ConnectionContext& context) {
+  const uint64_t key = GroupKey(config_.scope, context);
+  Entry& entry = EntryFor(key, context);
+  auto member = std::make_unique<Member>(config, sender, *this, key, entry);
+  entry.group.Add(member.get(), context.flow);
+  return member;
+}
+
+const SavedPath* CarefulResumeScheme::Saved(uint64_t key) const {
+  auto it = entries_.find(key);
+  return it != entries_.end() && it->second.saved ? &*it->second.saved : nullptr;
+}
+
+void CarefulResumeScheme::Save(uint64_t key, const SavedPath& path) {
+  // §4.1 "Updating saved CC parameters": one set per endpoint, replaced by a later observation; a
+  // set in use by a resuming connection stays in use.
+  Entry& e = entries_.at(key);
+  const bool in_use = e.saved && e.saved->in_use;
+  e.saved = path;
+  e.saved->in_use = in_use;
+}
+
+void CarefulResumeScheme::Describe(nlohmann::json& groups) const {
+  for (const auto& [key, e] : entries_) {
+    nlohmann::json g = e.group.Describe();
+    nlohmann::json outcomes = nlohmann::json::object();
+    for (size_t i = 0; i < std::size(kOutcomeNames); ++i) outcomes[std::string(kOutcomeNames[i])] = e.outcomes[i];
+    g["carefulResume"] = outcomes;
+    groups.push_back(std::move(g));
+  }
+}
+
+}  // namespace tcb

@@ -1,0 +1,217 @@
+// RFC 9959 Careful Resume, phase by phase, on whole runs: a server sends repeated transfers to
+// clients behind a router; with scope "host" every connection of the server shares one set of saved
+// parameters, so a transfer to a second client resumes from what the first path showed: the way a
+// path change (a longer RTT, a smaller capacity) is built here.
+#include "sharing/careful_resume.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "tests/test_scenarios.h"
+
+namespace tcb {
+namespace {
+
+using testing::json;
+
+// server -- router at 1 Gb/s and 1 ms; router -- clientA and router -- clientB at `a` and `b`
+// (each {Mb/s, one-way ms, queue packets}); transfers of `bytes` at `times`, alternating clients as
+// `to` lists them.
+struct Path {
+  double mbps;
+  double delay_ms;
+  int queue;
+};
+json Scenario(Path a, Path b, Bytes bytes, std::vector<double> times, std::vector<std::string> to,
+              json sharing) {
+  auto link = [](const char* x, const char* y, Path p) {
+    return json{{"a", x}, {"b", y}, {"bandwidthMbps", p.mbps}, {"delayMs", p.delay_ms},
+                {"queue", {{"packets", p.queue}}}};
+  };
+  json traffic = json::array();
+  for (size_t i = 0; i < times.size(); ++i) {
+    traffic.push_back({{"type", "transfers"}, {"name", "t" + std::to_string(i)}, {"from", "server"},
+                       {"to", to[i]}, {"bytes", bytes}, {"atS", {times[i]}}});
+  }
+  json doc{{"schemaVersion", 1},
+           {"durationS", 200},
+           {"tcp", {{"flavor", "newreno"}, {"recovery", "sack-rfc6675"}, {"mssBytes", 1000}, {"initialWindow", 10},
+                    {"receiveWindowBytes", 1 << 24}, {"minRtoMs", 200}}},
+           {"topology",
+            {{"kind", "custom"},
+             {"nodes", {{{"name", "server"}}, {{"name", "router"}}, {{"name", "clientA"}}, {{"name", "clientB"}}}},
+             {"links", {link("server", "router", {1000, 1, 1000}), link("router", "clientA", a),
+                        link("router", "clientB", b)}}}},
+           {"traffic", traffic},
+           {"record", {{"trace", "series"}}}};
+  sharing["scheme"] = "careful-resume";
+  if (!sharing.contains("scope")) sharing["scope"] = "host";
+  doc["hosts"] = {{"server", {{"sharing", sharing}}}};
+  return doc;
+}
+
+const json& Outcomes(const RunOutput& run) { return run.summary["groups"][0]["carefulResume"]; }
+
+// The crPhase values flow `flow` went through, in order, without repeats.
+std::vector<int> Phases(const RunOutput& run, int flow) {
+  const TcpSeries& s = run.recorder->tcp_series();
+  std::vector<int> out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.flow[i] != flow) continue;
+    if (out.empty() || out.back() != s.cr_phase[i]) out.push_back(s.cr_phase[i]);
+  }
+  return out;
+}
+constexpr int kNormal = 0, kReconnaissance = 1, kUnvalidated = 2, kValidating = 3, kSafeRetreat = 4;
+
+const Path k20Mbps100Ms{20, 100, 500};  // A BDP of 500 kB.
+
+// A confirmed path (RFC 9959 §4.2), a jump to saved_cwnd / 2 (§4.3), validated (§4.4): the second
+// transfer goes Reconnaissance -> Unvalidated -> Validating -> Normal and finishes much sooner. (A
+// megabyte: slow start fills the 1000-packet pipe and queue without loss; after validation the
+// resumed connection is in slow start again, RFC 9959 §4.4, and would overshoot a longer transfer
+// as the first one does.)
+TEST(CarefulResumeTest, AConfirmedJumpIsValidated) {
+  const RunOutput run = testing::RunDoc(
+      Scenario(k20Mbps100Ms, k20Mbps100Ms, 1'000'000, {0, 30}, {"clientA", "clientA"}, json::object()),
+      TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(run)["noSavedParameters"], 1);
+  EXPECT_EQ(Outcomes(run)["validated"], 1);
+  EXPECT_EQ(Phases(run, 1), (std::vector<int>{kReconnaissance, kUnvalidated, kValidating, kNormal}));
+  const auto& t = run.summary["transfers"];
+  EXPECT_LT(t[1]["completionTimeS"].get<double>(), 0.8 * t[0]["completionTimeS"].get<double>());
+  EXPECT_EQ(run.summary["flows"][1]["retransmissions"], 0);
+}
+
+// §4.3: jump_cwnd = min(max_jump, saved_cwnd / 2): the window entering the Unvalidated Phase.
+TEST(CarefulResumeTest, TheJumpIsHalfTheSavedCapacityOrMaxJump) {
+  auto jump = [](json sharing) {
+    const RunOutput run = testing::RunDoc(
+        Scenario(k20Mbps100Ms, k20Mbps100Ms, 4'000'000, {0, 30}, {"clientA", "clientA"}, sharing),
+        TraceLevel::kSeries);
+    const TcpSeries& s = run.recorder->tcp_series();
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s.flow[i] == 1 && s.cr_phase[i] == kUnvalidated) return s.cwnd[i];
+    }
+    return int64_t{0};
+  };
+  // The first transfer observed about one BDP (20 Mb/s x 202 ms = 505 kB) acknowledged per minimum
+  // RTT; half of it is the jump.
+  const int64_t half = jump(json::object());
+  EXPECT_GT(half, 230'000);
+  EXPECT_LT(half, 260'000);
+  EXPECT_EQ(jump({{"maxJumpBytes", 100'000}}), 100'000);
+}
+
+// §4.2 "Minimum RTT too small": a saved_rtt more than twice the path's RTT means another path.
+TEST(CarefulResumeTest, AMuchShorterRttIsNotConfirmed) {
+  const RunOutput run = testing::RunDoc(
+      Scenario(k20Mbps100Ms, {20, 20, 500}, 4'000'000, {0, 30}, {"clientA", "clientB"}, json::object()),
+      TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(run)["rttTooSmall"], 1);
+  EXPECT_EQ(Phases(run, 1), (std::vector<int>{kReconnaissance, kNormal}));
+}
+
+// §5.2: an RTT that doubled is still safe to resume on (the jump is paced at the current, longer
+// RTT, so the rate is lower); only more than ten times saved_rtt is a path change.
+TEST(CarefulResumeTest, ADoubledRttStillResumesAndTenfoldIsAPathChange) {
+  const RunOutput doubled = testing::RunDoc(
+      Scenario({20, 50, 500}, k20Mbps100Ms, 4'000'000, {0, 30}, {"clientA", "clientB"}, json::object()),
+      TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(doubled)["validated"], 1);
+  const RunOutput tenfold = testing::RunDoc(
+      Scenario({100, 5, 500}, k20Mbps100Ms, 4'000'000, {0, 30}, {"clientA", "clientB"}, json::object()),
+      TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(tenfold)["pathChanged"], 1);
+}
+
+// §4.5: a path whose capacity fell: the jump meets loss, Safe Retreat sets cwnd to at most
+// PipeSize / 2, keeps it from growing, deletes the saved parameters, and on leaving sets ssthresh
+// to PipeSize x Beta.
+TEST(CarefulResumeTest, AHalvedCapacityEndsInSafeRetreat) {
+  const RunOutput run = testing::RunDoc(
+      Scenario(k20Mbps100Ms, {5, 100, 20}, 4'000'000, {0, 30, 60}, {"clientA", "clientB", "clientB"},
+               json::object()),
+      TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(run)["retreated"], 1);
+  const std::vector<int> phases = Phases(run, 1);
+  ASSERT_GE(phases.size(), 4u);
+  EXPECT_EQ(phases[0], kReconnaissance);
+  EXPECT_EQ(phases[1], kUnvalidated);
+  EXPECT_NE(std::find(phases.begin(), phases.end(), kSafeRetreat), phases.end());
+  EXPECT_EQ(phases.back(), kNormal);
+  // While in Safe Retreat the window never grows.
+  const TcpSeries& s = run.recorder->tcp_series();
+  int64_t entry = -1;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.flow[i] != 1 || s.cr_phase[i] != kSafeRetreat) continue;
+    if (entry < 0) entry = s.cwnd[i];
+    EXPECT_LE(s.cwnd[i], entry);
+  }
+  // The third transfer finds the parameters the second one observed after Careful Resume, not the
+  // deleted ones: it confirms and resumes from the 5 Mb/s path's capacity.
+  EXPECT_EQ(Outcomes(run)["noSavedParameters"], 1);
+}
+
+// §4.2 "Lifetime of saved CC parameters".
+TEST(CarefulResumeTest, ExpiredParametersAreNotUsed) {
+  const RunOutput run = testing::RunDoc(Scenario(k20Mbps100Ms, k20Mbps100Ms, 4'000'000, {0, 100},
+                                                 {"clientA", "clientA"}, {{"lifetimeS", 60}}),
+                                        TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(run)["expired"], 1);
+  EXPECT_EQ(Phases(run, 1), (std::vector<int>{kNormal}));
+}
+
+// §4.2 "Using saved_cwnd": only one connection may jump with a set of saved parameters.
+TEST(CarefulResumeTest, TwoConnectionsRacingForOneSavedValueJumpOnce) {
+  const RunOutput run = testing::RunDoc(Scenario(k20Mbps100Ms, k20Mbps100Ms, 4'000'000, {0, 30, 30},
+                                                 {"clientA", "clientA", "clientB"}, json::object()),
+                                        TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(run)["inUse"], 1);
+  EXPECT_EQ(Outcomes(run)["validated"].get<int>() + Outcomes(run)["retreated"].get<int>(), 1);
+}
+
+// §4.3 "Pacing transmission": in the Unvalidated Phase, segments leave no faster than jump_cwnd per
+// current RTT.
+TEST(CarefulResumeTest, UnvalidatedSendingNeverBurstsAbovePacingRate) {
+  json doc = Scenario(k20Mbps100Ms, k20Mbps100Ms, 4'000'000, {0, 30}, {"clientA", "clientA"}, json::object());
+  doc["record"]["trace"] = "full";
+  const RunOutput run = testing::RunDoc(doc, TraceLevel::kFull);
+  const TcpSeries& s = run.recorder->tcp_series();
+  int64_t from = -1, until = -1, rate = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.flow[i] != 1) continue;
+    if (s.cr_phase[i] == kUnvalidated && from < 0) {
+      from = s.time_ns[i];
+      rate = s.pacing_bps[i];
+    }
+    if (from >= 0 && until < 0 && s.cr_phase[i] != kUnvalidated) until = s.time_ns[i];
+  }
+  ASSERT_GT(from, 0);
+  ASSERT_GT(rate, 0);
+  const PacketTrace& t = run.recorder->packet_trace();
+  int64_t last = -1;
+  int paced = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.flow[i] != 1 || t.payload[i] == 0 || t.time_ns[i] <= from || t.time_ns[i] >= until) continue;
+    if (t.event[i] != static_cast<uint8_t>(PacketEvent::kSend)) continue;
+    if (last >= 0) {
+      // One segment of payload per 8 * 1000 / rate seconds, to the nanosecond (pacing rounds).
+      EXPECT_GE(t.time_ns[i] - last, 1000 * 8 * 1'000'000'000LL / rate - 1);
+      ++paced;
+    }
+    last = t.time_ns[i];
+  }
+  EXPECT_GT(paced, 50);
+}
+
+TEST(CarefulResumeTest, PhaseNamesComeFromTheSeriesColumn) {
+  EXPECT_EQ(CrPhaseName(CrPhase::kSafeRetreat), "safe-retreat");
+  EXPECT_EQ(CrPhaseName(CrPhase::kReconnaissance), "reconnaissance");
+}
+
+}  // namespace
+}  // namespace tcb

@@ -1,0 +1,57 @@
+// The Linux kernel's TCP metrics cache as it behaves today (net/ipv4/tcp_metrics.c): per
+// destination, a closing connection's RTT, RTTVAR, ssthresh and cwnd are merged into the entry
+// (tcp_update_metrics()), and a new connection to the destination reads it once established
+// (tcp_init_metrics()): the cached RTT seeds only the first retransmission timeout, ssthresh is
+// restored only when net.ipv4.tcp_no_ssthresh_metrics_save is 0 (its default has been 1 since
+// Linux 5.3), and the cached cwnd limits a connection only when the route locks it. Entries older
+// than an hour are reset (TCP_METRICS_TIMEOUT). The route's initcwnd sets the initial window.
+#pragma once
+
+#include <map>
+#include <memory>
+
+#include "sharing/sharing_config.h"
+#include "sharing/tcb_group.h"
+
+namespace tcb {
+
+// One tcp_metrics_block's values, in Linux's units: RTT scaled by 8 and RTTVAR by 4 (as tp->srtt_us
+// and tp->mdev_us are), windows in bytes; 0 means not set.
+struct TcpMetricsEntry {
+  SimTime rtt8;
+  SimTime rttvar4;
+  Bytes ssthresh = 0;
+  Bytes cwnd = 0;
+  SimTime stamp;  // tcpm_stamp: the last update.
+  bool exists = false;
+};
+
+class LinuxTcpMetricsScheme final : public SharingScheme {
+ public:
+  LinuxTcpMetricsScheme(const SharingConfig& config, const SharingEnvironment& env) : config_(config), env_(env) {}
+
+  std::unique_ptr<CongestionControl> Attach(const TcpConfig& config, SenderHandle& sender,
+                                            const ConnectionContext& context) override;
+  void Describe(nlohmann::json& groups) const override;
+
+  // The entry for `key` as a lookup at `now` sees it: reset once older than the timeout
+  // (tcp_get_metrics() -> tcpm_check_stamp()).
+  TcpMetricsEntry* Lookup(uint64_t key, SimTime now);
+
+ private:
+  class Member;
+  struct Entry {
+    explicit Entry(TcbGroup g) : group(std::move(g)) {}
+    TcbGroup group;
+    TcpMetricsEntry metrics;
+    int64_t restored_ssthresh = 0;  // Connections that started from a cached ssthresh.
+    int64_t seeded_rto = 0;         // Connections whose first RTO came from the cached RTT.
+  };
+  Entry& EntryFor(uint64_t key, const ConnectionContext& context);
+
+  SharingConfig config_;
+  SharingEnvironment env_;
+  std::map<uint64_t, Entry> entries_;
+};
+
+}  // namespace tcb
