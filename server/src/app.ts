@@ -16,7 +16,8 @@ import { ExperimentRepository } from './repositories/experiments.js';
 import { RequestError } from './sim/batch.js';
 import { Gate } from './sim/gate.js';
 import { jsonPathChild, pointerToJsonPath } from '@tcb-lab/sim/json-pointer';
-import { openapiTransformObject } from './openapi.js';
+import { examplePreset, openapiTransform } from './openapi.js';
+import { documentCommonResponses, frameworkErrors, maxParamLength } from './responses.js';
 import experimentRoutes from './routes/api/experiments/index.js';
 import batchRoutes from './routes/api/batches/index.js';
 import runRoutes from './routes/api/runs/index.js';
@@ -109,8 +110,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // No "Fastify" banners, no stack traces: errors leave through the handler below only.
     return503OnClosing: true,
     // "/api/batches/" is "/api/batches".
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength },
+    // URLs the router refuses get the service's error body too.
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Every route documents the statuses any route can answer (before the OpenAPI plugin reads them).
+  app.addHook('onRoute', documentCommonResponses);
 
   app.decorate('config', config);
   app.decorate('db', options.pool);
@@ -200,7 +206,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         version: '1.0.0',
       },
     },
-    transformObject: openapiTransformObject as never,
+    transformObject: openapiTransform(options.presets.scenario(examplePreset)) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
