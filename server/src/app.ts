@@ -13,6 +13,7 @@ import type { Engine } from './sim/engine.js';
 import type { PresetCatalog } from './presets.js';
 import { BatchRepository } from './repositories/batches.js';
 import { ExperimentRepository } from './repositories/experiments.js';
+import { StorageBudget } from './repositories/storage.js';
 import { RequestError } from './sim/batch.js';
 import { Gate } from './sim/gate.js';
 import { jsonPathChild, pointerToJsonPath } from '@tcb-lab/sim/json-pointer';
@@ -46,6 +47,7 @@ declare module 'fastify' {
     presets: PresetCatalog;
     experiments: ExperimentRepository;
     batches: BatchRepository;
+    storage: StorageBudget;
     syncRuns: Gate;
   }
 }
@@ -125,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('presets', options.presets);
   app.decorate('experiments', new ExperimentRepository(options.pool));
   app.decorate('batches', new BatchRepository(options.pool));
+  app.decorate('storage', new StorageBudget(options.pool, { storedRuns: config.limits.storedRuns, databaseBytes: config.limits.databaseBytes }));
   app.decorate('syncRuns', new Gate(Math.max(1, Math.min(4, config.workers || 1)), 16));
 
   // Text the database cannot store is bad input, named where it is, before anything is run or stored.
