@@ -3,7 +3,7 @@
 // operation generated requests, valid and invalid; every answer must be a status the document
 // lists for the route (no 5xx), with a body and a content type the document describes.
 //
-// `npm test` runs it briefly (FUZZ_API_EXAMPLES examples per operation, default 15, with a fixed
+// `npm test` runs it briefly (FUZZ_API_EXAMPLES examples per operation, default 12, with a fixed
 // seed, and the coverage phase only where it is quick: see test/fuzz/quick.toml); `npm run fuzz:api`
 // runs it at length (FUZZ_API_FULL=1: every phase on every operation, 100 examples, a new seed)
 // and prints the same figures.
@@ -21,7 +21,7 @@ import { startServer } from './helpers/server.js';
 const st = join(repoRoot, 'build/schemathesis/bin/st');
 const quickConfig = fileURLToPath(new URL('../../test/fuzz/quick.toml', import.meta.url));
 const full = process.env.FUZZ_API_FULL === '1';
-const examples = Number(process.env.FUZZ_API_EXAMPLES || (full ? 100 : 15));
+const examples = Number(process.env.FUZZ_API_EXAMPLES || (full ? 100 : 12));
 const seed = process.env.FUZZ_API_SEED || (full ? String(Math.floor(Math.random() * 2 ** 31)) : '1');
 
 /** The checks: no 5xx; statuses, bodies and content types as the OpenAPI document says. */
@@ -37,9 +37,9 @@ interface RunReport {
   errors: unknown[];
 }
 
-function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
+function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.stderr.on('data', (c: Buffer) => chunks.push(c));
@@ -82,7 +82,8 @@ test(`Schemathesis finds no 5xx and no answer the OpenAPI document does not desc
       '--report', 'json',
       '--report-json-path', reportPath,
     ];
-    const { code, output } = await run(st, args);
+    // In the report's directory: Schemathesis keeps a cache (.schemathesis/) where it runs.
+    const { code, output } = await run(st, args, reportDir);
     const report = JSON.parse(readFileSync(reportPath, 'utf8')) as RunReport;
     const { operations: ops, test_cases: cases } = report;
     console.log(
