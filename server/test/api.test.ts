@@ -192,6 +192,20 @@ describe('synchronous runs', () => {
     assert.deepEqual(await json(r), runNative(scenario));
   });
 
+  // Found by Schemathesis (response schema conformance): six equal goodputs gave a Jain index of
+  // 1.0000000000000002, above result.schema.json's maximum of 1 (sim-core/metrics/summary.cc).
+  test('a summary stays within result.schema.json: Jain\'s index of equal goodputs is 1', async () => {
+    const scenario = {
+      schemaVersion: 1,
+      durationS: 60,
+      topology: { kind: 'dumbbell', pairs: 6, bottleneck: { bandwidthMbps: 1.6, delayMs: 1, queue: 'unlimited' }, access: { bandwidthMbps: 10, delayMs: 1, queue: { packets: 100 } } },
+      traffic: [{ type: 'transfers', name: 'web', count: 6, from: 'left{i}', to: 'right{i}', bytes: 30720, atS: [0], startJitterS: 10 }],
+    };
+    const summary = await json(await post(`${server.url}/api/runs`, { scenario, trace: 'none' }));
+    assert.equal(summary.run.fairness.flows, 6);
+    assert.equal(summary.run.fairness.jainIndex, 1);
+  });
+
   test('a run longer than SYNC_MAX_DURATION_S is a 413 naming the limit', async () => {
     const scenario = { ...preset('spand-single-30k'), durationS: 121 };
     const e = await expectError(await post(`${server.url}/api/runs`, { scenario }), 413);
