@@ -375,7 +375,7 @@ describe('bad input', () => {
   const scenario = preset('scheme-etcp');
   const batch = (extra: Record<string, unknown>) => ({ scenario, grid: { '/tcp/flavor': ['reno'] }, replications: 1, ...extra });
 
-  const cases: Array<[string, () => Promise<Response>, number, Partial<{ path: string; problem: string; limit: string }>]> = [
+  const cases: Array<[string, () => Promise<Response>, number, Partial<{ path: string; problem: string; limit: string; size: number }>]> = [
     ['invalid JSON', () => fetch(`${server.url}/api/batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scenario": ' }), 400, { path: '$' }],
     ['an unknown field', () => post(`${server.url}/api/batches`, batch({ colour: 'red' })), 400, { path: '$.colour', problem: 'unknown field "colour"' }],
     ['a missing field', () => post(`${server.url}/api/batches`, { scenario, grid: {} }), 400, { path: '$', problem: 'missing required field "replications"' }],
@@ -395,8 +395,8 @@ describe('bad input', () => {
     ['a grid value the scenario rejects', () => post(`${server.url}/api/batches`, batch({ grid: { '/tcp/flavor': ['reno', 'vegas'] } })), 400, { path: "$.grid['/tcp/flavor'][1]" }],
     ['an invalid base scenario', () => post(`${server.url}/api/batches`, batch({ scenario: { ...scenario, durationS: -1 } })), 400, { path: '$.scenario.durationS', problem: 'must be > 0 (got -1)' }],
     ['a scenario that is not an object', () => post(`${server.url}/api/batches`, batch({ scenario: 'dumbbell' })), 400, { path: '$.scenario', problem: 'must be object' }],
-    ['too many grid points', () => post(`${server.url}/api/batches`, batch({ grid: { '/seed': Array.from({ length: 21 }, (_, i) => i + 1) } })), 413, { limit: 'MAX_GRID_POINTS' }],
-    ['too many runs', () => post(`${server.url}/api/batches`, batch({ grid: { '/seed': [1, 2, 3, 4, 5] }, replications: 41 })), 413, { limit: 'MAX_BATCH_RUNS' }],
+    ['too many grid points', () => post(`${server.url}/api/batches`, batch({ grid: { '/seed': Array.from({ length: 21 }, (_, i) => i + 1) } })), 413, { limit: 'MAX_GRID_POINTS', size: 21 }],
+    ['too many runs', () => post(`${server.url}/api/batches`, batch({ grid: { '/seed': [1, 2, 3, 4, 5] }, replications: 41 })), 413, { limit: 'MAX_BATCH_RUNS', size: 205 }],
     ['too long a simulated duration', () => post(`${server.url}/api/batches`, batch({ scenario: { ...scenario, durationS: 601 } })), 413, { limit: 'MAX_DURATION_S', path: '$.scenario.durationS' }],
     ['a grid value over the duration limit', () => post(`${server.url}/api/batches`, batch({ grid: { '/durationS': [10, 601] } })), 413, { limit: 'MAX_DURATION_S', path: "$.grid['/durationS'][1]" }],
     ['too large a body', () => post(`${server.url}/api/experiments`, { scenario: { ...scenario, description: 'x'.repeat(250_000) } }), 413, { limit: 'BODY_LIMIT_BYTES' }],
