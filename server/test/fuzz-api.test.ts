@@ -84,6 +84,8 @@ test(`Schemathesis finds no 5xx and no answer the OpenAPI document does not desc
     ];
     // In the report's directory: Schemathesis keeps a cache (.schemathesis/) where it runs.
     const { code, output } = await run(st, args, reportDir);
+    // Schemathesis writes its report when it ends; without one, its own output says why.
+    assert.ok(existsSync(reportPath) && readFileSync(reportPath, 'utf8').trim() !== '', `schemathesis ended (exit ${code}) without a report:\n${output}`);
     const report = JSON.parse(readFileSync(reportPath, 'utf8')) as RunReport;
     const { operations: ops, test_cases: cases } = report;
     console.log(
