@@ -310,6 +310,29 @@ test('an unknown experiment id is reported', async () => {
   }
 });
 
+// docs/SECURITY.md: stored titles are rendered as text wherever the app shows them.
+test('a title holding markup is shown as text on the experiment and batch pages', async () => {
+  const title = '<img src=x onerror="window.__injected=1"><b>bold</b>';
+  const scenario = await (await fetch(`${server.url}/api/presets/spand-single-30k`)).json();
+  const postJson = async (path: string, body: unknown) =>
+    (await (await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { id: string };
+  const experiment = await postJson('/api/experiments', { scenario, title });
+  const batch = await postJson('/api/batches', { scenario, grid: {}, replications: 1, title });
+  const { page, errors, close } = await newPage();
+  try {
+    for (const path of [`/e/${experiment.id}`, `/b/${batch.id}`]) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByText(title).first().waitFor({ timeout: 60_000 });
+      assert.equal(await page.locator('img[src="x"]').count(), 0, `${path}: no element made from the title`);
+      assert.equal(await page.locator('b', { hasText: 'bold' }).count(), 0, path);
+      assert.equal(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected), undefined, path);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('hovering a connection highlights it in every plot; a click isolates it; the keyboard does the same', async () => {
   const { page, errors, close } = await newPage();
   try {

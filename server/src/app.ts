@@ -13,10 +13,12 @@ import type { Engine } from './sim/engine.js';
 import type { PresetCatalog } from './presets.js';
 import { BatchRepository } from './repositories/batches.js';
 import { ExperimentRepository } from './repositories/experiments.js';
+import { StorageBudget } from './repositories/storage.js';
 import { RequestError } from './sim/batch.js';
 import { Gate } from './sim/gate.js';
 import { jsonPathChild, pointerToJsonPath } from '@tcb-lab/sim/json-pointer';
-import { openapiTransformObject } from './openapi.js';
+import { examplePreset, openapiTransform } from './openapi.js';
+import { documentCommonResponses, frameworkErrors, maxParamLength } from './responses.js';
 import experimentRoutes from './routes/api/experiments/index.js';
 import batchRoutes from './routes/api/batches/index.js';
 import runRoutes from './routes/api/runs/index.js';
@@ -45,6 +47,7 @@ declare module 'fastify' {
     presets: PresetCatalog;
     experiments: ExperimentRepository;
     batches: BatchRepository;
+    storage: StorageBudget;
     syncRuns: Gate;
   }
 }
@@ -109,8 +112,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // No "Fastify" banners, no stack traces: errors leave through the handler below only.
     return503OnClosing: true,
     // "/api/batches/" is "/api/batches".
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength },
+    // URLs the router refuses get the service's error body too.
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Every route documents the statuses any route can answer (before the OpenAPI plugin reads them).
+  app.addHook('onRoute', documentCommonResponses);
 
   app.decorate('config', config);
   app.decorate('db', options.pool);
@@ -119,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('presets', options.presets);
   app.decorate('experiments', new ExperimentRepository(options.pool));
   app.decorate('batches', new BatchRepository(options.pool));
+  app.decorate('storage', new StorageBudget(options.pool, { storedRuns: config.limits.storedRuns, databaseBytes: config.limits.databaseBytes }));
   app.decorate('syncRuns', new Gate(Math.max(1, Math.min(4, config.workers || 1)), 16));
 
   // Text the database cannot store is bad input, named where it is, before anything is run or stored.
@@ -200,7 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         version: '1.0.0',
       },
     },
-    transformObject: openapiTransformObject as never,
+    transformObject: openapiTransform(options.presets.scenario(examplePreset)) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 

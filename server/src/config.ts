@@ -18,6 +18,8 @@ export interface Config {
   workers: number;
   /** Runs one worker process executes at once. */
   workerConcurrency: number;
+  /** WORKER_NICE: the scheduling priority (nice value) of worker processes and their simulators. */
+  workerNice: number;
   tcpsimPath: string;
   webDist: string;
   limits: Limits;
@@ -42,6 +44,10 @@ export interface Limits {
   syncDurationS: number;
   /** SYNC_TIMEOUT_S: wall time of a synchronous run. */
   syncTimeoutS: number;
+  /** MAX_STORED_RUNS: rows of runs in the database, every batch's; a batch that would exceed it is refused. */
+  storedRuns: number;
+  /** MAX_DATABASE_BYTES: the database's size on disk with a new batch's estimated size; beyond it the batch is refused. */
+  databaseBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +84,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(env.DATA_DIR || join(repoRoot, '.data')),
     workers: integer(env, 'WORKERS', cores, 0, 256),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 1, 1, 64),
+    workerNice: integer(env, 'WORKER_NICE', 10, 0, 19),
     tcpsimPath,
     webDist: resolve(env.WEB_DIST || join(repoRoot, 'web/dist')),
     limits: {
@@ -88,6 +95,8 @@ export function loadConfig(env: Env = process.env): Config {
       runTimeoutS: positive(env, 'RUN_TIMEOUT_S', 300),
       syncDurationS: positive(env, 'SYNC_MAX_DURATION_S', 300),
       syncTimeoutS: positive(env, 'SYNC_TIMEOUT_S', 10),
+      storedRuns: integer(env, 'MAX_STORED_RUNS', 10_000_000, 1),
+      databaseBytes: integer(env, 'MAX_DATABASE_BYTES', 50 * 1024 ** 3, 1),
     },
     rateLimit: {
       max: integer(env, 'RATE_LIMIT_MAX', 600, 1),

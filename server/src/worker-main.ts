@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { createRunEngine } from './sim/engine.js';
 import { startWorker, type RunningWorker } from './queue/worker.js';
+import { lowerPriority } from './priority.js';
 
 const log = (message: string) => console.error(`[worker ${process.pid}] ${message}`);
 
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
     throw new ConfigError('DATABASE_URL is not set: a worker needs the PostgreSQL of the server it works for (npm start runs local workers itself)');
   }
   const databaseUrl = config.databaseUrl;
+  // Batch work yields the processor to the API and PostgreSQL; the simulators inherit this.
+  lowerPriority(config.workerNice);
   let current: RunningWorker | undefined;
   let stopping = false;
   const shutdown = async (code: number) => {

@@ -37,6 +37,10 @@ describe('csv', () => {
   it('quotes what needs quoting', () => {
     expect(toCsv({ columns: ['a', 'b'], rows: [['x,y', 1.5], ['"q"', null]] })).toBe('a,b\n"x,y",1.5\n"""q""",\n');
     expect(seriesCsv(['series', 't', 'y'], [{ name: 'f', x: [0, 1], y: [2, 3] }])).toBe('series,t,y\nf,0,2\nf,1,3\n');
+    // OWASP, "CSV Injection": a name a spreadsheet would run as a formula is exported as text.
+    expect(toCsv({ columns: ['name', 'value'], rows: [['=HYPERLINK("http://example.org")', -1], ['@SUM(A1)', 2]] })).toBe(
+      'name,value\n"\'=HYPERLINK(""http://example.org"")",-1\n\'@SUM(A1),2\n',
+    );
   });
   it('formats numbers compactly', () => {
     expect(formatValue(0.123456)).toBe('0.1235');

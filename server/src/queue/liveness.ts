@@ -90,19 +90,31 @@ export interface HeartbeatOptions {
   onBeat?: () => void;
 }
 
-/** Renews the registration every `intervalMs`, then reaps dead workers. Returns its stop function. */
-export function startHeartbeat(options: HeartbeatOptions): () => void {
+/**
+ * Renews the registration every `intervalMs`, then reaps dead workers (one beat at a time). Returns
+ * its stop function, which settles once a beat in progress has finished, so that the pool can be
+ * ended after it without the beat failing on it.
+ */
+export function startHeartbeat(options: HeartbeatOptions): () => Promise<void> {
   const { registry, log } = options;
+  let stopped = false;
+  let inFlight: Promise<void> | undefined;
+  const beat = async () => {
+    await registry.register(options.registration);
+    options.onBeat?.();
+    const reaped = await registry.reapDead(options.deadAfterMs);
+    if (reaped.length > 0) log(`released the jobs of dead workers ${reaped.join(', ')}`);
+  };
   const timer = setInterval(() => {
-    registry
-      .register(options.registration)
-      .then(() => {
-        options.onBeat?.();
-        return registry.reapDead(options.deadAfterMs);
-      })
-      .then((reaped) => reaped.length > 0 && log(`released the jobs of dead workers ${reaped.join(', ')}`))
-      .catch((error: Error) => log(`heartbeat failed: ${error.message}`));
+    if (inFlight || stopped) return;
+    inFlight = beat()
+      .catch((error: Error) => void (stopped || log(`heartbeat failed: ${error.message}`)))
+      .finally(() => void (inFlight = undefined));
   }, options.intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await inFlight;
+  };
 }

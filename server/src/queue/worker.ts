@@ -108,7 +108,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     async stop() {
       if (stopping) return;
       stopping = true;
-      stopHeartbeat();
+      await stopHeartbeat();
       await runner.stop().catch(() => {});
       await cancellation.stop();
       await registry.deregister(registration.id).catch(() => {});

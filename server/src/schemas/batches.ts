@@ -16,6 +16,8 @@ export function batchBody(maxReplications: number) {
       scenario: Scenario,
       grid: Type.Record(Type.String({ pattern: '^/' }), Type.Array(Type.Unknown(), { minItems: 1 }), {
         description: 'Values to sweep, by JSON Pointer into the scenario ("/tcp/flavor"); every combination is a grid point, the first pointer varying slowest.',
+        // Keys that are not pointers are refused, not let through unchecked
+        additionalProperties: false,
       }),
       replications: Type.Integer({ minimum: 1, maximum: maxReplications, description: 'Runs per grid point; replication r runs with seed = seed + r.' }),
       title: Type.Optional(Type.String({ maxLength: 200 })),
@@ -35,7 +37,9 @@ const Stats = Type.Object({
   n: Type.Integer(),
   mean: NullableNumber,
   sd: NullableNumber,
-  ci95: Type.Union([Type.Tuple([Type.Number(), Type.Number()]), Type.Null()]),
+  // [low, high]. Not Type.Tuple: TypeBox writes a tuple as draft-07's array-valued `items`, which
+  // OpenAPI 3.1's JSON Schema 2020-12 does not accept (it spells tuples `prefixItems`).
+  ci95: Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: 'The 95% confidence interval of the mean: [low, high].' }), Type.Null()]),
 });
 
 export const Metric = Type.Object({

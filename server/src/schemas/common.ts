@@ -25,6 +25,8 @@ export const ErrorBody = Type.Object(
     problem: Type.Optional(Type.String({ description: 'The problem without the path (for scenarios: the words of tcpsim).' })),
     limit: Type.Optional(Type.String({ description: 'The configuration variable of the limit that was exceeded.' })),
     value: Type.Optional(Type.Number({ description: "The limit's value." })),
+    size: Type.Optional(Type.Number({ description: "The request's size in the limit's unit (runs, bytes), where it has one." })),
+    used: Type.Optional(Type.Number({ description: "For a storage budget: what is stored now, in the limit's unit." })),
   },
   { title: 'Error' },
 );

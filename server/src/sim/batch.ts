@@ -43,8 +43,8 @@ export function countPoints(grid: Record<string, unknown[]>): number {
   return Object.values(grid).reduce((n, values) => n * values.length, 1);
 }
 
-function tooLarge(message: string, limit: string, value: number): RequestError {
-  return new RequestError(413, message, { limit, value });
+function tooLarge(message: string, limit: string, value: number, size: number): RequestError {
+  return new RequestError(413, message, { limit, value, size });
 }
 
 /** Checks a normalised scenario against the duration limit; `path` names what set the duration. */
@@ -69,13 +69,14 @@ export async function planBatch(
   const pointers = Object.keys(grid);
   const pointCount = countPoints(grid);
   if (pointCount > limits.gridPoints) {
-    throw tooLarge(`$.grid: ${pointCount} grid points is more than MAX_GRID_POINTS = ${limits.gridPoints}`, 'MAX_GRID_POINTS', limits.gridPoints);
+    throw tooLarge(`$.grid: ${pointCount} grid points is more than MAX_GRID_POINTS = ${limits.gridPoints}`, 'MAX_GRID_POINTS', limits.gridPoints, pointCount);
   }
   if (pointCount * replications > limits.batchRuns) {
     throw tooLarge(
       `$.grid: ${pointCount} grid points x ${replications} replications = ${pointCount * replications} runs is more than MAX_BATCH_RUNS = ${limits.batchRuns}`,
       'MAX_BATCH_RUNS',
       limits.batchRuns,
+      pointCount * replications,
     );
   }
 

@@ -38,15 +38,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         batchRuns: limits.batchRuns,
         durationS: limits.durationS,
       });
+      const trace = request.body.trace ?? 'none';
+      const idempotencyKey = request.headers['idempotency-key'] ?? null;
+      const size = await app.storage.sizeOf(plan.points.length * replications, trace, Buffer.byteLength(JSON.stringify(plan.points)));
+      await app.storage.check(size, idempotencyKey);
       const outcome = await app.batches.create(
-        {
-          title: request.body.title ?? null,
-          scenario,
-          grid,
-          replications,
-          trace: request.body.trace ?? 'none',
-          idempotencyKey: request.headers['idempotency-key'] ?? null,
-        },
+        { title: request.body.title ?? null, scenario, grid, replications, trace, idempotencyKey },
         plan,
       );
       if (outcome.kind === 'conflict') {
@@ -79,7 +76,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Every run of a batch (JSON, or CSV with ?format=csv)',
         params: IdParams,
         querystring: ResultsQuery,
-        response: { 200: Type.Array(RunResult), ...errorResponses },
+        response: {
+          200: {
+            description: 'The runs in point and replication order: JSON, or with ?format=csv one CSV row per run',
+            content: {
+              'application/json': { schema: Type.Array(RunResult) },
+              'text/csv': { schema: Type.String({ description: 'RFC 4180, formula cells neutralised (see docs/SECURITY.md)' }) },
+            },
+          },
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {
