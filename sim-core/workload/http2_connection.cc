@@ -74,15 +74,21 @@ void Http2Connection::Close() {
   context_.flows.EndFlow(flow_);
 }
 
-void Http2Connection::ClientWrite(FrameKind kind, StreamId stream, Bytes payload, Bytes bytes) {
-  if (closing_) return;  // Nothing is written after the client has closed.
-  client_written_ += bytes;
+void Http2Connection::Append(std::deque<Frame>& frames, Bytes& written, FrameKind kind, StreamId stream,
+                             Bytes payload, Bytes bytes, bool end_stream) {
+  written += bytes;
   Frame f;
   f.kind = kind;
   f.stream = stream;
-  f.end = client_written_;
+  f.end = written;
   f.payload = payload;
-  to_server_.push_back(f);
+  f.end_stream = end_stream;
+  frames.push_back(f);
+}
+
+void Http2Connection::ClientWrite(FrameKind kind, StreamId stream, Bytes payload, Bytes bytes) {
+  if (closing_) return;  // Nothing is written after the client has closed.
+  Append(to_server_, client_written_, kind, stream, payload, bytes, false);
   if (connected_) {
     client_sent_ = client_written_;
     tcp_->initiator().Send(bytes);
@@ -209,14 +215,7 @@ void Http2Connection::ServerRead(Bytes total) {
 }
 
 void Http2Connection::ServerWrite(FrameKind kind, StreamId stream, Bytes payload, Bytes bytes, bool end_stream) {
-  server_written_ += bytes;
-  Frame f;
-  f.kind = kind;
-  f.stream = stream;
-  f.end = server_written_;
-  f.payload = payload;
-  f.end_stream = end_stream;
-  to_client_.push_back(f);
+  Append(to_client_, server_written_, kind, stream, payload, bytes, end_stream);
   tcp_->responder().Send(bytes);
 }
 

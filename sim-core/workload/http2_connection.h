@@ -140,6 +140,9 @@ class Http2Connection final : public TcpApplication {
     bool complete = false;
   };
 
+  // Appends a frame of `bytes` to one direction's byte stream, which has `written` bytes so far.
+  static void Append(std::deque<Frame>& frames, Bytes& written, FrameKind kind, StreamId stream, Bytes payload,
+                     Bytes bytes, bool end_stream);
   // Client.
   void ClientWrite(FrameKind kind, StreamId stream, Bytes payload, Bytes bytes);
   void ClientRead(Bytes total);
