@@ -242,7 +242,24 @@ HttpMode ParseHttpMode(const std::string& name) {
   if (name == "1.0-serial") return HttpMode::kSerial;
   if (name == "1.1-pipelined") return HttpMode::kPipelined;
   if (name == "1.1-segment-filled") return HttpMode::kSegmentFilled;
+  if (name == "1.1-persistent") return HttpMode::kPersistent;
+  if (name == "2") return HttpMode::kHttp2;
   return HttpMode::kParallel;
+}
+
+Http2Options ParseHttp2(const json& j) {
+  Http2Options o;
+  o.max_concurrent_streams = j["maxConcurrentStreams"].get<int>();
+  o.max_frame_bytes = j["maxFrameBytes"].get<Bytes>();
+  o.response_headers_bytes = j["responseHeadersBytes"].get<Bytes>();
+  o.scheduler = j["scheduler"].get<std::string>() == "weighted" ? Http2Scheduler::kWeighted : Http2Scheduler::kRoundRobin;
+  for (const auto& [name, p] : j["priorities"].items()) {
+    ContentType content = ContentType::kOther;
+    ParseContentType(name, &content);
+    o.priorities[static_cast<size_t>(content)] = {p["urgency"].get<int>(), p["incremental"].get<bool>()};
+  }
+  o.notsent_lowat = j["notSentLowatBytes"].is_string() ? 0 : j["notSentLowatBytes"].get<Bytes>();
+  return o;
 }
 
 // Replaces "{i}" with the copy index; "{i+K}" adds K (papers number hosts from 1), "{i%N}" and
@@ -358,6 +375,7 @@ TrafficItem ParseTrafficItem(const json& t, size_t index, const std::string& pat
       h.think = ParseDistribution(t["thinkS"], Child(path, "thinkS"));
       h.connection_gap = ParseDistribution(t["connectionGapS"], Child(path, "connectionGapS"));
       h.pages = t["pageCount"].is_string() ? -1 : t["pageCount"].get<int64_t>();
+      if (t.contains("http2")) h.http2 = ParseHttp2(t["http2"]);
       item.page = ParsePage(t["page"], Child(path, "page"));
       break;
     }
@@ -501,6 +519,20 @@ void MergeTcpOverrides(json& doc) {
   }
 }
 
+// Defaults that depend on a web item's retrieval method, which a schema default cannot say: the
+// connection limit (unlimited for HTTP/1.0 parallel, Chromium's 6 per host for HTTP/1.1 persistent,
+// net/socket/client_socket_pool_manager.cc), and the HTTP/2 options, present only for HTTP/2.
+void FillHttpModeDefaults(json& doc) {
+  for (json& item : doc["traffic"]) {
+    if (item["type"] != "web") continue;
+    const std::string http = item.contains("http") ? item["http"].get<std::string>() : "";
+    if (!item.contains("maxConnections")) {
+      item["maxConnections"] = http == "1.1-persistent" ? json(6) : json("unlimited");
+    }
+    if (http == "2" && !item.contains("http2")) item["http2"] = json::object();
+  }
+}
+
 // Every traffic endpoint must exist and be reachable over the topology's links.
 void CheckTrafficEndpoints(const Scenario& s) {
   std::map<std::string, size_t> node_index;
@@ -595,6 +627,7 @@ Scenario ParseScenario(const nlohmann::json& document) {
   s.document = document;
   ExpandNamedPages(s.document);
   MergeTcpOverrides(s.document);
+  FillHttpModeDefaults(s.document);
   schema.ApplyDefaults(s.document);
   const json& d = s.document;
 

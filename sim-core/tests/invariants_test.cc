@@ -232,8 +232,23 @@ json RandomScenario(uint64_t seed) {
         json t = item.contains("tcp") ? item["tcp"] : json::object();
         t["connection"] = "full";  // Requests and responses.
         item["tcp"] = t;
-        item["http"] = pick({"1.0-serial", "1.0-parallel", "1.1-pipelined", "1.1-segment-filled"});
+        item["http"] = pick({"1.0-serial", "1.0-parallel", "1.1-pipelined", "1.1-segment-filled",
+                             "1.1-persistent", "2"});
         if (chance(0.5)) item["maxConnections"] = 1 + rng.UniformInt(4);
+        if (item["http"] == "2" && chance(0.7)) {
+          // RFC 9113 multiplexing: few streams, small and large frames, either scheduler, with and
+          // without the low-water mark, and priorities that mix (non-)incremental responses.
+          json h{{"maxConcurrentStreams", 1 + rng.UniformInt(6)},
+                 {"maxFrameBytes", chance(0.5) ? 16384 : 16384 + rng.UniformInt(50000)},
+                 {"responseHeadersBytes", 1 + rng.UniformInt(300)},
+                 {"scheduler", pick({"round-robin", "weighted"})},
+                 {"notSentLowatBytes", chance(0.3) ? json("unlimited") : json(1 + rng.UniformInt(40000))}};
+          if (chance(0.5)) {
+            h["priorities"] = {{"image", {{"urgency", rng.UniformInt(8)}, {"incremental", chance(0.5)}}},
+                               {"java", {{"urgency", rng.UniformInt(8)}, {"incremental", chance(0.5)}}}};
+          }
+          item["http2"] = h;
+        }
         if (chance(0.5)) item["maxOutstandingRequests"] = 1 + rng.UniformInt(3);
         if (chance(0.5)) item["persistentConnection"] = pick({"per-client", "per-page"});
         item["inlineRequests"] = pick({"as-html-arrives", "after-html"});
@@ -334,12 +349,15 @@ TEST(RandomScenarioTest, InvariantsHoldAndRunsAreDeterministic) {
     EXPECT_EQ(a.result_hash, RunScenario(scenario, none).result_hash) << doc.dump();
     for (const json& item : doc["traffic"]) {
       const json& totals = a.summary["items"][item["name"].get<std::string>()];
-      finished[item["type"].get<std::string>()] +=
+      std::string kind = item["type"].get<std::string>();
+      if (kind == "web") kind += " " + item["http"].get<std::string>();
+      finished[kind] +=
           item["type"] == "web" ? totals["pages"]["completed"].get<int64_t>() : totals["transfersCompleted"].get<int64_t>();
     }
   }
-  // The mix exercises every kind of application that finishes work.
-  for (const char* type : {"bulk", "transfers", "web", "rounds", "sessions"}) {
+  // The mix exercises every kind of application that finishes work, and every retrieval method.
+  for (const char* type : {"bulk", "transfers", "rounds", "sessions", "web 1.0-serial", "web 1.0-parallel",
+                           "web 1.1-pipelined", "web 1.1-segment-filled", "web 1.1-persistent", "web 2"}) {
     EXPECT_GT(finished[type], 0) << type;
   }
 }

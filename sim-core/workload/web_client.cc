@@ -23,10 +23,7 @@ bool WebClientApp::MorePages() const { return http_.pages < 0 || pages_started_ 
 
 void WebClientApp::OnEvent() {
   if (context_.sim.Now() >= placement_.stop) {
-    if (persistent_ != nullptr) {
-      persistent_->tcp->initiator().Close();
-      context_.flows.EndFlow(persistent_->tcp->id());
-    }
+    ClosePersistent();
     return;
   }
   StartPage();
@@ -35,6 +32,9 @@ void WebClientApp::OnEvent() {
 void WebClientApp::StartPage() {
   const SimTime now = context_.sim.Now();
   retired_.clear();
+  std::erase_if(sessions_, [&](const std::unique_ptr<Http2Connection>& s) {
+    return s.get() != session_ && s->Finished(now);
+  });
   page_ = model_.Page(pages_started_, rng_);
   const int n = static_cast<int>(page_.objects.size());
   objects_.assign(n, ObjectState{});
@@ -118,6 +118,34 @@ void WebClientApp::Pump() {
         Request(Persistent(), page_.objects[object].bytes, {object});
       }
       return;
+    case HttpMode::kPersistent:
+      // A request goes to the most recently used idle connection (Chromium's socket pool:
+      // TransportClientSocketPool::AssignIdleSocketToRequest in
+      // net/socket/transport_client_socket_pool.cc), or to a new one while fewer than the limit
+      // are open, or waits for a response to end.
+      while (!ready_.empty()) {
+        Connection* c = IdlePooled();
+        if (c == nullptr) {
+          if (http_.max_connections > 0 && static_cast<int>(pool_.size()) >= http_.max_connections) return;
+          c = &OpenPooled();
+        }
+        const int object = ready_.front();
+        ready_.pop_front();
+        MarkRequested(object, c->tcp->id());
+        Request(*c, page_.objects[object].bytes, {object});
+      }
+      return;
+    case HttpMode::kHttp2:
+      // RFC 9113 §5.1.2: a new stream per request, while fewer than SETTINGS_MAX_CONCURRENT_STREAMS
+      // are open.
+      while (!ready_.empty() && Session().CanOpenStream()) {
+        const int object = ready_.front();
+        ready_.pop_front();
+        const WebObject& o = page_.objects[object];
+        MarkRequested(object, Session().flow());
+        Session().Request(object, o.bytes, o.content);
+      }
+      return;
     case HttpMode::kSegmentFilled: {
       // One request for the rest of the page once every link of the primary has been seen.
       if (glued_requested_ || ready_.size() < objects_[0].children.size()) return;
@@ -149,12 +177,14 @@ void WebClientApp::OpenForObject(int object) {
   tcp.initiator().Open();
 }
 
+std::string WebClientApp::PageFlowName() const {
+  return http_.connection_per_page ? placement_.flow_name + ".p" + std::to_string(pages_started_ - 1)
+                                   : placement_.flow_name;
+}
+
 WebClientApp::Connection& WebClientApp::Persistent() {
   if (persistent_ != nullptr) return *persistent_;
-  const std::string name = http_.connection_per_page
-                               ? placement_.flow_name + ".p" + std::to_string(pages_started_ - 1)
-                               : placement_.flow_name;
-  TcpConnection& tcp = context_.flows.AddTcp(name, placement_.item, placement_.from, placement_.to,
+  TcpConnection& tcp = context_.flows.AddTcp(PageFlowName(), placement_.item, placement_.from, placement_.to,
                                              tcp_, context_.make_controller, placement_.traits);
   auto owned = std::make_unique<Connection>();
   owned->tcp = &tcp;
@@ -166,6 +196,40 @@ WebClientApp::Connection& WebClientApp::Persistent() {
   tcp.responder().Listen();
   tcp.initiator().Open();
   return *persistent_;
+}
+
+WebClientApp::Connection* WebClientApp::IdlePooled() {
+  Connection* best = nullptr;
+  for (Connection* c : pool_) {
+    if (c->response_ends.empty() && (best == nullptr || c->last_used > best->last_used)) best = c;
+  }
+  return best;
+}
+
+WebClientApp::Connection& WebClientApp::OpenPooled() {
+  const std::string name = PageFlowName() + ".c" + std::to_string(pool_.size());
+  TcpConnection& tcp = context_.flows.AddTcp(name, placement_.item, placement_.from, placement_.to, tcp_,
+                                             context_.make_controller, placement_.traits);
+  auto owned = std::make_unique<Connection>();
+  Connection& c = *owned;
+  c.tcp = &tcp;
+  c.persistent = true;
+  connections_[tcp.id()] = std::move(owned);
+  pool_.push_back(&c);
+  tcp.initiator().SetApplication(this);
+  tcp.responder().SetApplication(this);
+  tcp.responder().Listen();
+  tcp.initiator().Open();
+  return c;
+}
+
+Http2Connection& WebClientApp::Session() {
+  if (session_ == nullptr) {
+    sessions_.push_back(std::make_unique<Http2Connection>(context_, placement_, PageFlowName(), tcp_, http_.http2,
+                                                          http_.request_bytes, http_.server_think, *this));
+    session_ = sessions_.back().get();
+  }
+  return *session_;
 }
 
 void WebClientApp::Request(Connection& c, Bytes response, const std::vector<int>& objects) {
@@ -234,6 +298,7 @@ void WebClientApp::OnDataReceived(TcpEndpoint& endpoint, Bytes total) {
   while (!c.response_ends.empty() && c.response_ends.front() <= total) {
     c.response_ends.pop_front();
     --outstanding_;
+    if (c.response_ends.empty()) c.last_used = ++uses_;
   }
   while (!c.extents.empty()) {
     const Extent e = c.extents.front();
@@ -289,19 +354,37 @@ void WebClientApp::FinishPage() {
   record.retrieval = retrieval_;
   const bool more = MorePages();
   if (more) context_.sim.events().Schedule(*this, now + Seconds(http_.think.Draw(rng_)));
-  if (persistent_ != nullptr && (http_.connection_per_page || !more)) {
-    // Gürkan §4.5: with a connection per web document, the client closes it once the page is in.
-    const FlowId flow = persistent_->tcp->id();
-    persistent_->tcp->initiator().Close();
+  // Gürkan §4.5: with a connection per web document, the client closes it once the page is in.
+  if (http_.connection_per_page || !more) ClosePersistent();
+}
+
+void WebClientApp::ClosePersistent() {
+  auto close = [this](Connection& c) {
+    const FlowId flow = c.tcp->id();
+    c.tcp->initiator().Close();
     context_.flows.EndFlow(flow);
     if (http_.connection_per_page) {
       retired_.push_back(std::move(connections_.at(flow)));
       connections_.erase(flow);
-      persistent_ = nullptr;
     }
+  };
+  if (persistent_ != nullptr) close(*persistent_);
+  for (Connection* c : pool_) close(*c);
+  if (session_ != nullptr) session_->Close();
+  if (http_.connection_per_page) {
+    persistent_ = nullptr;
+    pool_.clear();
+    session_ = nullptr;
   }
 }
 
 void WebClientApp::OnPeerClosed(TcpEndpoint& endpoint) { endpoint.Close(); }
+
+void WebClientApp::OnResponseBytes(int object, Bytes body_read) { SeeLinks(object, body_read); }
+
+void WebClientApp::OnResponseComplete(int object) {
+  ObjectArrived(object);
+  if (arrived_ < static_cast<int>(objects_.size())) Pump();
+}
 
 }  // namespace tcb

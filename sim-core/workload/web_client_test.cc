@@ -279,6 +279,211 @@ TEST(WebClientTest, StopTimeEndsTheClientAfterItsCurrentPage) {
   EXPECT_TRUE(run.summary["flows"][0]["closed"].get<bool>());
 }
 
+// A browser's HTTP/1.1 (Chromium): persistent connections to the server, at most maxConnections
+// (default 6, net/socket/client_socket_pool_manager.cc), each carrying one request at a time; a
+// request goes to an idle connection or opens a new one below the limit, or waits.
+TEST(WebClientTest, PersistentOpensAtMostMaxConnectionsAndReusesThem) {
+  json page = Page(30000, 12, 4000);
+  const RunOutput run = RunDoc(OnALink(Web("1.1-persistent", page)));
+  const json& flows = run.summary["flows"];
+  ASSERT_EQ(flows.size(), 6u);  // The default limit, all in use with 12 images.
+  for (size_t i = 0; i < flows.size(); ++i) EXPECT_EQ(flows[i]["name"], "web.c" + std::to_string(i));
+  EXPECT_EQ(MaxOverlap(Spans(run)), 6);
+  // Every object once, on some connection; connections carry several (reuse).
+  const json& transfers = run.summary["transfers"];
+  ASSERT_EQ(transfers.size(), 13u);
+  std::map<int, int> per_flow;
+  int64_t bytes = 0;
+  for (const json& t : transfers) {
+    EXPECT_FALSE(t["endS"].is_null());
+    ++per_flow[t["flow"].get<int>()];
+    bytes += t["bytes"].get<int64_t>();
+  }
+  EXPECT_EQ(bytes, 30000 + 12 * 4000);
+  EXPECT_EQ(per_flow.size(), 6u);
+  int reused = 0;
+  for (const auto& [flow, n] : per_flow) reused += n > 1 ? 1 : 0;
+  EXPECT_GT(reused, 0);
+  // Each connection moved its requests and responses, nothing more.
+  int64_t wire = 0;
+  for (const json& f : flows) wire += f["bytes"].get<int64_t>();
+  EXPECT_EQ(wire, 13 * 210 + 30000 + 12 * 4000);
+
+  json limited = Web("1.1-persistent", page);
+  limited["maxConnections"] = 2;
+  const RunOutput two = RunDoc(OnALink(limited));
+  EXPECT_EQ(two.summary["flows"].size(), 2u);
+  EXPECT_EQ(two.summary["transfers"].size(), 13u);
+  EXPECT_GT(two.summary["pages"][0]["totalTimeS"].get<double>(), run.summary["pages"][0]["totalTimeS"].get<double>());
+}
+
+// One request at a time per connection: a connection's responses never overlap, and a connection
+// is reused only once its previous response has ended.
+TEST(WebClientTest, PersistentConnectionsCarryOneRequestAtATime) {
+  json web = Web("1.1-persistent", Page(20000, 8, 3000));
+  web["maxConnections"] = 3;
+  web["pageCount"] = 2;
+  web["thinkS"] = 0.5;
+  const RunOutput run = RunDoc(OnALink(web));
+  ASSERT_EQ(run.summary["flows"].size(), 3u);  // Kept across pages (per-client).
+  std::map<int, std::vector<FlowSpan>> by_flow;
+  for (const json& t : run.summary["transfers"]) {
+    by_flow[t["flow"].get<int>()].push_back({t["startS"].get<double>(), t["endS"].get<double>()});
+  }
+  for (auto& [flow, spans] : by_flow) {
+    for (size_t i = 1; i < spans.size(); ++i) EXPECT_GE(spans[i].start, spans[i - 1].end) << flow;
+  }
+  EXPECT_EQ(run.summary["pages"].size(), 2u);
+  // Per page, the pool opens again and closes with the page.
+  web["persistentConnection"] = "per-page";
+  const RunOutput per_page = RunDoc(OnALink(web));
+  ASSERT_EQ(per_page.summary["flows"].size(), 6u);
+  EXPECT_EQ(per_page.summary["flows"][3]["name"], "web.p1.c0");
+}
+
+// HTTP/2 (RFC 9113): one connection for the page, every object a stream on it, each delivered once;
+// the page's records are those of every other mode.
+TEST(WebClientTest, Http2CarriesThePageOnOneConnection) {
+  const json page = Page(30000, 12, 4000);
+  const RunOutput run = RunDoc(OnALink(Web("2", page)));
+  const json& flows = run.summary["flows"];
+  ASSERT_EQ(flows.size(), 1u);
+  EXPECT_EQ(flows[0]["name"], "web");
+  const json& transfers = run.summary["transfers"];
+  ASSERT_EQ(transfers.size(), 13u);
+  for (const json& t : transfers) {
+    EXPECT_EQ(t["flow"], flows[0]["id"]);
+    EXPECT_FALSE(t["endS"].is_null());
+  }
+  EXPECT_EQ(transfers[0]["bytes"], 30000);
+  const json& p = run.summary["pages"][0];
+  EXPECT_EQ(p["objects"], 13);
+  EXPECT_EQ(p["bytes"], 30000 + 12 * 4000);
+  EXPECT_DOUBLE_EQ(p["htmlTimeS"].get<double>(), transfers[0]["endS"].get<double>());
+  double last = 0;
+  for (const json& t : transfers) last = std::max(last, t["endS"].get<double>());
+  EXPECT_DOUBLE_EQ(p["totalTimeS"].get<double>(), last);
+  EXPECT_EQ(run.summary["items"]["web"]["pages"]["completed"], 1);
+  EXPECT_DOUBLE_EQ(run.summary["items"]["web"]["pages"]["meanTotalTimeS"].get<double>(), last);
+  // RFC 9113 §4.1, §3.4, §6.5, §6.9: the connection's bytes are the objects and the frames around
+  // them: the client's preface (24 + 33 + 13), its SETTINGS acknowledgement and a 219-byte HEADERS
+  // frame per request; the server's SETTINGS (15) and acknowledgement (9), and per response a
+  // HEADERS frame (9 + 54) and a 9-byte header per DATA frame of at most 16,384 bytes.
+  const int64_t to_server = 24 + 33 + 13 + 9 + 13 * (9 + 210);
+  const int64_t to_client = 15 + 9 + 13 * (9 + 54) + 30000 + 2 * 9 + 12 * (4000 + 9);
+  EXPECT_EQ(flows[0]["bytes"], to_server + to_client);
+}
+
+// One connection per origin: two clients of two servers, one connection each; a second page reuses
+// the connection (per-client), or opens its own (per-page).
+TEST(WebClientTest, Http2OpensOneConnectionPerClientServerPair) {
+  json web = Web("2", Page(6000, 3));
+  web["pageCount"] = 3;
+  web["thinkS"] = 1;
+  const RunOutput run = RunDoc(OnALink(web));
+  ASSERT_EQ(run.summary["flows"].size(), 1u);
+  ASSERT_EQ(run.summary["pages"].size(), 3u);
+  EXPECT_LT(run.summary["pages"][1]["totalTimeS"].get<double>(), run.summary["pages"][0]["totalTimeS"].get<double>());
+  web["persistentConnection"] = "per-page";
+  const RunOutput per_page = RunDoc(OnALink(web));
+  const json& flows = per_page.summary["flows"];
+  ASSERT_EQ(flows.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(flows[i]["name"], "web.p" + std::to_string(i));
+    EXPECT_TRUE(flows[i]["closed"].get<bool>());
+  }
+
+  json doc{{"schemaVersion", 1},
+           {"tcp", {{"mssBytes", kMss}}},
+           {"topology", {{"kind", "dumbbell"}, {"pairs", 2},
+                         {"bottleneck", {{"bandwidthMbps", 2}, {"delayMs", 20}}},
+                         {"access", {{"bandwidthMbps", 10}, {"delayMs", 1}}}}},
+           {"traffic", json::array({{{"type", "web"}, {"name", "web"}, {"count", 2}, {"from", "left{i}"},
+                                     {"to", "right{i}"}, {"http", "2"}, {"page", Page(6000, 5)}}})}};
+  const RunOutput two = RunDoc(doc);
+  ASSERT_EQ(two.summary["flows"].size(), 2u);
+  EXPECT_EQ(two.summary["transfers"].size(), 12u);
+}
+
+// RFC 9113 §5.1.2: no more streams open at once than the server's SETTINGS_MAX_CONCURRENT_STREAMS.
+TEST(WebClientTest, Http2RespectsMaxConcurrentStreams) {
+  json web = Web("2", Page(20000, 8, 6000));
+  web["http2"] = {{"maxConcurrentStreams", 2}};
+  const RunOutput run = RunDoc(OnALink(web));
+  std::vector<FlowSpan> spans;
+  for (const json& t : run.summary["transfers"]) spans.push_back({t["startS"].get<double>(), t["endS"].get<double>()});
+  ASSERT_EQ(spans.size(), 9u);
+  EXPECT_EQ(MaxOverlap(spans), 2);
+  const RunOutput unlimited = RunDoc(OnALink(Web("2", Page(20000, 8, 6000))));
+  std::vector<FlowSpan> all;
+  for (const json& t : unlimited.summary["transfers"]) all.push_back({t["startS"].get<double>(), t["endS"].get<double>()});
+  EXPECT_GT(MaxOverlap(all), 2);
+}
+
+// The normalised scenario says what ran: HTTP/2's options with their defaults (RFC 9113 §6.5.2's
+// 100 streams, §4.2's 16,384-byte frames, the 16 KB low-water mark, Chromium's priorities), and
+// HTTP/1.1 persistent's limit of 6; other methods are left as they were.
+TEST(WebClientTest, ModeDefaultsAreFilledIn) {
+  const Scenario h2 = ParseScenario(OnALink(Web("2", Page(1000, 1))));
+  const json& o = h2.document["traffic"][0]["http2"];
+  EXPECT_EQ(o["maxConcurrentStreams"], 100);
+  EXPECT_EQ(o["maxFrameBytes"], 16384);
+  EXPECT_EQ(o["notSentLowatBytes"], 16384);
+  EXPECT_EQ(o["scheduler"], "round-robin");
+  EXPECT_EQ(o["priorities"]["html"], (json{{"urgency", 0}, {"incremental", true}}));
+  EXPECT_EQ(o["priorities"]["image"], (json{{"urgency", 3}, {"incremental", true}}));
+  EXPECT_EQ(h2.traffic[0].http.http2.priorities[static_cast<size_t>(ContentType::kJava)].urgency, 1);
+  EXPECT_EQ(h2.traffic[0].http.mode, HttpMode::kHttp2);
+  const Scenario h1 = ParseScenario(OnALink(Web("1.1-persistent", Page(1000, 1))));
+  EXPECT_EQ(h1.document["traffic"][0]["maxConnections"], 6);
+  EXPECT_EQ(h1.traffic[0].http.max_connections, 6);
+  const Scenario h10 = ParseScenario(OnALink(Web("1.0-parallel", Page(1000, 1))));
+  EXPECT_EQ(h10.document["traffic"][0]["maxConnections"], "unlimited");
+  EXPECT_FALSE(h10.document["traffic"][0].contains("http2"));
+  json partial = Web("2", Page(1000, 1));
+  partial["http2"] = {{"scheduler", "weighted"}, {"priorities", {{"image", {{"urgency", 5}}}}},
+                      {"notSentLowatBytes", "unlimited"}};
+  const Scenario p = ParseScenario(OnALink(partial));
+  EXPECT_EQ(p.traffic[0].http.http2.scheduler, Http2Scheduler::kWeighted);
+  EXPECT_EQ(p.traffic[0].http.http2.notsent_lowat, 0);
+  // RFC 9218 §4: a parameter left out takes the scheme's default (incremental: false).
+  EXPECT_EQ(p.document["traffic"][0]["http2"]["priorities"]["image"], (json{{"urgency", 5}, {"incremental", false}}));
+}
+
+TEST(WebClientTest, Http2OptionErrorsNameTheField) {
+  json web = Web("2", Page(1000, 1));
+  web["http2"] = {{"maxFrameBytes", 1000}};
+  try {
+    ParseScenario(OnALink(web));
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$.traffic[0].http2.maxFrameBytes");
+  }
+  web["http2"] = {{"priorities", {{"image", {{"urgency", 8}}}}}};
+  try {
+    ParseScenario(OnALink(web));
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$.traffic[0].http2.priorities.image.urgency");
+  }
+}
+
+// Determinism: the same scenario and seed give the same summary, to the hash, with drawn pages.
+TEST(WebClientTest, Http2AndPersistentRunsAreDeterministic) {
+  for (const char* mode : {"2", "1.1-persistent"}) {
+    SCOPED_TRACE(mode);
+    json web = Web(mode, {{"model", "mah"}});
+    web["pageCount"] = 5;
+    web["thinkS"] = {{"dist", "exponential"}, {"mean", 0.5}};
+    json doc = OnALink(web, {{"packets", 8}});
+    doc["seed"] = 11;
+    const RunOutput a = RunDoc(doc);
+    const RunOutput b = RunDoc(doc);
+    EXPECT_EQ(a.summary["resultHash"], b.summary["resultHash"]);
+    EXPECT_EQ(a.summary["pages"].size(), 5u);
+  }
+}
+
 TEST(WebClientTest, NeedsFullConnections) {
   json doc = OnALink(Web("1.0-serial", Page(1000, 0)));
   doc["tcp"]["connection"] = "one-way";

@@ -189,8 +189,20 @@ export function randomScenario(seed: number): Scenario {
           // Requests and responses go both ways: web clients need full connections.
           tcp: { ...tcp(), connection: 'full' as const },
           type: 'web' as const,
-          http: r.pick(['1.0-serial', '1.0-parallel', '1.1-pipelined', '1.1-segment-filled'] as const),
+          http: r.pick(['1.0-serial', '1.0-parallel', '1.1-pipelined', '1.1-segment-filled', '1.1-persistent', '2'] as const),
           maxConnections: r.chance(0.5) ? 1 + r.int(6) : ('unlimited' as const),
+          // HTTP/2's options (ignored by the other methods): few streams, either scheduler, with and
+          // without the low-water mark.
+          ...(r.chance(0.5)
+            ? {
+                http2: {
+                  maxConcurrentStreams: 1 + r.int(8),
+                  scheduler: r.pick(['round-robin', 'weighted'] as const),
+                  notSentLowatBytes: r.chance(0.3) ? ('unlimited' as const) : 1 + r.int(40000),
+                  priorities: { image: { urgency: r.int(8), incremental: r.chance(0.5) } },
+                },
+              }
+            : {}),
           inlineRequests: r.pick(['as-html-arrives', 'after-html'] as const),
           pageCount: 1 + r.int(3),
           thinkS: distribution(0.5),
