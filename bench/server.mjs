@@ -132,6 +132,8 @@ async function submit(server, scenario, count, title) {
   return { id: created.id, submitSeconds: (performance.now() - started) / 1000 };
 }
 
+// Polled once a second: the span is read from the runs' own timestamps, and each poll costs the
+// machine's two cores a little (the batch's per-point statistics).
 async function waitDone(server, id, count, onProgress = () => {}) {
   for (;;) {
     const b = await json(await fetch(`${server.url}/api/batches/${id}`));
@@ -140,7 +142,7 @@ async function waitDone(server, id, count, onProgress = () => {}) {
       if (b.counts.done !== count) throw new Error(`batch ended ${b.status} with ${JSON.stringify(b.counts)}`);
       return b;
     }
-    await sleep(200);
+    await sleep(1000);
   }
 }
 

@@ -15,11 +15,13 @@ export const jobMaxAttempts = 10;
  * are short (queue/run-task.ts). Each run belongs to one job at a time (`runs.job_id`).
  */
 export interface RunJobPayload {
+  /** The runs' batch; absent in the one-run payloads queued before groups. */
+  batch?: string;
   runs: number[];
 }
 
-export function runJobSpec(runIds: number[]): AddJobsJobSpec {
-  return { identifier: runTask, payload: { runs: runIds } satisfies RunJobPayload, maxAttempts: jobMaxAttempts };
+export function runJobSpec(batchId: string, runIds: number[]): AddJobsJobSpec {
+  return { identifier: runTask, payload: { batch: batchId, runs: runIds } satisfies RunJobPayload, maxAttempts: jobMaxAttempts };
 }
 
 /** add_jobs' job_spec, by the names of its fields. */
@@ -57,8 +59,8 @@ export async function completeJobs(client: PoolClient, ids: number[]): Promise<n
 
 /** A job's payload as the task receives it, checked; `{run}` is the one-run payload queued before groups. */
 export function parseRunJobPayload(payload: unknown): RunJobPayload {
-  const p = payload as { run?: unknown; runs?: unknown } | null;
+  const p = payload as { batch?: unknown; run?: unknown; runs?: unknown } | null;
   const runs = Array.isArray(p?.runs) ? p.runs.map(Number) : p?.run !== undefined ? [Number(p.run)] : [];
   if (runs.length === 0 || !runs.every(Number.isSafeInteger)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
-  return { runs };
+  return typeof p?.batch === 'string' ? { batch: p.batch, runs } : { runs };
 }

@@ -1,12 +1,12 @@
 // The graphile-worker task that runs a job's runs: consecutive runs of one batch, claimed in
 // groups while they are short and handed back to the queue when they are not.
 //
-// The task claims the job's first run alone; once it knows how long a run takes, it claims as many
-// of the rest at once as fit in the time a worker may keep a job's runs (`groupBudgetMs`). When
-// that time is up, or a single run outlasts it, the runs it has not claimed go back to the queue as
-// a new job that any worker can take, so long runs spread over the fleet as if each had a job of
-// its own while short ones cost a claim and a write per group, not per run. Results are written
-// as they come, several at a time (ResultWriter), while the simulator goes on with the next run.
+// The task claims a batch's first run alone; once this worker knows how long the batch's runs take,
+// it claims as many at once as fit in the time a worker may keep a job's runs (`groupBudgetMs`).
+// When that time is up, or a single run outlasts it, the runs it has not claimed go back to the
+// queue as a new job that any worker can take, so long runs spread over the fleet as if each had a
+// job of its own while short ones cost a claim and a write per group, not per run. Results are
+// written several at a time (ResultWriter) while the simulator goes on with the next run.
 //
 // A run cancelled meanwhile is left as the API marked it; a run stopped by this worker's shutdown
 // fails the job, so that the queue gives its runs to another worker. A job that is no longer this
@@ -38,11 +38,35 @@ export interface RunTaskOptions {
   log: (message: string) => void;
 }
 
+/**
+ * How long runs of a batch have taken on this worker (mean wall time per run), so that the first
+ * claim of a batch's next job can take as many runs as the budget holds.
+ */
+class RunTimes {
+  readonly #byBatch = new Map<string, { ms: number; runs: number }>();
+
+  meanMs(batchId: string | undefined): number | undefined {
+    const t = batchId === undefined ? undefined : this.#byBatch.get(batchId);
+    return t && t.runs > 0 ? t.ms / t.runs : undefined;
+  }
+
+  add(batchId: string, ms: number): void {
+    let t = this.#byBatch.get(batchId);
+    if (!t) {
+      if (this.#byBatch.size >= 16) this.#byBatch.delete(this.#byBatch.keys().next().value!);
+      this.#byBatch.set(batchId, (t = { ms: 0, runs: 0 }));
+    }
+    t.ms += ms;
+    t.runs += 1;
+  }
+}
+
 export function makeRunTask(options: RunTaskOptions): Task {
+  const times = new RunTimes();
   return async (payload, helpers) => {
-    const { runs } = parseRunJobPayload(payload);
+    const { batch, runs } = parseRunJobPayload(payload);
     const lock: JobLock = { jobId: Number(helpers.job.id), lockedBy: helpers.job.locked_by ?? '', attempts: helpers.job.attempts };
-    await new JobRuns(options, runs, lock, helpers).run();
+    await new JobRuns(options, times, batch, runs, lock, helpers).run();
   };
 }
 
@@ -50,14 +74,14 @@ class JobRuns {
   /** Index in `ids` of the first run not yet claimed. */
   #next = 0;
   readonly #started = performance.now();
-  #runsFinished = 0;
-  #runMs = 0;
   #handOff: Promise<boolean> | undefined;
   #handedOff = false;
   readonly #writes: Promise<boolean>[] = [];
 
   constructor(
     private readonly options: RunTaskOptions,
+    private readonly times: RunTimes,
+    private readonly batchId: string | undefined,
     private readonly ids: number[],
     private readonly lock: JobLock,
     private readonly helpers: JobHelpers,
@@ -78,11 +102,15 @@ class JobRuns {
         await this.#runAll(claim.runs);
       }
       // The job is finished only when every one of its runs is recorded (or was handed back).
+      void this.options.results.flush();
       const recorded = await Promise.all(this.#writes);
       if (recorded.includes(false)) throw new Error(lostJobMessage);
+      const left = await this.options.runs.unfinished(this.ids, this.lock.jobId);
+      if (left.length > 0) throw new Error(`runs ${left.join(', ')} of the job are unfinished; the job runs again`);
     } finally {
       clearTimeout(timer);
       // Let writes in flight settle before graphile-worker acts on the outcome.
+      void this.options.results.flush();
       await Promise.allSettled(this.#writes);
     }
   }
@@ -91,10 +119,10 @@ class JobRuns {
     return performance.now() - this.#started;
   }
 
-  /** The first run alone; then as many as the rest of the budget holds at the mean run time. */
+  /** As many runs as the rest of the budget holds at the batch's mean run time; one while that is unknown. */
   #chunkSize(): number {
-    if (this.#runsFinished === 0) return 1;
-    const mean = this.#runMs / this.#runsFinished;
+    const mean = this.times.meanMs(this.batchId);
+    if (mean === undefined) return 1;
     const fit = Math.floor((groupBudgetMs - this.#elapsedMs()) / Math.max(mean, 0.01));
     return Math.max(1, Math.min(fit, this.ids.length - this.#next));
   }
@@ -105,7 +133,7 @@ class JobRuns {
       const rest = this.ids.slice(this.#next);
       if (rest.length === 0) return true;
       try {
-        await this.options.runs.handOff(rest, this.lock);
+        await this.options.runs.handOff(this.batchId, rest, this.lock);
         this.#handedOff = true;
         return true;
       } catch (error) {
@@ -119,31 +147,36 @@ class JobRuns {
 
   /** Runs the claimed runs in order, the next one queued behind the current when the engine takes it. */
   async #runAll(claimed: ClaimedRun[]): Promise<void> {
+    // One controller per batch (a job's runs are one batch's): a cancelled batch or this worker's
+    // shutdown stops its runs, the one running and those queued behind it.
+    const stops = new Map<string, AbortController>();
+    const onShutdown = () => stops.forEach((controller) => controller.abort());
+    this.helpers.abortSignal?.addEventListener('abort', onShutdown, { once: true });
+    const signalOf = (batchId: string) => {
+      let controller = stops.get(batchId);
+      if (!controller) stops.set(batchId, (controller = this.options.cancellation.track(batchId)));
+      if (this.helpers.abortSignal?.aborted) controller.abort();
+      return controller.signal;
+    };
     const outcomes: Array<Promise<RunOutcome> | undefined> = [];
-    const stops: AbortController[] = [];
     const start = (k: number) => {
       const run = claimed[k];
       if (run.attempt > maxRunAttempts) return undefined;
-      const controller = this.options.cancellation.track(run.batchId);
-      stops[k] = controller;
-      const signal = this.helpers.abortSignal ? AbortSignal.any([controller.signal, this.helpers.abortSignal]) : controller.signal;
-      return this.options.engine.run(run.scenarioText, { seed: run.seed, trace: run.trace, timeoutMs: this.options.runTimeoutMs, signal });
+      return this.options.engine.run(run.scenarioText, { seed: run.seed, trace: run.trace, timeoutMs: this.options.runTimeoutMs, signal: signalOf(run.batchId) });
     };
-    let k = 0;
     try {
-      for (; k < claimed.length; ++k) {
+      for (let k = 0; k < claimed.length; ++k) {
         const run = claimed[k];
         if (!(k in outcomes)) outcomes[k] = start(k);
         if (this.options.engine.pipelined && k + 1 < claimed.length && !(k + 1 in outcomes)) outcomes[k + 1] = start(k + 1);
-        const began = performance.now();
         const pending = outcomes[k];
         if (!pending) {
           this.#record(run, { status: 'failed', error: `the run was started ${maxRunAttempts} times and its worker stopped each time` });
           continue;
         }
+        const began = performance.now();
         const outcome = await pending;
-        this.#runMs += performance.now() - began;
-        this.#runsFinished += 1;
+        this.times.add(run.batchId, performance.now() - began);
         if (outcome.ok) {
           this.#record(run, { status: 'done', summary: outcome.summary, wallSeconds: outcome.wallSeconds });
         } else if (outcome.kind === 'aborted') {
@@ -158,12 +191,13 @@ class JobRuns {
           this.#record(run, { status: 'failed', error: outcome.message });
         }
       }
+    } catch (error) {
+      // A run queued behind the one that ended the loop early does not start.
+      stops.forEach((controller) => controller.abort());
+      throw error;
     } finally {
-      stops.forEach((controller, j) => {
-        // A run queued behind the one that ended the loop early does not start.
-        if (j > k) controller.abort();
-        this.options.cancellation.release(claimed[j].batchId, controller);
-      });
+      this.helpers.abortSignal?.removeEventListener('abort', onShutdown);
+      stops.forEach((controller, batchId) => this.options.cancellation.release(batchId, controller));
     }
   }
 

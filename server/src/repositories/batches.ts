@@ -11,7 +11,7 @@ import { newId } from '../ids.js';
 import { metricDefinitions } from '../sim/metrics.js';
 import type { Plan } from '../sim/batch.js';
 import { cancelChannel } from '../queue/names.js';
-import { addJobs, completeJobs, runJobSpec } from '../queue/jobs.js';
+import { addJobs, completeJobs, parseRunJobPayload, runJobSpec } from '../queue/jobs.js';
 import type { Static } from 'typebox';
 import type { Batch, BatchStatus, RunResult as RunResultSchema, RunStatus, Trace } from '../schemas/batches.js';
 
@@ -116,12 +116,14 @@ export class BatchRepository {
       const runIds = (await client.query<{ id: number }>('SELECT id FROM runs WHERE batch_id = $1 ORDER BY id', [id])).rows.map((r) => r.id);
       const groups: number[][] = [];
       for (let i = 0; i < runIds.length; i += this.jobRuns) groups.push(runIds.slice(i, i + this.jobRuns));
-      const jobs = await addJobs(client, groups.map(runJobSpec));
+      const jobs = await addJobs(client, groups.map((group) => runJobSpec(id, group)));
+      // Each run belongs to the job whose payload lists it (add_jobs need not answer in order).
+      const owners = jobs.flatMap((job) => parseRunJobPayload(job.payload).runs.map((run) => [run, job.id]));
       await client.query(
         `UPDATE runs SET job_id = j.job_id
          FROM unnest($1::bigint[], $2::bigint[]) AS j(run_id, job_id)
          WHERE runs.id = j.run_id`,
-        [runIds, groups.flatMap((group, g) => group.map(() => jobs[g].id))],
+        [owners.map(([run]) => run), owners.map(([, job]) => job)],
       );
       return { kind: 'created', id, runs: total };
     });
@@ -168,7 +170,8 @@ export class BatchRepository {
     const finishedAt = status === 'cancelled' ? row.cancelled_at : status === 'completed' || status === 'failed' ? lastFinished : null;
 
     // Per point and metric, computed by PostgreSQL: n, mean, sample sd and the 95% Student-t
-    // confidence interval of the mean, mean ± t(0.975, n-1) · sd/√n (student_t_975, migration 0003).
+    // confidence interval of the mean, mean ± t(0.975, n-1) · sd/√n (student_t_975, defined in
+    // migrations/0003_student-t-quantile-and-run-indexes.sql).
     const aggregates = metricDefinitions
       .map((m, i) => {
         const c = `r.${m.column}`;

@@ -39,10 +39,15 @@ export interface ClaimedRun {
 export type RunRecord = { status: 'done'; summary: Record<string, unknown>; wallSeconds: number } | { status: 'failed'; error: string };
 
 /** How many points' scenarios a worker keeps (a batch's runs go point by point). */
-const scenarioCacheSize = 64;
+const pointCacheSize = 64;
+
+interface PointInfo {
+  scenarioText: string;
+  trace: Trace;
+}
 
 export class RunRepository {
-  readonly #scenarios = new Map<string, string>();
+  readonly #pointCache = new Map<string, PointInfo>();
 
   constructor(private readonly pool: Pool) {}
 
@@ -53,60 +58,64 @@ export class RunRepository {
    * claimed then.
    */
   async claim(runIds: number[], lock: JobLock, workerId: string, engine: string): Promise<{ held: boolean; runs: ClaimedRun[] }> {
-    const r = await this.pool.query<{ held: boolean; runs: Array<{ id: number; batch_id: string; point_index: number; attempts: number; seed: number; trace: Trace }> }>(
+    // The runs are found by their primary key from the ids given (a group is a few dozen runs of
+    // a batch that may have a hundred thousand), the cancellation checked per run.
+    const r = await this.pool.query<{ held: boolean; runs: Array<{ id: number; batch_id: string; point_index: number; attempts: number; seed: number }> }>(
       `WITH held AS (
          SELECT 1 FROM graphile_worker.jobs WHERE id = $2 AND locked_by = $3 AND attempts = $4
        ), claimed AS (
          UPDATE runs r SET status = 'running', attempts = r.attempts + 1, worker_id = $5, engine = $6, started_at = now()
-         FROM batches b
-         WHERE r.id = ANY($1::bigint[]) AND r.job_id = $2 AND r.status IN ('pending', 'running')
-           AND b.id = r.batch_id AND b.cancelled_at IS NULL
+         FROM unnest($1::bigint[]) AS k(id)
+         WHERE r.id = k.id AND r.job_id = $2 AND r.status IN ('pending', 'running')
+           AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = r.batch_id AND b.cancelled_at IS NOT NULL)
            AND EXISTS (SELECT 1 FROM held)
-         RETURNING r.id, r.batch_id, r.point_index, r.attempts, r.seed, b.trace
+         RETURNING r.id, r.batch_id, r.point_index, r.attempts, r.seed
        )
        SELECT EXISTS (SELECT 1 FROM held) AS held, coalesce((SELECT json_agg(claimed) FROM claimed), '[]') AS runs`,
       [runIds, lock.jobId, lock.lockedBy, lock.attempts, workerId, engine],
     );
     const { held, runs } = r.rows[0];
     if (runs.length === 0) return { held, runs: [] };
-    const scenarios = await this.#scenarioTexts(runs.map((run) => [run.batch_id, run.point_index]));
+    const points = await this.#points(runs.map((run) => [run.batch_id, run.point_index]));
     const byId = new Map(runs.map((run) => [Number(run.id), run]));
     const claimed: ClaimedRun[] = [];
     for (const id of runIds) {
       const run = byId.get(id);
       if (!run) continue;
+      const point = points.get(`${run.batch_id}/${run.point_index}`)!;
       claimed.push({
         runId: id,
         batchId: run.batch_id,
         pointIndex: run.point_index,
         attempt: run.attempts,
         seed: Number(run.seed),
-        trace: run.trace,
-        scenarioText: scenarios.get(`${run.batch_id}/${run.point_index}`)!,
+        trace: point.trace,
+        scenarioText: point.scenarioText,
       });
     }
     return { held, runs: claimed };
   }
 
-  /** The points' scenarios (immutable once the batch exists), from the cache or the database. */
-  async #scenarioTexts(points: Array<[string, number]>): Promise<Map<string, string>> {
+  /** The points' scenarios and trace levels (immutable once the batch exists), cached. */
+  async #points(points: Array<[string, number]>): Promise<Map<string, PointInfo>> {
     const missing = new Map<string, [string, number]>();
     for (const [batch, point] of points) {
       const key = `${batch}/${point}`;
-      if (!this.#scenarios.has(key)) missing.set(key, [batch, point]);
+      if (!this.#pointCache.has(key)) missing.set(key, [batch, point]);
     }
     if (missing.size > 0) {
-      const rows = await this.pool.query<{ batch_id: string; point_index: number; scenario: string }>(
-        `SELECT p.batch_id, p.point_index, p.scenario::text AS scenario
-         FROM batch_points p JOIN unnest($1::text[], $2::int[]) AS k(batch_id, point_index) USING (batch_id, point_index)`,
+      const rows = await this.pool.query<{ batch_id: string; point_index: number; scenario: string; trace: Trace }>(
+        `SELECT p.batch_id, p.point_index, p.scenario::text AS scenario, b.trace
+         FROM unnest($1::text[], $2::int[]) AS k(batch_id, point_index)
+         JOIN batch_points p USING (batch_id, point_index) JOIN batches b ON b.id = p.batch_id`,
         [[...missing.values()].map(([b]) => b), [...missing.values()].map(([, p]) => p)],
       );
       for (const row of rows.rows) {
-        if (this.#scenarios.size >= scenarioCacheSize) this.#scenarios.delete(this.#scenarios.keys().next().value!);
-        this.#scenarios.set(`${row.batch_id}/${row.point_index}`, row.scenario);
+        if (this.#pointCache.size >= pointCacheSize) this.#pointCache.delete(this.#pointCache.keys().next().value!);
+        this.#pointCache.set(`${row.batch_id}/${row.point_index}`, { scenarioText: row.scenario, trace: row.trace });
       }
     }
-    return new Map(points.map(([batch, point]) => [`${batch}/${point}`, this.#scenarios.get(`${batch}/${point}`)!]));
+    return new Map(points.map(([batch, point]) => [`${batch}/${point}`, this.#pointCache.get(`${batch}/${point}`)!]));
   }
 
   /**
@@ -144,12 +153,21 @@ export class RunRepository {
     return new Set(r.rows.map((row) => Number(row.id)));
   }
 
+  /** Those of `runIds` that belong to the job and are not finished. */
+  async unfinished(runIds: number[], jobId: number): Promise<number[]> {
+    const r = await this.pool.query<{ id: number }>(
+      `SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND status IN ('pending', 'running')`,
+      [runIds, jobId],
+    );
+    return r.rows.map((row) => Number(row.id));
+  }
+
   /**
    * Moves the runs of `runIds` that still belong to the job and are not finished to a new job of
    * their own, so that any worker can take them; only while the job is this worker's. Returns the
    * runs moved (none when the job is no longer held).
    */
-  async handOff(runIds: number[], lock: JobLock): Promise<number[]> {
+  async handOff(batchId: string | undefined, runIds: number[], lock: JobLock): Promise<number[]> {
     return transaction(this.pool, async (client) => {
       const held = await client.query('SELECT 1 FROM graphile_worker.jobs WHERE id = $1 AND locked_by = $2 AND attempts = $3', [lock.jobId, lock.lockedBy, lock.attempts]);
       if (held.rowCount === 0) return [];
@@ -160,7 +178,8 @@ export class RunRepository {
       );
       const ids = open.rows.map((row) => Number(row.id));
       if (ids.length === 0) return [];
-      const [job] = await addJobs(client, [runJobSpec(ids)]);
+      const batch = batchId ?? (await client.query<{ batch_id: string }>('SELECT batch_id FROM runs WHERE id = $1', [ids[0]])).rows[0].batch_id;
+      const [job] = await addJobs(client, [runJobSpec(batch, ids)]);
       await client.query('UPDATE runs SET job_id = $1 WHERE id = ANY($2::bigint[])', [job.id, ids]);
       return ids;
     });
@@ -168,39 +187,46 @@ export class RunRepository {
 }
 
 /**
- * Writes results as they come, several runs to a statement: a record waits while the previous
- * statement is in flight and goes with everything that arrived meanwhile (group commit), so a
- * worker's writes never hold up its simulator and cost one statement per group, not per run.
+ * Writes results several runs to a statement: a record waits until `maxRows` have gathered or
+ * `maxDelayMs` has passed (or flush() is called), and one statement is in flight at a time. A
+ * task waits for its records only when its job ends, so the writes never hold up its simulator,
+ * and they cost a statement per group of runs, not per run.
  */
 export class ResultWriter {
   #queue: Array<{ run: ClaimedRun; record: RunRecord; resolve: (recorded: boolean) => void; reject: (error: Error) => void }> = [];
-  #flushing = false;
+  #timer: NodeJS.Timeout | undefined;
+  #inFlight: Promise<void> = Promise.resolve();
 
-  constructor(private readonly runs: RunRepository) {}
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly maxRows = 32,
+    private readonly maxDelayMs = 100,
+  ) {}
 
   /** Resolves when the record is written: true, or false when the claim was superseded. */
   write(run: ClaimedRun, record: RunRecord): Promise<boolean> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ run, record, resolve, reject });
-      if (!this.#flushing) {
-        this.#flushing = true;
-        // Let the records of this turn of the event loop join the first statement.
-        setImmediate(() => void this.#flush());
-      }
+      if (this.#queue.length >= this.maxRows) void this.flush();
+      else this.#timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
     });
   }
 
-  async #flush(): Promise<void> {
-    while (this.#queue.length > 0) {
+  /** Writes what has gathered, after the statement in flight; resolves when that is done. */
+  flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#inFlight = this.#inFlight.then(async () => {
       const entries = this.#queue;
       this.#queue = [];
+      if (entries.length === 0) return;
       try {
         const recorded = await this.runs.record(entries);
         for (const e of entries) e.resolve(recorded.has(e.run.runId));
       } catch (error) {
         for (const e of entries) e.reject(error as Error);
       }
-    }
-    this.#flushing = false;
+    });
+    return this.#inFlight;
   }
 }

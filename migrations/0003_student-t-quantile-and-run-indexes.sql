@@ -81,3 +81,7 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
                x * x * x * x * x * x * x * x * x AS x9, df::double precision AS v
         FROM (SELECT 1.959963984540054::double precision AS x) AS normal) AS c
 $$;
+
+-- runs_batch_point_idx repeats the index of runs' UNIQUE (batch_id, point_index, replication):
+-- every update of a run (two per run: its claim and its result) paid for both.
+DROP INDEX runs_batch_point_idx;
