@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import { migrate } from '../src/db/migrate.js';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
 import { json, post, startServer, waitFor, type TestServer } from './helpers/server.js';
 import { preset, runNative, validateError } from './helpers/native.js';
@@ -346,6 +347,18 @@ describe('batches', () => {
     for (const path of ['', '/results', '/results?format=csv']) {
       await expectError(await fetch(`${server.url}/api/batches/AAAAAAAAAAAAAAAAAAAAAA${path}`), 404);
     }
+  });
+});
+
+describe('migrations', () => {
+  test('a process whose checkout lacks migrations the database has refuses to start', async () => {
+    await db.query(`INSERT INTO pgmigrations (name, run_on) VALUES ('9999_from-a-newer-commit', now())`);
+    try {
+      await assert.rejects(migrate(db.url), /the database has migrations this checkout does not \(9999_from-a-newer-commit\)/);
+    } finally {
+      await db.query(`DELETE FROM pgmigrations WHERE name = '9999_from-a-newer-commit'`);
+    }
+    await migrate(db.url);
   });
 });
 
