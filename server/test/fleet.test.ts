@@ -13,8 +13,9 @@ import { preset, runNative } from './helpers/native.js';
 
 const skip = netnsUnavailable() ?? (process.env.DATABASE_URL ? 'needs the embedded PostgreSQL, which listens on the test host\'s link (DATABASE_URL is set)' : false);
 
-// Runs of a few tens of milliseconds: a batch lasts seconds, long enough to be cut in the middle.
-const scenario = { ...preset('dumbbell-bulk'), durationS: 8 };
+// Runs of a few tens of milliseconds: a batch of 40 or 100 (two jobs or more of 32, BATCH_JOB_RUNS)
+// lasts seconds, long enough to be cut in the middle, and keeps both workers busy.
+const scenario = { ...preset('dumbbell-bulk'), durationS: 5 };
 
 // A link cut for 2 s delays a worker's packets by up to a few seconds more (TCP retransmits with
 // backoff): it is taken for dead only after 6 s without a heartbeat.
@@ -34,8 +35,7 @@ describe('a worker on another host', { skip }, () => {
     host = createNetnsHost();
     db = await startTestDatabase({ listenAddresses: [host.hostAddress], allowNetworks: [`${host.peerAddress}/32`] });
     server = await startServer(db.url, { ...env, WORKERS: '0' });
-    local = await startWorkerProcess(db.url, env);
-    remote = await startWorkerProcess(db.embedded!.urlAt(host.hostAddress), env, host);
+    [local, remote] = await Promise.all([startWorkerProcess(db.url, env), startWorkerProcess(db.embedded!.urlAt(host.hostAddress), env, host)]);
     started.push(server, local, remote);
   });
 
@@ -101,23 +101,23 @@ describe('a worker on another host', { skip }, () => {
   test('joins the fleet over its link; its link cut mid-batch and restored: every run recorded once', async () => {
     const registered = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM workers');
     assert.equal(registered.rows[0].n, 2, 'both workers registered');
-    const id = await submit(200);
+    const id = await submit(100);
     await runningOn(id, remote);
     host.cut();
     await new Promise((r) => setTimeout(r, cutMs));
     host.restore();
     await completed(id);
-    const runs = await assertExactlyOnce(id, 200);
+    const runs = await assertExactlyOnce(id, 100);
     assert.ok(runs.some((r) => r.worker_id.includes(workerOf(remote))), 'the remote worker recorded runs');
     assert.ok(runs.some((r) => r.worker_id.includes(workerOf(local))), 'the local worker recorded runs');
   });
 
   test('cut off for good, its runs are taken over; back again, its late results are discarded', async () => {
-    const id = await submit(60);
+    const id = await submit(40);
     const stuck = await runningOn(id, remote);
     host.cut();
     await completed(id);
-    const runs = await assertExactlyOnce(id, 60);
+    const runs = await assertExactlyOnce(id, 40);
     const taken = runs.find((r) => r.id === stuck)!;
     assert.ok(taken.worker_id.includes(workerOf(local)), 'the run in progress on the cut-off worker was run again by the other');
     assert.ok(taken.attempts >= 2);
@@ -138,7 +138,7 @@ describe('a worker on another host', { skip }, () => {
     );
     assert.deepEqual(later.rows, runs.map(({ id, attempts, worker_id, result_hash }) => ({ id, attempts, worker_id, result_hash })), 'nothing recorded changed');
     const batch = await json(await fetch(`${server.url}/api/batches/${id}`));
-    assert.deepEqual(batch.counts, { total: 60, done: 60, failed: 0, cancelled: 0, pending: 0, running: 0 });
+    assert.deepEqual(batch.counts, { total: 40, done: 40, failed: 0, cancelled: 0, pending: 0, running: 0 });
     // And it works again: a new batch is shared by both.
     const next = await submit(40);
     await runningOn(next, remote);
