@@ -1,8 +1,9 @@
 // The graphile-worker task that runs a job's runs: consecutive runs of one batch, claimed in
 // groups while they are short and handed back to the queue when they are not.
 //
-// The task claims a batch's first run alone; once this worker knows how long the batch's runs take,
-// it claims as many at once as fit in the time a worker may keep a job's runs (`groupBudgetMs`).
+// A job holds up to BATCH_JOB_RUNS runs of one grid point. The task claims a point's first run
+// alone; once this worker knows how long the point's runs take, it claims as many at once as fit
+// in the time a worker may keep a job's runs (`groupBudgetMs`).
 // When that time is up, or a single run outlasts it, the runs it has not claimed go back to the
 // queue as a new job that any worker can take, so long runs spread over the fleet as if each had a
 // job of its own while short ones cost a claim and a write per group, not per run. Results are
@@ -39,34 +40,37 @@ export interface RunTaskOptions {
 }
 
 /**
- * How long runs of a batch have taken on this worker (mean wall time per run), so that the first
- * claim of a batch's next job can take as many runs as the budget holds.
+ * How long runs of a grid point have taken on this worker (mean wall time per run), so that the
+ * first claim of the point's next job can take as many runs as the budget holds.
  */
 class RunTimes {
-  readonly #byBatch = new Map<string, { ms: number; runs: number }>();
+  readonly #byPoint = new Map<string, { ms: number; runs: number }>();
 
-  meanMs(batchId: string | undefined): number | undefined {
-    const t = batchId === undefined ? undefined : this.#byBatch.get(batchId);
+  meanMs(point: string | undefined): number | undefined {
+    const t = point === undefined ? undefined : this.#byPoint.get(point);
     return t && t.runs > 0 ? t.ms / t.runs : undefined;
   }
 
-  add(batchId: string, ms: number): void {
-    let t = this.#byBatch.get(batchId);
+  add(point: string, ms: number): void {
+    let t = this.#byPoint.get(point);
     if (!t) {
-      if (this.#byBatch.size >= 16) this.#byBatch.delete(this.#byBatch.keys().next().value!);
-      this.#byBatch.set(batchId, (t = { ms: 0, runs: 0 }));
+      if (this.#byPoint.size >= 64) this.#byPoint.delete(this.#byPoint.keys().next().value!);
+      this.#byPoint.set(point, (t = { ms: 0, runs: 0 }));
     }
     t.ms += ms;
     t.runs += 1;
   }
 }
 
+const pointKey = (batchId: string, point: number) => `${batchId}/${point}`;
+
 export function makeRunTask(options: RunTaskOptions): Task {
   const times = new RunTimes();
   return async (payload, helpers) => {
-    const { batch, runs } = parseRunJobPayload(payload);
+    const { batch, point, runs } = parseRunJobPayload(payload);
     const lock: JobLock = { jobId: Number(helpers.job.id), lockedBy: helpers.job.locked_by ?? '', attempts: helpers.job.attempts };
-    await new JobRuns(options, times, batch, runs, lock, helpers).run();
+    const key = batch !== undefined && point !== undefined ? pointKey(batch, point) : undefined;
+    await new JobRuns(options, times, key, runs, lock, helpers).run();
   };
 }
 
@@ -81,7 +85,8 @@ class JobRuns {
   constructor(
     private readonly options: RunTaskOptions,
     private readonly times: RunTimes,
-    private readonly batchId: string | undefined,
+    /** The job's grid point (pointKey), when its payload says. */
+    private readonly point: string | undefined,
     private readonly ids: number[],
     private readonly lock: JobLock,
     private readonly helpers: JobHelpers,
@@ -119,9 +124,9 @@ class JobRuns {
     return performance.now() - this.#started;
   }
 
-  /** As many runs as the rest of the budget holds at the batch's mean run time; one while that is unknown. */
+  /** As many runs as the rest of the budget holds at the point's mean run time; one while that is unknown. */
   #chunkSize(): number {
-    const mean = this.times.meanMs(this.batchId);
+    const mean = this.times.meanMs(this.point);
     if (mean === undefined) return 1;
     const fit = Math.floor((groupBudgetMs - this.#elapsedMs()) / Math.max(mean, 0.01));
     return Math.max(1, Math.min(fit, this.ids.length - this.#next));
@@ -130,14 +135,18 @@ class JobRuns {
   /** Moves the unclaimed runs to a job of their own; true once done (also when none were left). */
   #handOffRest(): Promise<boolean> {
     this.#handOff ??= (async () => {
-      const rest = this.ids.slice(this.#next);
+      const from = this.#next;
+      const rest = this.ids.slice(from);
       if (rest.length === 0) return true;
+      // Nothing more is claimed here while they move (a claim would race the move for them).
+      this.#next = this.ids.length;
       try {
-        await this.options.runs.handOff(this.batchId, rest, this.lock);
+        await this.options.runs.handOff(rest, this.lock);
         this.#handedOff = true;
         return true;
       } catch (error) {
         this.options.log(`handing runs back to the queue failed: ${(error as Error).message}`);
+        this.#next = from;
         this.#handOff = undefined; // Tried again at the next claim.
         return false;
       }
@@ -176,7 +185,7 @@ class JobRuns {
         }
         const began = performance.now();
         const outcome = await pending;
-        this.times.add(run.batchId, performance.now() - began);
+        this.times.add(pointKey(run.batchId, run.pointIndex), performance.now() - began);
         if (outcome.ok) {
           this.#record(run, { status: 'done', summary: outcome.summary, wallSeconds: outcome.wallSeconds });
         } else if (outcome.kind === 'aborted') {

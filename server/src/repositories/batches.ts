@@ -111,12 +111,17 @@ export class BatchRepository {
          ORDER BY p.ordinality, r`,
         [id, plan.points.map((p) => p.seed), batch.replications],
       );
-      // One graphile-worker job per `jobRuns` consecutive runs, added in this transaction: a
-      // batch is queued entirely or not at all.
-      const runIds = (await client.query<{ id: number }>('SELECT id FROM runs WHERE batch_id = $1 ORDER BY id', [id])).rows.map((r) => r.id);
-      const groups: number[][] = [];
-      for (let i = 0; i < runIds.length; i += this.jobRuns) groups.push(runIds.slice(i, i + this.jobRuns));
-      const jobs = await addJobs(client, groups.map((group) => runJobSpec(id, group)));
+      // One graphile-worker job per `jobRuns` consecutive runs of a point (runs of different
+      // points may take very different times), added in this transaction: a batch is queued
+      // entirely or not at all.
+      const runs = await client.query<{ id: number; point_index: number }>('SELECT id, point_index FROM runs WHERE batch_id = $1 ORDER BY id', [id]);
+      const groups: Array<{ point: number; runs: number[] }> = [];
+      for (const run of runs.rows) {
+        const last = groups[groups.length - 1];
+        if (last && last.point === run.point_index && last.runs.length < this.jobRuns) last.runs.push(run.id);
+        else groups.push({ point: run.point_index, runs: [run.id] });
+      }
+      const jobs = await addJobs(client, groups.map((group) => runJobSpec(id, group.point, group.runs)));
       // Each run belongs to the job whose payload lists it (add_jobs need not answer in order).
       const owners = jobs.flatMap((job) => parseRunJobPayload(job.payload).runs.map((run) => [run, job.id]));
       await client.query(

@@ -167,7 +167,7 @@ export class RunRepository {
    * their own, so that any worker can take them; only while the job is this worker's. Returns the
    * runs moved (none when the job is no longer held).
    */
-  async handOff(batchId: string | undefined, runIds: number[], lock: JobLock): Promise<number[]> {
+  async handOff(runIds: number[], lock: JobLock): Promise<number[]> {
     return transaction(this.pool, async (client) => {
       const held = await client.query('SELECT 1 FROM graphile_worker.jobs WHERE id = $1 AND locked_by = $2 AND attempts = $3', [lock.jobId, lock.lockedBy, lock.attempts]);
       if (held.rowCount === 0) return [];
@@ -178,8 +178,8 @@ export class RunRepository {
       );
       const ids = open.rows.map((row) => Number(row.id));
       if (ids.length === 0) return [];
-      const batch = batchId ?? (await client.query<{ batch_id: string }>('SELECT batch_id FROM runs WHERE id = $1', [ids[0]])).rows[0].batch_id;
-      const [job] = await addJobs(client, [runJobSpec(batch, ids)]);
+      const first = await client.query<{ batch_id: string; point_index: number }>('SELECT batch_id, point_index FROM runs WHERE id = $1', [ids[0]]);
+      const [job] = await addJobs(client, [runJobSpec(first.rows[0].batch_id, first.rows[0].point_index, ids)]);
       await client.query('UPDATE runs SET job_id = $1 WHERE id = ANY($2::bigint[])', [job.id, ids]);
       return ids;
     });
