@@ -65,6 +65,15 @@ async function assertExactlyOnce(server: TestServer, id: string, replications: n
   assert.equal(check.result_hash, runNative(scenario, ['--seed', String(check.seed), '--trace', 'none']).resultHash);
 }
 
+/** Kills (SIGKILL) whichever of two workers a run's worker_id (host:pid:id) names; returns the other. */
+async function killWorkerOf(workerId: string, a: Proc, b: Proc): Promise<{ pid: number; survivor: Proc }> {
+  const pid = Number(workerId.split(':')[1]);
+  assert.ok(pid === a.pid || pid === b.pid, `the run's worker ${workerId} is one of ours`);
+  process.kill(pid, 'SIGKILL');
+  await (pid === a.pid ? a : b).exited;
+  return { pid, survivor: pid === a.pid ? b : a };
+}
+
 test('a worker killed by its pid mid-run: its run is retried elsewhere and recorded once', async () => {
   const server = await startServer(db.url, { WORKERS: '0' });
   started.push(server);
@@ -83,10 +92,7 @@ test('a worker killed by its pid mid-run: its run is retried elsewhere and recor
     60_000,
     20,
   );
-  const pid = Number(victim.worker_id.split(':')[1]);
-  assert.ok(pid === a.pid || pid === b.pid, `the run's worker ${victim.worker_id} is one of ours`);
-  process.kill(pid, 'SIGKILL');
-  await (pid === a.pid ? a : b).exited;
+  const { pid, survivor } = await killWorkerOf(victim.worker_id, a, b);
 
   await waitCompleted(server, id);
   await assertExactlyOnce(server, id, 10);
@@ -95,7 +101,7 @@ test('a worker killed by its pid mid-run: its run is retried elsewhere and recor
   assert.equal(retried.rows[0].attempts, 2, 'the killed run ran again, once');
   const workers = await db.query<{ pid: number }>('SELECT pid FROM workers');
   assert.ok(!workers.rows.some((w) => w.pid === pid), 'the dead worker was deregistered');
-  await (pid === a.pid ? b : a).stop();
+  await survivor.stop();
   await server.stop();
 });
 
@@ -125,10 +131,7 @@ test('a worker killed in the middle of a group of runs: the runs it recorded sta
     60_000,
     10,
   );
-  const pid = Number(victim.worker_id.split(':')[1]);
-  assert.ok(pid === a.pid || pid === b.pid, `the run's worker ${victim.worker_id} is one of ours`);
-  process.kill(pid, 'SIGKILL');
-  await (pid === a.pid ? a : b).exited;
+  const { survivor } = await killWorkerOf(victim.worker_id, a, b);
   // What the dead worker recorded, and what it left running.
   const before = await db.query<{ id: number; status: string; attempts: number; result_hash: string | null; finished_at: Date | null }>(
     `SELECT id, status, attempts, result_hash, finished_at FROM runs WHERE batch_id = $1 AND worker_id = $2 ORDER BY id`,
@@ -155,7 +158,7 @@ test('a worker killed in the middle of a group of runs: the runs it recorded sta
     assert.equal(now.attempts, r.attempts + 1, `run ${r.id}, interrupted, ran again once`);
     assert.notEqual(now.worker_id, victim.worker_id);
   }
-  await (pid === a.pid ? b : a).stop();
+  await survivor.stop();
   await server.stop();
 });
 
