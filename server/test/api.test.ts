@@ -311,7 +311,7 @@ describe('batches', () => {
   });
 
   test('student_t_975, the quantile of the confidence intervals, is Student\'s t for every df', async () => {
-    // migrations/0003_student-t-quantile-and-run-indexes.sql: @stdlib's values for df 1 to 300,
+    // migrations/0003_run-summaries-and-student-t.sql: @stdlib's values for df 1 to 300,
     // Abramowitz and Stegun 26.7.5 (Cornish-Fisher) beyond, within 2e-13.
     const dfs = [...Array.from({ length: 2000 }, (_, i) => i + 1), 5000, 10_000, 99_999, 1_000_000];
     const r = await db.query<{ df: number; q: number }>('SELECT df, student_t_975(df) AS q FROM unnest($1::bigint[]) AS df', [dfs]);

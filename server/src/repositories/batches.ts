@@ -104,31 +104,31 @@ export class BatchRepository {
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS p`,
         [id, JSON.stringify(plan.points.map((p) => ({ params: p.params, scenario: p.scenario })))],
       );
-      await client.query(
-        `INSERT INTO runs (batch_id, point_index, replication, seed)
-         SELECT $1, p.ordinality - 1, r, p.seed + r
-         FROM unnest($2::bigint[]) WITH ORDINALITY AS p(seed, ordinality), generate_series(0, $3::int - 1) AS r
-         ORDER BY p.ordinality, r`,
-        [id, plan.points.map((p) => p.seed), batch.replications],
-      );
-      // One graphile-worker job per `jobRuns` consecutive runs of a point (runs of different
-      // points may take very different times), added in this transaction: a batch is queued
-      // entirely or not at all.
-      const runs = await client.query<{ id: number; point_index: number }>('SELECT id, point_index FROM runs WHERE batch_id = $1 ORDER BY id', [id]);
+      // Run ids come from the sequence first, so that each run is written once, with its job: one
+      // graphile-worker job per `jobRuns` consecutive runs of a point (runs of different points
+      // may take very different times), added in this transaction: a batch is queued entirely or
+      // not at all.
+      const runIds = (
+        await client.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('runs', 'id')) AS id FROM generate_series(1, $1::int)`, [total])
+      ).rows.map((r) => r.id);
       const groups: Array<{ point: number; runs: number[] }> = [];
-      for (const run of runs.rows) {
-        const last = groups[groups.length - 1];
-        if (last && last.point === run.point_index && last.runs.length < this.jobRuns) last.runs.push(run.id);
-        else groups.push({ point: run.point_index, runs: [run.id] });
-      }
+      plan.points.forEach((_, point) => {
+        for (let r = 0; r < batch.replications; r += this.jobRuns) {
+          const first = point * batch.replications + r;
+          groups.push({ point, runs: runIds.slice(first, first + Math.min(this.jobRuns, batch.replications - r)) });
+        }
+      });
       const jobs = await addJobs(client, groups.map((group) => runJobSpec(id, group.point, group.runs)));
       // Each run belongs to the job whose payload lists it (add_jobs need not answer in order).
-      const owners = jobs.flatMap((job) => parseRunJobPayload(job.payload).runs.map((run) => [run, job.id]));
+      const jobOf = new Map(jobs.flatMap((job) => parseRunJobPayload(job.payload).runs.map((run) => [run, job.id])));
+      const points = plan.points.flatMap((_, point) => Array.from({ length: batch.replications }, () => point));
+      const replications = plan.points.flatMap(() => Array.from({ length: batch.replications }, (_, r) => r));
+      const seeds = plan.points.flatMap((p) => Array.from({ length: batch.replications }, (_, r) => (BigInt(p.seed) + BigInt(r)).toString()));
       await client.query(
-        `UPDATE runs SET job_id = j.job_id
-         FROM unnest($1::bigint[], $2::bigint[]) AS j(run_id, job_id)
-         WHERE runs.id = j.run_id`,
-        [owners.map(([run]) => run), owners.map(([, job]) => job)],
+        `INSERT INTO runs (id, batch_id, point_index, replication, seed, job_id)
+         SELECT r.id, $1, r.point_index, r.replication, r.seed, r.job_id
+         FROM unnest($2::bigint[], $3::int[], $4::int[], $5::bigint[], $6::bigint[]) AS r(id, point_index, replication, seed, job_id)`,
+        [id, runIds, points, replications, seeds, runIds.map((run) => jobOf.get(run))],
       );
       return { kind: 'created', id, runs: total };
     });
@@ -176,7 +176,7 @@ export class BatchRepository {
 
     // Per point and metric, computed by PostgreSQL: n, mean, sample sd and the 95% Student-t
     // confidence interval of the mean, mean ± t(0.975, n-1) · sd/√n (student_t_975, defined in
-    // migrations/0003_student-t-quantile-and-run-indexes.sql).
+    // migrations/0003_run-summaries-and-student-t.sql).
     const aggregates = metricDefinitions
       .map((m, i) => {
         const c = `r.${m.column}`;
@@ -185,12 +185,14 @@ export class BatchRepository {
                 (avg(${c}) - ${half})::float8 AS lo${i}, (avg(${c}) + ${half})::float8 AS hi${i}`;
       })
       .join(', ');
+    // Grouped by the point's index alone (grouping by its params would hash a jsonb per run).
     const pointRows = await this.pool.query(
-      `SELECT p.point_index, p.params, count(r.id) AS runs, ${aggregates}
+      `SELECT p.point_index, p.params, coalesce(a.runs, 0) AS runs, a.*
        FROM batch_points p
-       LEFT JOIN runs r ON r.batch_id = p.batch_id AND r.point_index = p.point_index AND r.status = 'done'
+       LEFT JOIN (SELECT r.point_index, count(*) AS runs, ${aggregates}
+                  FROM runs r WHERE r.batch_id = $1 AND r.status = 'done'
+                  GROUP BY r.point_index) AS a USING (point_index)
        WHERE p.batch_id = $1
-       GROUP BY p.point_index, p.params
        ORDER BY p.point_index`,
       [id],
     );
@@ -238,8 +240,9 @@ export class BatchRepository {
     const stream = client.query(
       new QueryStream(
         `SELECT r.point_index, p.params, r.replication, r.seed, r.status, r.result_hash, r.error, ${columns}
-                ${withSummary ? ', r.summary' : ''}
+                ${withSummary ? ', s.summary' : ''}
          FROM runs r JOIN batch_points p ON p.batch_id = r.batch_id AND p.point_index = r.point_index
+              ${withSummary ? 'LEFT JOIN run_summaries s ON s.run_id = r.id' : ''}
          WHERE r.batch_id = $1
          ORDER BY r.point_index, r.replication`,
         [id],

@@ -141,13 +141,23 @@ export class RunRepository {
     });
     const columns = metricDefinitions.map((m) => `${m.column} ${m.integer ? 'bigint' : 'float8'}`).join(', ');
     const sets = metricDefinitions.map((m) => `${m.column} = v.${m.column}`).join(', ');
+    // The run's row, then its summary in run_summaries (written once: a done run is final).
     const r = await this.pool.query<{ id: number }>(
-      `UPDATE runs r SET status = v.status, finished_at = now(), error = v.error, summary = v.summary,
-              result_hash = v.result_hash, wall_seconds = v.wall_seconds, ${sets}
-       FROM json_to_recordset($1::json) AS v(id bigint, attempt integer, status text, error text, summary jsonb,
-              result_hash text, wall_seconds float8, ${columns})
-       WHERE r.id = v.id AND r.status = 'running' AND r.attempts = v.attempt
-       RETURNING r.id`,
+      `WITH v AS (
+         SELECT * FROM json_to_recordset($1::json) AS v(id bigint, attempt integer, status text, error text, summary jsonb,
+           result_hash text, wall_seconds float8, ${columns})
+       ), recorded AS (
+         UPDATE runs r SET status = v.status, finished_at = now(), error = v.error,
+                result_hash = v.result_hash, wall_seconds = v.wall_seconds, ${sets}
+         FROM v
+         WHERE r.id = v.id AND r.status = 'running' AND r.attempts = v.attempt
+         RETURNING r.id
+       ), summaries AS (
+         INSERT INTO run_summaries (run_id, summary)
+         SELECT v.id, v.summary FROM v JOIN recorded USING (id) WHERE v.summary IS NOT NULL
+         ON CONFLICT (run_id) DO UPDATE SET summary = excluded.summary
+       )
+       SELECT id FROM recorded`,
       [JSON.stringify(rows)],
     );
     return new Set(r.rows.map((row) => Number(row.id)));

@@ -1,11 +1,29 @@
 -- Up Migration
+-- Batches of a hundred thousand runs: the runs table kept narrow, and the statistics of a batch
+-- computed by PostgreSQL.
+
+-- A run's summary (about 2 kB) moves to a table of its own, written once when the run is done:
+-- progress counts and per-point statistics read the narrow runs rows only (a hundred thousand of
+-- them are some 20 MB instead of 200), and the two updates of a run (its claim, its result) no
+-- longer copy the summary.
+CREATE TABLE run_summaries (
+  run_id  bigint PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+  summary jsonb NOT NULL
+);
+INSERT INTO run_summaries (run_id, summary) SELECT id, summary FROM runs WHERE summary IS NOT NULL;
+ALTER TABLE runs DROP COLUMN summary;
+
+-- runs_batch_point_idx repeats the index of runs' UNIQUE (batch_id, point_index, replication):
+-- every update of a run paid for both.
+DROP INDEX runs_batch_point_idx;
+
 -- The 0.975 quantile of Student's t distribution with df degrees of freedom: the factor of the 95%
 -- confidence interval of the mean of df + 1 values (mean ± t · sd / √n) in a batch's per-point
 -- statistics, which PostgreSQL computes (server/src/repositories/batches.ts). For df 1 to 300 the
 -- double-precision values of @stdlib/stats-base-dists-t-quantile (the service computed them with
 -- it in JavaScript before); beyond, the Cornish-Fisher expansion of the t quantile in the normal
 -- quantile x = 1.959963984540054 (Abramowitz and Stegun, Handbook of Mathematical Functions,
--- 26.7.5, four terms), less than 2e-13 off there. server/test/statistics.test.ts checks both.
+-- 26.7.5, four terms), less than 2e-13 off there. server/test/api.test.ts checks both.
 CREATE FUNCTION student_t_975(df bigint) RETURNS double precision
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
   SELECT CASE
@@ -81,7 +99,3 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
                x * x * x * x * x * x * x * x * x AS x9, df::double precision AS v
         FROM (SELECT 1.959963984540054::double precision AS x) AS normal) AS c
 $$;
-
--- runs_batch_point_idx repeats the index of runs' UNIQUE (batch_id, point_index, replication):
--- every update of a run (two per run: its claim and its result) paid for both.
-DROP INDEX runs_batch_point_idx;
