@@ -1,26 +1,32 @@
 // The simulation service's figures, printed, never asserted. Called by bench/run.mjs, or
 // alone: `node bench/server.mjs` (after `npm run build --workspace server`).
 //
-//   throughput  1000 small runs as one batch, with 1 and with 2 local worker processes: runs per
-//               second from the first run's start to the last run's end (as PostgreSQL recorded
-//               them), the ratio of the two, and where a run's time goes; for two sizes of run:
-//               scheme-etcp (a few ms of simulation, less than tcpsim's process start-up) and
-//               dumbbell-bulk cut to 5 simulated seconds (some 20 ms); beside it, the same runs
-//               spawned without the queue by one loop and by two loops side by side, which is
-//               what the (shared) machine gives two processes at that moment;
-//   overhead    per run, the time through the queue with one worker minus the time of the same
-//               run as a worker executes it (tcpsim spawned with the scenario on stdin), measured
-//               by spawning it 1000 times in a row here;
+//   throughput  1000 small runs as one batch, through the queue with 1 and with 2 local worker
+//               processes, for two sizes of run: scheme-etcp (a few ms of simulation, less than
+//               tcpsim's process start-up) and dumbbell-bulk cut to 5 simulated seconds (some
+//               20 ms). Each is measured two ways in the same run: as the workers run today
+//               (persistent `tcpsim serve` processes, a job per 32 runs claimed in groups) and as
+//               they ran before (WORKER_RUNNER=spawn, BATCH_JOB_RUNS=1: a job and a tcpsim process
+//               per run). Beside them, the same runs without the queue, by one loop and by two
+//               loops side by side: tcpsim started per run, and runs fed to `tcpsim serve`: what
+//               the (shared) machine gives one and two simulators at that moment. Runs per second
+//               count from the first run's claim to the last run's result, as PostgreSQL
+//               recorded them.
 //   latency     GET /api/experiments/:id with 200 concurrent connections (autocannon, 10 s):
 //               requests per second, p50/p99 latency, errors and non-2xx answers.
+//   big         with BENCH_BIG=1: one batch of 100,000 small runs (scheme-etcp) on 2 workers: the
+//               time to submit it, its progress as GET /api/batches/:id reports it, wall time and
+//               runs per second, the time of GET /api/batches/:id with its per-point statistics,
+//               and the results exported as CSV and as JSON: size, time and the server's peak
+//               resident memory while streaming them (sampled from /proc every 20 ms).
 //
 // Everything runs against an embedded PostgreSQL in a temporary directory on loopback; the
 // server's rate limit is raised for the run so that it measures the service, not the limiter.
 // BENCH_SERVER_RUNS (default 1000; the larger runs use half), BENCH_SERVER_REPEATS (default 2:
-// each worker count is measured that often, alternately, and its best kept) and
-// BENCH_SERVER_SECONDS (default 10) scale it.
+// each configuration is measured that often, alternately, and its best kept),
+// BENCH_SERVER_SECONDS (default 10) and BENCH_BIG_RUNS (default 100000) scale it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,8 +38,16 @@ const tcpsim = process.env.TCPSIM ?? join(root, 'build/release/tcpsim');
 const runs = Number(process.env.BENCH_SERVER_RUNS ?? 1000);
 const seconds = Number(process.env.BENCH_SERVER_SECONDS ?? 10);
 const repeats = Number(process.env.BENCH_SERVER_REPEATS ?? 2);
+const bigRuns = Number(process.env.BENCH_BIG_RUNS ?? 100_000);
 const fmt = (x, digits = 3) => Number(x).toPrecision(digits);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
+
+// The two ways a worker runs a batch: as today, and as before persistent runners and groups.
+const paths = {
+  today: { label: 'tcpsim serve, groups of 32', env: {} },
+  before: { label: 'tcpsim per run, a job per run', env: { WORKER_RUNNER: 'spawn', BATCH_JOB_RUNS: '1' } },
+};
 
 async function json(response) {
   const text = await response.text();
@@ -54,7 +68,13 @@ function tcpsimOnce(args, input) {
   });
 }
 
-async function startServer(databaseUrl, port, workers) {
+/** Resident memory of a process now (VmRSS), in bytes. */
+function rssBytes(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(line.split(/\s+/)[1]) * 1024;
+}
+
+async function startServer(databaseUrl, port, workers, env = {}) {
   const child = spawn(process.execPath, [join(serverDist, 'main.js')], {
     env: {
       ...process.env,
@@ -65,17 +85,22 @@ async function startServer(databaseUrl, port, workers) {
       LOG_LEVEL: 'error',
       RATE_LIMIT_MAX: '100000000',
       RATE_LIMIT_RUNS_MAX: '100000',
-      MAX_BATCH_RUNS: String(Math.max(100000, runs)),
+      MAX_BATCH_RUNS: String(Math.max(100_000, runs, bigRuns)),
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
+  let stopping = false;
   await new Promise((resolve, reject) => {
     child.stderr.on('data', (c) => {
-      log += c;
+      log = (log + c).slice(-20_000);
       if (log.includes('listening on')) resolve();
     });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
+    child.on('exit', (code) => {
+      if (!stopping) console.error(`the server exited (${code}):\n${log}`);
+      reject(new Error(`server exited (${code}):\n${log}`));
+    });
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; ++i) {
@@ -85,7 +110,9 @@ async function startServer(databaseUrl, port, workers) {
   }
   return {
     url,
+    pid: child.pid,
     async stop() {
+      stopping = true;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
@@ -93,47 +120,77 @@ async function startServer(databaseUrl, port, workers) {
   };
 }
 
-async function throughput(databaseUrl, pool, port, workers, scenario, runs) {
-  const server = await startServer(databaseUrl, port, workers);
-  try {
-    const created = await json(
-      await fetch(`${server.url}/api/batches`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ scenario, grid: {}, replications: runs, title: `bench ${workers} worker(s)` }),
-      }),
-    );
-    for (;;) {
-      const b = await json(await fetch(`${server.url}/api/batches/${created.id}`));
-      if (b.status === 'completed' || b.status === 'failed') {
-        if (b.counts.done !== runs) throw new Error(`batch ended ${b.status} with ${JSON.stringify(b.counts)}`);
-        break;
-      }
-      await sleep(200);
+async function submit(server, scenario, count, title) {
+  const started = performance.now();
+  const created = await json(
+    await fetch(`${server.url}/api/batches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scenario, grid: {}, replications: count, title }),
+    }),
+  );
+  return { id: created.id, submitSeconds: (performance.now() - started) / 1000 };
+}
+
+// Polled once a second: the span is read from the runs' own timestamps, and each poll costs the
+// machine's two cores a little (the batch's per-point statistics).
+async function waitDone(server, id, count, onProgress = () => {}) {
+  for (;;) {
+    const b = await json(await fetch(`${server.url}/api/batches/${id}`));
+    onProgress(b);
+    if (b.status === 'completed' || b.status === 'failed') {
+      if (b.counts.done !== count) throw new Error(`batch ended ${b.status} with ${JSON.stringify(b.counts)}`);
+      return b;
     }
-    const r = await pool.query(
-      `SELECT extract(epoch FROM max(finished_at) - min(started_at))::float8 AS span,
-              sum(wall_seconds)::float8 AS simulated
-       FROM runs WHERE batch_id = $1`,
-      [created.id],
-    );
-    // Where a run's time goes, per worker: from its claim to its result (the child process and
-    // the result's UPDATE), and from one result to the next claim (the queue: completing the job,
-    // fetching the next, claiming its run).
-    const parts = await pool.query(
-      `WITH r AS (
-         SELECT worker_id, started_at, finished_at, wall_seconds,
-                lag(finished_at) OVER (PARTITION BY worker_id ORDER BY started_at) AS previous
-         FROM runs WHERE batch_id = $1)
-       SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at))::float8 AS inside,
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - previous))::float8 AS between
-       FROM r`,
-      [created.id],
-    );
-    return { span: r.rows[0].span, simulatedWall: r.rows[0].simulated, inside: parts.rows[0].inside, between: parts.rows[0].between };
+    await sleep(1000);
+  }
+}
+
+/** The batch's span from the first claim to the last result, and its simulators' own time. */
+async function span(pool, id) {
+  const r = await pool.query(
+    `SELECT extract(epoch FROM max(finished_at) - min(started_at))::float8 AS span, sum(wall_seconds)::float8 AS simulated
+     FROM runs WHERE batch_id = $1`,
+    [id],
+  );
+  return r.rows[0];
+}
+
+async function throughput(databaseUrl, pool, port, workers, path, scenario, count) {
+  const server = await startServer(databaseUrl, port, workers, paths[path].env);
+  try {
+    const { id } = await submit(server, scenario, count, `bench ${path} ${workers} worker(s)`);
+    await waitDone(server, id, count);
+    return await span(pool, id);
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The same runs without the queue: `loops` loops side by side, each running its share one after
+ * the other, either starting tcpsim per run or feeding one `tcpsim serve` (the next run waiting
+ * in its input, as a worker feeds it). Runs per second.
+ */
+async function bare(kind, loops, scenario, count) {
+  const { ServeProcess } = await import(join(serverDist, 'sim/serve.js'));
+  const input = JSON.stringify(scenario);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: loops }, async (_, loop) => {
+      const serve = kind === 'serve' ? new ServeProcess(tcpsim) : undefined;
+      const mine = [];
+      for (let i = loop; i < count; i += loops) mine.push(i);
+      if (serve) {
+        const outcomes = await Promise.all(mine.map((i) => serve.run(input, { seed: 1 + i, trace: 'none', timeoutMs: 60_000 })));
+        if (!outcomes.every((o) => o.ok)) throw new Error('a bare serve run failed');
+        await serve.close();
+      } else {
+        for (const i of mine) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input);
+      }
+    }),
+  );
+  return count / ((performance.now() - started) / 1000);
 }
 
 async function latency(databaseUrl, port) {
@@ -156,6 +213,60 @@ async function latency(databaseUrl, port) {
   }
 }
 
+/** Downloads a URL while sampling a process's resident memory; bytes, seconds and the peak. */
+async function download(url, pid) {
+  let peak = rssBytes(pid);
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssBytes(pid));
+    } catch {
+      // The process is gone; the download fails below.
+    }
+  }, 20);
+  const started = performance.now();
+  let bytes = 0;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${response.status} from ${url}`);
+    for await (const chunk of response.body) bytes += chunk.length;
+  } finally {
+    clearInterval(sampler);
+  }
+  return { bytes, seconds: (performance.now() - started) / 1000, peak };
+}
+
+async function big(databaseUrl, pool, port, scenario) {
+  console.log(`\n== server: one batch of ${bigRuns} runs (scheme-etcp, trace none), 2 local workers; load average before: ${load()}`);
+  const server = await startServer(databaseUrl, port, 2);
+  try {
+    const { id, submitSeconds } = await submit(server, scenario, bigRuns, 'bench big');
+    console.log(`submitted in ${fmt(submitSeconds)} s (plan, points, ${bigRuns} runs and their jobs in one transaction)`);
+    const started = performance.now();
+    let lastPrint = 0;
+    await waitDone(server, id, bigRuns, (b) => {
+      const now = performance.now();
+      if (now - lastPrint < 15_000) return;
+      lastPrint = now;
+      console.log(`  ${fmt((now - started) / 1000)} s: ${JSON.stringify(b.counts)}`);
+    });
+    const wall = (performance.now() - started) / 1000;
+    const { span: batchSpan, simulated } = await span(pool, id);
+    console.log(`wall time ${fmt(wall)} s from submission to completion: ${fmt(bigRuns / wall)} runs/s (first claim to last result ${fmt(batchSpan)} s: ${fmt(bigRuns / batchSpan)} runs/s; simulation ${fmt((simulated / bigRuns) * 1e3)} ms a run)`);
+    const getStarted = performance.now();
+    const batch = await json(await fetch(`${server.url}/api/batches/${id}`));
+    console.log(`GET /api/batches/:id with per-point statistics in PostgreSQL: ${fmt((performance.now() - getStarted) * 1e3 / 1e3)} ms (n = ${batch.points[0].stats.meanCompletionTimeS.n})`);
+    const before = rssBytes(server.pid);
+    for (const [label, query] of [['CSV', '?format=csv'], ['JSON', ''], ['JSON with summaries', '?summary=true']]) {
+      const d = await download(`${server.url}/api/batches/${id}/results${query}`, server.pid);
+      console.log(
+        `results as ${label.padEnd(19)}: ${fmt(d.bytes / 2 ** 20)} MiB in ${fmt(d.seconds)} s; server resident memory ${fmt(before / 2 ** 20)} MiB before, peak ${fmt(d.peak / 2 ** 20)} MiB while streaming`,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
 export async function benchServer() {
   const { startEmbeddedPostgres, freePort } = await import(join(serverDist, 'db/embedded.js'));
   const { migrate } = await import(join(serverDist, 'db/migrate.js'));
@@ -167,53 +278,40 @@ export async function benchServer() {
     await migrate(db.url);
     const etcp = JSON.parse(await tcpsimOnce(['preset', 'scheme-etcp'], ''));
     const bulk = { ...JSON.parse(await tcpsimOnce(['preset', 'dumbbell-bulk'], '')), durationS: 5 };
-    const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
-    for (const [label, scenario, count, overhead] of [
-      ['scheme-etcp, trace none: a few ms of simulation', etcp, runs, true],
-      ['dumbbell-bulk for 5 simulated s, trace none: some 20 ms of simulation', bulk, Math.ceil(runs / 2), false],
+    for (const [label, scenario, count] of [
+      ['scheme-etcp, trace none: a few ms of simulation', etcp, runs],
+      ['dumbbell-bulk for 5 simulated s, trace none: some 20 ms of simulation', bulk, Math.ceil(runs / 2)],
     ]) {
-      console.log(`\n== server: ${count} runs through the queue (${label}; ${availableParallelism()} cores; best of ${repeats})`);
+      console.log(`\n== server: ${count} runs as one batch (${label}; ${availableParallelism()} cores; best of ${repeats})`);
       console.log(`load average before (the machine is shared): ${load()}`);
-      // The same runs without the queue, spawned like a worker spawns them, by one loop and by two
-      // loops side by side: what this machine gives two processes right now, the ceiling of what
-      // two workers can give.
-      const input = JSON.stringify(scenario);
-      const direct = async (loops) => {
-        const started = performance.now();
-        await Promise.all(
-          Array.from({ length: loops }, async (_, loop) => {
-            for (let i = loop; i < count; i += loops) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input);
-          }),
-        );
-        return (performance.now() - started) / 1000;
-      };
-      const direct1 = await direct(1);
-      const direct2 = await direct(2);
-      const directPerRun = (direct1 / count) * 1e3;
-      // Alternating 1, 2, 2, 1 workers (BENCH_SERVER_REPEATS pairs) and keeping each one's best
-      // span: on a shared machine the best is the measurement others disturbed least.
-      const results = {};
-      const order = Array.from({ length: repeats }, (_, i) => (i % 2 === 0 ? [1, 2] : [2, 1])).flat();
-      for (const workers of order) {
-        const r = await throughput(db.url, pool, await freePort(), workers, scenario, count);
-        if (!results[workers] || r.span < results[workers].span) results[workers] = r;
+      // Alternating the order of the configurations from one repeat to the next, and keeping each
+      // one's best: on a shared machine the best is the measurement others disturbed least.
+      const configs = [
+        ...[1, 2].flatMap((n) => ['spawn', 'serve'].map((kind) => ({ key: `bare ${kind} ${n}`, measure: () => bare(kind, n, scenario, count) }))),
+        ...[1, 2].flatMap((n) => Object.keys(paths).map((path) => ({
+          key: `${path} ${n}`,
+          measure: async () => count / (await throughput(db.url, pool, await freePort(), n, path, scenario, count)).span,
+        }))),
+      ];
+      const best = {};
+      for (let r = 0; r < repeats; ++r) {
+        for (const config of r % 2 === 0 ? configs : [...configs].reverse()) {
+          const rate = await config.measure();
+          best[config.key] = Math.max(best[config.key] ?? 0, rate);
+        }
       }
-      for (const workers of [1, 2]) {
-        const { span, simulatedWall, inside, between } = results[workers];
-        console.log(
-          `${workers} worker${workers > 1 ? 's' : ' '}: ${fmt(count / span)} runs/s  (${fmt(span)} s; per run, medians: simulation ${fmt((simulatedWall / count) * 1e3)} ms, claim to result ${fmt(inside * 1e3)} ms, result to next claim ${fmt(between * 1e3)} ms)`,
-        );
-      }
-      const ratio = results[1].span / results[2].span;
-      console.log(`2 workers / 1 worker                 : ${fmt(ratio)}x; target >= 1.8: ${ratio >= 1.8 ? 'met' : 'NOT met'}  (load average after: ${load()})`);
-      console.log(`without the queue, 2 loops / 1 loop  : ${fmt(direct1 / direct2)}x (${fmt(count / direct1)} and ${fmt(count / direct2)} runs/s): the machine's own ceiling now`);
-      console.log(`queue scaling / machine scaling      : ${fmt(ratio / (direct1 / direct2))}`);
-      if (overhead) {
-        const perRun = (results[1].span / count) * 1e3;
-        const queueOverhead = perRun - directPerRun;
-        console.log(`per run with 1 worker                : ${fmt(perRun)} ms through the queue, ${fmt(directPerRun)} ms spawning tcpsim directly`);
-        console.log(`queue overhead per run               : ${fmt(queueOverhead)} ms; target < 5 ms: ${queueOverhead < 5 ? 'met' : 'NOT met'}`);
-      }
+      const row = (name, key) => console.log(`${name.padEnd(44)}: ${fmt(best[`${key} 1`]).padStart(6)} runs/s with 1, ${fmt(best[`${key} 2`]).padStart(6)} with 2 (${fmt(best[`${key} 2`] / best[`${key} 1`])}x)`);
+      row('without the queue, tcpsim started per run', 'bare spawn');
+      row('without the queue, runs fed to tcpsim serve', 'bare serve');
+      row(`through the queue, before (${paths.before.label})`, 'before');
+      row(`through the queue, today (${paths.today.label})`, 'today');
+      const perWorker = best['today 1'] / best['before 1'];
+      console.log(`today / before, 1 worker                    : ${fmt(perWorker)}x; target >= 3: ${perWorker >= 3 ? 'met' : 'NOT met'}`);
+      const ofBare = best['today 2'] / best['bare serve 2'];
+      console.log(`2 workers / 2 bare serve loops              : ${fmt(ofBare)}; target >= 0.95: ${ofBare >= 0.95 ? 'met' : 'NOT met'}`);
+      const scaling = best['today 2'] / best['today 1'] / (best['bare serve 2'] / best['bare serve 1']);
+      console.log(`queue scaling (2/1) / machine scaling (2/1) : ${fmt(scaling)}`);
+      console.log(`per run, 1 worker                           : ${fmt(1e3 / best['today 1'])} ms through the queue, ${fmt(1e3 / best['bare serve 1'])} ms fed to tcpsim serve directly: ${fmt(1e3 / best['today 1'] - 1e3 / best['bare serve 1'])} ms of queue overhead (load average after: ${load()})`);
     }
 
     console.log(`\n== server: GET /api/experiments/:id, 200 connections, ${seconds} s (autocannon)`);
@@ -221,6 +319,9 @@ export async function benchServer() {
     console.log(`requests per second                  : ${fmt(r.requests.average)}  (${r.requests.total} requests)`);
     console.log(`latency p50 / p99 / max              : ${r.latency.p50} / ${r.latency.p99} / ${r.latency.max} ms`);
     console.log(`errors / timeouts / non-2xx          : ${r.errors} / ${r.timeouts} / ${r.non2xx}; target 0 errors: ${r.errors + r.timeouts + r.non2xx === 0 ? 'met' : 'NOT met'}`);
+
+    if (process.env.BENCH_BIG === '1') await big(db.url, pool, await freePort(), etcp);
+    else console.log(`\n== server: the ${bigRuns}-run batch: skipped (BENCH_BIG=1 runs it; it takes minutes)`);
   } finally {
     await pool.end();
     await db.stop();

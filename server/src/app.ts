@@ -126,7 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('runner', options.runner);
   app.decorate('presets', options.presets);
   app.decorate('experiments', new ExperimentRepository(options.pool));
-  app.decorate('batches', new BatchRepository(options.pool));
+  app.decorate('batches', new BatchRepository(options.pool, options.config.batchJobRuns));
   app.decorate('storage', new StorageBudget(options.pool, { storedRuns: config.limits.storedRuns, databaseBytes: config.limits.databaseBytes }));
   app.decorate('syncRuns', new Gate(Math.max(1, Math.min(4, config.workers || 1)), 16));
 

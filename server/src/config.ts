@@ -16,10 +16,17 @@ export interface Config {
   dataDir: string;
   /** Local worker processes `npm start` runs beside the server. */
   workers: number;
-  /** Runs one worker process executes at once. */
+  /** Runs one worker process executes at once (simulator processes or WASM threads). */
   workerConcurrency: number;
   /** WORKER_NICE: the scheduling priority (nice value) of worker processes and their simulators. */
   workerNice: number;
+  /**
+   * WORKER_RUNNER: how a worker runs the native tcpsim: `serve` keeps one `tcpsim serve` process
+   * per concurrent run and feeds it run after run (the default); `spawn` starts tcpsim per run.
+   */
+  workerRunner: 'serve' | 'spawn';
+  /** BATCH_JOB_RUNS: consecutive runs of a batch queued as one job (a worker claims them in groups). */
+  batchJobRuns: number;
   tcpsimPath: string;
   webDist: string;
   limits: Limits;
@@ -74,6 +81,13 @@ function positive(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!values.includes(text as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')} (got "${text}")`);
+  return text as T;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const cores = availableParallelism();
   const tcpsimPath = env.TCPSIM ? resolve(env.TCPSIM) : join(repoRoot, 'build/release/tcpsim');
@@ -85,6 +99,8 @@ export function loadConfig(env: Env = process.env): Config {
     workers: integer(env, 'WORKERS', cores, 0, 256),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 1, 1, 64),
     workerNice: integer(env, 'WORKER_NICE', 10, 0, 19),
+    workerRunner: oneOf(env, 'WORKER_RUNNER', ['serve', 'spawn'] as const, 'serve'),
+    batchJobRuns: integer(env, 'BATCH_JOB_RUNS', 32, 1, 1000),
     tcpsimPath,
     webDist: resolve(env.WEB_DIST || join(repoRoot, 'web/dist')),
     limits: {

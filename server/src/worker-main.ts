@@ -1,9 +1,10 @@
 // `npm run worker`: one worker process against DATABASE_URL, on this machine or any other. It runs
-// the native tcpsim (TCPSIM, default build/release/tcpsim) or, when that is missing, the WASM
-// build. If its runners fail (e.g. the database went away), it starts them again.
+// the native tcpsim (TCPSIM, default build/release/tcpsim) as persistent `tcpsim serve` processes
+// (WORKER_RUNNER=spawn: a process per run) or, when the binary is missing, the WASM build. If its
+// runners fail (e.g. the database went away), it starts them again.
 import { ConfigError, loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
-import { createRunEngine } from './sim/engine.js';
+import { createWorkerEngine } from './sim/serve.js';
 import { startWorker, type RunningWorker } from './queue/worker.js';
 import { lowerPriority } from './priority.js';
 
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 30_000)) {
     try {
       await migrate(databaseUrl, log);
-      const engine = await createRunEngine(config.tcpsimPath, config.workerConcurrency);
+      const engine = await createWorkerEngine(config.tcpsimPath, config.workerConcurrency, config.workerRunner);
       current = await startWorker({
         databaseUrl,
         concurrency: config.workerConcurrency,

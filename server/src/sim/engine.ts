@@ -38,6 +38,12 @@ export interface RunRequest {
 
 export interface Engine {
   readonly kind: EngineKind;
+  /**
+   * Whether run() may be called for the next run before the current one has ended: the engine
+   * then queues it and starts it, and its time limit, when a simulator is free. Otherwise each call
+   * starts at once and its time limit runs from the call.
+   */
+  readonly pipelined: boolean;
   validate(scenarioText: string): Promise<Validation>;
   /** Plans a sweep {scenario, grid, replications} with sim-core's rules (PlanGrid). */
   planGrid(requestText: string): Promise<GridPlanning>;
@@ -118,6 +124,7 @@ const listTimeoutMs = 30_000;
 
 export class NativeEngine implements Engine {
   readonly kind = 'native' as const;
+  readonly pipelined: boolean = false;
   constructor(readonly tcpsimPath: string) {}
 
   async validate(scenarioText: string): Promise<Validation> {
@@ -208,6 +215,7 @@ export function wasmPackagePath(): string | undefined {
 
 export class WasmEngine implements Engine {
   readonly kind = 'wasm' as const;
+  readonly pipelined = false;
   readonly #simulator: SimSimulator;
   readonly #ScenarioError: SimPackage['ScenarioError'];
 

@@ -1,6 +1,7 @@
 // A PostgreSQL for a test file: an embedded cluster on a free loopback port in a temporary
 // directory (stopped and removed at the end), or, when DATABASE_URL is set, a fresh database on
-// that server (dropped at the end).
+// that server (dropped at the end). The embedded cluster can also listen on other test hosts'
+// links (helpers/netns.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,14 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function startTestDatabase(): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /** Embedded cluster only: addresses to listen on besides loopback (other test hosts' links). */
+  listenAddresses?: string[];
+  /** Embedded cluster only: networks (CIDR) allowed to connect besides loopback. */
+  allowNetworks?: string[];
+}
+
+export async function startTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   let url: string;
   let embedded: EmbeddedDatabase | undefined;
   let cleanup: () => Promise<void>;
@@ -37,7 +45,12 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     };
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'tcblab-pg-'));
-    embedded = await startEmbeddedPostgres({ dir, database: 'tcblab_test' });
+    embedded = await startEmbeddedPostgres({
+      dir,
+      database: 'tcblab_test',
+      listenAddresses: ['127.0.0.1', ...(options.listenAddresses ?? [])],
+      allowNetworks: options.allowNetworks,
+    });
     url = embedded.url;
     const e = embedded;
     cleanup = async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/db/embedded.js';
+import type { NetnsHost } from './netns.js';
 
 const mainScript = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const workerScript = fileURLToPath(new URL('../../src/worker-main.js', import.meta.url));
@@ -30,14 +31,13 @@ export interface TestServer extends Proc {
 
 let counter = 0;
 
-function start(script: string, env: Record<string, string>, readyPattern: RegExp, name: string): Promise<{ proc: Proc; line: string }> {
+function start(script: string, env: Record<string, string>, readyPattern: RegExp, name: string, netns?: NetnsHost): Promise<{ proc: Proc; line: string }> {
   const log = join(logDir, `${name}-${++counter}.log`);
   const out = createWriteStream(log);
-  const child = spawn(process.execPath, [script], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const options = { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] as const, detached: true };
+  // In a network namespace (another host), the command is `ip netns exec <ns> node <script>`,
+  // which execs node: the pid and the process group are node's all the same.
+  const child = netns ? netns.spawn(process.execPath, [script], { ...options, stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, [script], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const proc: Proc = {
     pid: child.pid!,
@@ -103,8 +103,9 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   return { ...proc, url, port };
 }
 
-export async function startWorkerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<Proc> {
-  const { proc } = await start(workerScript, { ...testEnv, DATABASE_URL: databaseUrl, ...env }, /worker \S+: \d+ at a time/, 'worker');
+/** A stand-alone worker (npm run worker); with `netns`, on that other host, reaching `databaseUrl` over its link. */
+export async function startWorkerProcess(databaseUrl: string, env: Record<string, string> = {}, netns?: NetnsHost): Promise<Proc> {
+  const { proc } = await start(workerScript, { ...testEnv, DATABASE_URL: databaseUrl, ...env }, /worker \S+: \d+ at a time/, 'worker', netns);
   return proc;
 }
 

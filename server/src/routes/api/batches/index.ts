@@ -1,16 +1,48 @@
 // Batches: a base scenario swept over a grid of JSON Pointer values with replications. POST plans
-// and validates every grid point, then stores the batch and queues one job per run in one
-// transaction; GET reports progress and per-point statistics; DELETE cancels.
+// and validates every grid point, then stores the batch and queues its runs (a job per group of
+// consecutive runs) in one transaction; GET reports progress and per-point statistics; the
+// results stream out as JSON or CSV, whatever the batch's size; DELETE cancels.
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { toCsvText } from '@tcb-lab/sim/csv';
+import { csvCell } from '@tcb-lab/sim/csv';
 import { errorResponses, ErrorBody, IdParams } from '../../../schemas/common.js';
 import { Batch, batchBody, BatchCreated, ResultsQuery, RunResult } from '../../../schemas/batches.js';
 import { planBatch, RequestError } from '../../../sim/batch.js';
 import { metricDefinitions, metricInfos } from '../../../sim/metrics.js';
-import type { BatchView } from '../../../repositories/batches.js';
+import { BatchRepository, type BatchView, type ResultRow } from '../../../repositories/batches.js';
 
-const maxReplications = 10_000;
+/** The text of a results download, a few tens of kilobytes per chunk. */
+async function* chunked(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+  let buffer = '';
+  for await (const piece of pieces) {
+    buffer += piece;
+    if (buffer.length >= 64 * 1024) {
+      yield buffer;
+      buffer = '';
+    }
+  }
+  if (buffer) yield buffer;
+}
+
+async function* jsonResults(rows: AsyncIterable<ResultRow>, withSummary: boolean): AsyncGenerator<string> {
+  yield '[';
+  let separator = '';
+  for await (const row of rows) {
+    yield separator + JSON.stringify(BatchRepository.runResult(row, withSummary));
+    separator = ',';
+  }
+  yield ']';
+}
+
+async function* csvResults(rows: AsyncIterable<ResultRow>, pointers: string[]): AsyncGenerator<string> {
+  const line = (cells: unknown[]) => cells.map(csvCell).join(',') + '\n';
+  yield line(['point', ...pointers, 'replication', 'seed', 'status', ...metricDefinitions.map((m) => m.name), 'resultHash', 'error']);
+  for await (const row of rows) {
+    const r = BatchRepository.runResult(row, false);
+    yield line([r.point, ...pointers.map((p) => r.params[p]), r.replication, r.seed, r.status, ...metricDefinitions.map((m) => r.metrics[m.name]), r.resultHash, r.error]);
+  }
+}
 
 function present(batch: BatchView) {
   return { ...batch, url: `/b/${batch.id}`, metrics: metricInfos() };
@@ -22,7 +54,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: 'Submit a batch: a scenario, a grid of values by JSON Pointer, and replications',
-        body: batchBody(maxReplications),
+        body: batchBody(app.config.limits.batchRuns),
         headers: Type.Object({
           'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Resubmitting the same body with the same key returns the same batch.' })),
         }),
@@ -73,7 +105,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     '/:id/results',
     {
       schema: {
-        summary: 'Every run of a batch (JSON, or CSV with ?format=csv)',
+        summary: 'Every run of a batch (JSON, or CSV with ?format=csv), streamed in point and replication order',
         params: IdParams,
         querystring: ResultsQuery,
         response: {
@@ -90,25 +122,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const csv = request.query.format === 'csv';
-      const results = await app.batches.results(request.params.id, !csv && request.query.summary === 'true');
-      if (!results) throw new RequestError(404, `no batch ${request.params.id}`);
-      if (!csv) return results.runs;
-      const header = ['point', ...results.pointers, 'replication', 'seed', 'status', ...metricDefinitions.map((m) => m.name), 'resultHash', 'error'];
-      const rows = results.runs.map((r) => [
-        r.point,
-        ...results.pointers.map((p) => r.params[p]),
-        r.replication,
-        r.seed,
-        r.status,
-        ...metricDefinitions.map((m) => r.metrics[m.name]),
-        r.resultHash,
-        r.error,
-      ]);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="batch-${request.params.id}.csv"`)
-        .serializer((payload: string) => payload)
-        .send(toCsvText([header, ...rows]) as never);
+      const withSummary = !csv && request.query.summary === 'true';
+      const pointers = await app.batches.pointers(request.params.id);
+      if (!pointers) throw new RequestError(404, `no batch ${request.params.id}`);
+      const rows = (await app.batches.streamResults(request.params.id, withSummary)) as AsyncIterable<ResultRow> & Readable;
+      const body = Readable.from(chunked(csv ? csvResults(rows, pointers) : jsonResults(rows, withSummary)));
+      // The client went away: stop reading the cursor (its connection goes back to the pool).
+      body.once('close', () => rows.destroy());
+      if (csv) {
+        reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="batch-${request.params.id}.csv"`);
+      } else {
+        reply.type('application/json; charset=utf-8');
+      }
+      return reply.send(body as never);
     },
   );
 

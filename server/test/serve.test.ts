@@ -1,0 +1,101 @@
+// The persistent runner (server/src/sim/serve.ts over sim-core/cli/serve.h): its summaries are
+// `tcpsim run`'s to the bit, bad input leaves the process serving, and a run over its time limit,
+// aborted, or whose process dies, ends alone: the runs behind it run in a new process.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { ServeEngine, ServeProcess } from '../src/sim/serve.js';
+import type { RunOutcome } from '../src/sim/engine.js';
+import { preset, runNative, tcpsim, validateError } from './helpers/native.js';
+
+const serve = new ServeProcess(tcpsim);
+after(() => serve.close());
+
+function summaryOf(outcome: RunOutcome): Record<string, unknown> {
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+  return outcome.summary;
+}
+
+// Long enough (tens of seconds of simulation) never to finish within the limits below.
+const endless = { ...preset('dumbbell-bulk'), durationS: 3000 };
+
+test('summaries are tcpsim run\'s to the bit, for several presets, seeds and trace levels', async () => {
+  const cases: Array<[Record<string, unknown>, number | undefined, 'none' | 'summary']> = [
+    [preset('scheme-etcp'), 7, 'none'],
+    [preset('scheme-etcp'), 8, 'none'],
+    [preset('scheme-etcp'), 7, 'summary'],
+    [preset('spand-single-30k'), undefined, 'summary'],
+    [{ ...preset('dumbbell-bulk'), durationS: 2 }, 3, 'none'],
+  ];
+  // All queued at once: each waits in the process's input for the one before.
+  const outcomes = await Promise.all(cases.map(([scenario, seed, trace]) => serve.run(JSON.stringify(scenario), { seed, trace, timeoutMs: 60_000 })));
+  cases.forEach(([scenario, seed, trace], i) => {
+    const args = ['--trace', trace, ...(seed === undefined ? [] : ['--seed', String(seed)])];
+    assert.deepEqual(summaryOf(outcomes[i]), runNative(scenario, args), `case ${i}`);
+  });
+  assert.equal(serve.starts, 1, 'one process ran them all');
+});
+
+test('a scenario error answers with tcpsim\'s path and words, and the process serves on', async () => {
+  const bad = { ...preset('scheme-etcp'), durationS: -1 };
+  const pid = serve.pid;
+  const outcome = await serve.run(JSON.stringify(bad), { trace: 'none', timeoutMs: 10_000 });
+  assert.equal(outcome.ok, false);
+  assert.ok(!outcome.ok && outcome.kind === 'scenario');
+  assert.equal(`${outcome.path}: ${outcome.problem}`, validateError(bad));
+  summaryOf(await serve.run(JSON.stringify(preset('scheme-etcp')), { trace: 'none', timeoutMs: 10_000 }));
+  assert.equal(serve.pid, pid, 'the same process');
+});
+
+test('a run over its time limit is stopped by replacing the process; the run behind it runs', async () => {
+  const p = new ServeProcess(tcpsim);
+  try {
+    const scenario = preset('scheme-etcp');
+    const [slow, next] = await Promise.all([
+      p.run(JSON.stringify(endless), { trace: 'none', timeoutMs: 300 }),
+      p.run(JSON.stringify(scenario), { seed: 5, trace: 'none', timeoutMs: 60_000 }),
+    ]);
+    assert.deepEqual(slow, { ok: false, kind: 'timeout', message: 'the run exceeded its time limit of 0.3 s' });
+    assert.deepEqual(summaryOf(next), runNative(scenario, ['--seed', '5', '--trace', 'none']));
+    assert.equal(p.starts, 2, 'a new process ran the second run');
+  } finally {
+    await p.close();
+  }
+});
+
+test('aborting a running run or one waiting behind it; a process killed from outside fails only its run', async () => {
+  const p = new ServeProcess(tcpsim);
+  try {
+    const scenario = JSON.stringify(preset('scheme-etcp'));
+    const running = new AbortController();
+    const waiting = new AbortController();
+    const first = p.run(JSON.stringify(endless), { trace: 'none', timeoutMs: 60_000, signal: running.signal });
+    const second = p.run(JSON.stringify(endless), { trace: 'none', timeoutMs: 60_000, signal: waiting.signal });
+    const third = p.run(scenario, { seed: 2, trace: 'none', timeoutMs: 60_000 });
+    waiting.abort();
+    assert.equal((await second).ok, false);
+    running.abort();
+    assert.deepEqual(await first, { ok: false, kind: 'aborted', message: 'the run was cancelled' });
+    assert.deepEqual(summaryOf(await third), runNative(preset('scheme-etcp'), ['--seed', '2', '--trace', 'none']));
+
+    const doomed = p.run(JSON.stringify(endless), { trace: 'none', timeoutMs: 60_000 });
+    const after = p.run(scenario, { seed: 3, trace: 'none', timeoutMs: 60_000 });
+    process.kill(p.pid!, 'SIGKILL');
+    const died = await doomed;
+    assert.ok(!died.ok && died.kind === 'internal' && /killed by SIGKILL/.test(died.message), JSON.stringify(died));
+    assert.deepEqual(summaryOf(await after), runNative(preset('scheme-etcp'), ['--seed', '3', '--trace', 'none']));
+  } finally {
+    await p.close();
+  }
+});
+
+test('the engine spreads runs over its processes, the least loaded first', async () => {
+  const engine = new ServeEngine(tcpsim, 2);
+  try {
+    const scenario = preset('scheme-etcp');
+    const outcomes = await Promise.all([1, 2, 3, 4].map((seed) => engine.run(JSON.stringify(scenario), { seed, trace: 'none', timeoutMs: 60_000 })));
+    outcomes.forEach((o, i) => assert.equal(summaryOf(o).resultHash, runNative(scenario, ['--seed', String(i + 1), '--trace', 'none']).resultHash));
+    assert.equal(engine.pipelined, true);
+  } finally {
+    await engine.close();
+  }
+});
