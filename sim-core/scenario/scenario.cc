@@ -153,6 +153,12 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
     }
     ParseLossRecovery(t["recovery"].get<std::string>(), &c.recovery);
   }
+  c.rack = t["rack"].get<bool>();
+  if (c.rack && c.recovery != LossRecovery::kSackRfc6675 && c.recovery != LossRecovery::kPrr) {
+    // RFC 8985 RACK-TLP detects losses from what the receiver SACKs: it needs a SACK scoreboard.
+    throw ScenarioError(Child(path, "rack"),
+                        "RACK-TLP needs SACK-based loss recovery: flavor 'sack' or 'cubic', or recovery 'sack-rfc6675' or 'prr'");
+  }
   c.pacing = t["pacing"].get<std::string>() == "rate" ? PacingMode::kRate : PacingMode::kOff;
   const json& cubic = t["cubic"];
   c.cubic.c = cubic["c"].get<double>();

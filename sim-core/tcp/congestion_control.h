@@ -65,6 +65,12 @@ class SenderHandle {
   // `at`, replacing an earlier deadline; CongestionControl::OnControlTimer() runs then.
   virtual void SetControlTimer(SimTime at) = 0;
   virtual void StopControlTimer() = 0;
+  // When the retransmission timer will expire, Infinite while it is not armed (RFC 8985 §7.2: a
+  // tail loss probe is never scheduled later than the RTO).
+  virtual SimTime RetransmissionDeadline() const = 0;
+  // Restarts the retransmission timer from now (RFC 8985 §7.3: after a loss probe the RTO, not
+  // another probe, is armed).
+  virtual void RestartRetransmissionTimer() = 0;
 
   static constexpr Bytes kNoLimit = Bytes{1} << 60;
 };

@@ -8,6 +8,8 @@ namespace tcb {
 ConnectionControl::ConnectionControl(const TcpConfig& config, SenderHandle& sender)
     : config_(config), tcb_(config), ops_(MakeCongestionOps(config)), sender_(sender) {
   if (SackRecovery() || config_.rack || ops_->NeedsSentLog()) log_ = std::make_unique<SentLog>();
+  // RACK-TLP marks losses for SACK-based recovery (the scenario parser requires one with it).
+  rack_on_ = config_.rack && SackRecovery();
 }
 
 void ConnectionControl::OnEstablished(SimTime, bool syn_lost) {
@@ -64,6 +66,12 @@ void ConnectionControl::OnSegmentSent(SimTime now, const SentSegment& segment) {
   }
   if (tcb_.in_recovery && config_.recovery == LossRecovery::kPrr) prr_.OnSent(segment.bytes);
   pacer_.OnSent(now, segment.bytes, pacing_rate_bps());
+  // RFC 8985 §7.2: (re)start the PTO after sending new data that was not itself a probe, unless
+  // RACK's reordering timer is waiting.
+  if (rack_on_ && !segment.retransmission && !sending_probe_ && timer_ != ControlTimer::kReorder &&
+      ProbeAllowed()) {
+    ArmProbe(now, /*after_ack=*/false);
+  }
 }
 
 AckSample ConnectionControl::Sample(SimTime now, const AckInfo& ack) {
@@ -73,7 +81,13 @@ AckSample ConnectionControl::Sample(SimTime now, const AckInfo& ack) {
   if (log_ == nullptr) return s;
   s.prior_in_flight = log_->in_flight();
   const AckDelivery& d = log_->OnAck(now, sender_.snd_una(), ack.sack_blocks, ack.sack_count);
-  if (SackRecovery()) s.lost = MarkLostSegments();
+  ack_newly_acked_ = d.newly_acked;
+  ack_newly_sacked_ = d.newly_sacked;
+  if (rack_on_) {
+    s.lost = RackDetectLoss(now, &d);
+  } else if (SackRecovery()) {
+    s.lost = MarkLostSegments();
+  }
   s.delivered = d.newly_delivered();
   s.has_rtt = d.has_rtt;
   s.rtt = d.rtt;
@@ -105,13 +119,20 @@ bool ConnectionControl::OnAck(SimTime now, const AckInfo& ack) {
   const AckSample sample = Sample(now, ack);
   const bool rule_sets_window = ops_->ControlsWindow();
   if (state_ == CongestionState::kLoss && ack.ack - 1 >= tcb_.recover) SetState(now, CongestionState::kOpen);
+  if (rack_on_) ProcessTlpAck(now, ack, sample, /*advanced=*/true);
   if (!tcb_.in_recovery) {
     tcb_.dupacks = 0;
+    if (rack_on_ && RackStartsRecovery()) {
+      StartRackRecovery(now, sample);
+      ArmRackTimers(now, /*schedule_probe=*/false);
+      return true;
+    }
     if (rule_sets_window) {
       ops_->ControlWindow(tcb_, sample);
     } else {
       GrowWindow(now, ack.newly_acked, sender_.flight_size() + ack.newly_acked);
     }
+    if (rack_on_) ArmRackTimers(now, /*schedule_probe=*/true);
     return true;
   }
   switch (config_.recovery) {
@@ -131,14 +152,16 @@ bool ConnectionControl::OnAck(SimTime now, const AckInfo& ack) {
       if (ack.ack - 1 >= tcb_.recover) {
         tcb_.in_recovery = false;
         tcb_.dupacks = 0;
-        // RFC 6937 §3 too: "At the end of recovery: cwnd = ssthresh".
+        // RFC 9937 §6 too: recovery ends with cwnd = ssthresh.
         if (!rule_sets_window) tcb_.cwnd = tcb_.ssthresh;
         SetState(now, CongestionState::kOpen);
         if (rule_sets_window) ops_->ControlWindow(tcb_, sample);
       } else {
-        UpdateRecoveryWindow(sample);
+        // RFC 9937 §6.2: an ACK that advances snd_una and marks nothing lost is a "safeACK".
+        UpdateRecoveryWindow(sample, /*safe_ack=*/sample.lost == 0);
         SendSackRetransmissions();
       }
+      if (rack_on_) ArmRackTimers(now, /*schedule_probe=*/true);
       return true;
     case LossRecovery::kNewReno:
       break;
@@ -174,9 +197,10 @@ void ConnectionControl::OnDuplicateAck(SimTime now, const AckInfo& ack) {
   const AckSample sample = Sample(now, ack);
   const bool rule_sets_window = ops_->ControlsWindow();
   ++tcb_.dupacks;
+  if (rack_on_) ProcessTlpAck(now, ack, sample, /*advanced=*/false);
   if (tcb_.in_recovery) {
     if (SackRecovery()) {
-      UpdateRecoveryWindow(sample);
+      UpdateRecoveryWindow(sample, /*safe_ack=*/false);
       SendSackRetransmissions();
     } else if (rule_sets_window) {
       ops_->ControlWindow(tcb_, sample);
@@ -184,6 +208,19 @@ void ConnectionControl::OnDuplicateAck(SimTime now, const AckInfo& ack) {
       // RFC 5681 §3.2 step 4 / RFC 6582 §3.2 step 1: each further duplicate inflates cwnd by SMSS.
       tcb_.cwnd += tcb_.mss;
     }
+    if (rack_on_) ArmRackTimers(now, /*schedule_probe=*/false);
+    return;
+  }
+  if (rack_on_) {
+    // RFC 8985 §6.2 step 5: RACK's marks, not a count of duplicate ACKs, start recovery (as in
+    // Linux's tcp_time_to_recover() with RACK on).
+    if (RackStartsRecovery()) {
+      StartRackRecovery(now, sample);
+    } else {
+      if (rule_sets_window) ops_->ControlWindow(tcb_, sample);
+      if (config_.right_edge_recovery && tcb_.dupacks < config_.dupack_threshold) sender_.SendNewSegment();
+    }
+    ArmRackTimers(now, /*schedule_probe=*/false);
     return;
   }
   // RFC 6675 §5: with SACK, the first unacknowledged segment may be deemed lost before DupThresh
@@ -260,19 +297,35 @@ Bytes ConnectionControl::MarkLostSegments() {
 
 void ConnectionControl::EnterSackRecovery(SimTime now, const AckSample& sample) {
   // RFC 6675 §5 step 4: RecoveryPoint = HighData (set by the caller), cwnd = ssthresh, retransmit
-  // the first segment presumed dropped, then let pipe govern what follows. RFC 6937 §3: PRR starts
-  // with RecoverFS = snd.nxt - snd.una and sets cwnd on this ACK already.
+  // the first segment presumed dropped, then let pipe govern what follows. RFC 9937 §6.1: PRR
+  // starts with RecoverFS (the data outstanding, less what was SACKed before this ACK) and sets
+  // cwnd on this ACK already (§6.2).
   tcb_.in_recovery = true;
   SetState(now, CongestionState::kRecovery);
-  if (config_.recovery == LossRecovery::kPrr) prr_.Start(sender_.snd_max() - sender_.snd_una());
+  // RFC 8985 §7.4: recovery's own reduction ends a TLP episode (Linux's tcp_init_cwnd_reduction()).
+  tlp_in_flight_ = false;
+  if (config_.recovery == LossRecovery::kPrr) {
+    prr_.Start(Prr::RecoverFs(sender_.snd_max() - sender_.snd_una(), log_->sacked_bytes(), ack_newly_sacked_,
+                              ack_newly_acked_));
+  }
   if (ops_->ControlsWindow()) {
     ops_->ControlWindow(tcb_, sample);
   } else if (config_.recovery == LossRecovery::kPrr) {
-    UpdateRecoveryWindow(sample);
+    UpdateRecoveryWindow(sample, /*safe_ack=*/false);
   } else {
     tcb_.cwnd = tcb_.ssthresh;
   }
   SendSackRetransmissions();
+  if (rack_on_) {
+    // RFC 6675 §5 (4.3) for RACK's marks: the first segment RACK found lost goes out even when
+    // cwnd - pipe allowed nothing (RFC 9937 §6.2 makes PRR allow it anyway).
+    for (const SentRecord& r : log_->records()) {
+      if (!r.lost || r.sacked) continue;
+      if (!r.retrans_in_flight) sender_.RetransmitNow(r.seq, r.bytes());
+      break;
+    }
+    return;
+  }
   SentRecord& head = log_->records().front();
   if (!head.retrans_in_flight) {
     // cwnd - pipe allowed nothing yet, or nothing was marked lost (DupThresh duplicates without
@@ -282,12 +335,15 @@ void ConnectionControl::EnterSackRecovery(SimTime now, const AckSample& sample) 
   }
 }
 
-void ConnectionControl::UpdateRecoveryWindow(const AckSample& sample) {
+void ConnectionControl::UpdateRecoveryWindow(const AckSample& sample, bool safe_ack) {
   if (ops_->ControlsWindow()) {
     // The rule sets the window in recovery too (Linux's cong_control runs instead of PRR).
     ops_->ControlWindow(tcb_, sample);
   } else if (config_.recovery == LossRecovery::kPrr) {
-    tcb_.cwnd = prr_.OnAck(sample.delivered, log_->in_flight(), tcb_.ssthresh, tcb_.mss);
+    // RFC 9937 §6.2: an ACK that delivered nothing leaves cwnd as it is.
+    if (const auto cwnd = prr_.OnAck(sample.delivered, log_->in_flight(), tcb_.ssthresh, tcb_.mss, safe_ack)) {
+      tcb_.cwnd = *cwnd;
+    }
   }
 }
 
@@ -317,6 +373,152 @@ void ConnectionControl::OnRetransmissionTimeout(SimTime now) {
   tcb_.recover = sender_.snd_max() - 1;
   if (log_ != nullptr) log_->OnRetransmissionTimeout();
   SetState(now, CongestionState::kLoss);
+  if (rack_on_) {
+    // RTO recovery: no probe and no reordering wait (everything outstanding is now lost), and the
+    // TLP episode is over (Linux's tcp_retransmit_timer()).
+    timer_ = ControlTimer::kNone;
+    sender_.StopControlTimer();
+    tlp_in_flight_ = false;
+  }
+}
+
+// ---- RACK-TLP (RFC 8985) ----
+
+Bytes ConnectionControl::RackDetectLoss(SimTime now, const AckDelivery* delivery) {
+  // RFC 8985 §6.2 step 1: RACK.min_RTT is the SentLog's windowed minimum (Linux's tcp_min_rtt()).
+  if (delivery != nullptr) rack_.OnDelivered(now, delivery->segments, log_->min_rtt());
+  Rack::Context c;
+  c.now = now;
+  c.min_rtt = log_->min_rtt();
+  c.has_srtt = tcb_.rtt.has_sample();
+  c.srtt = tcb_.rtt.srtt();
+  c.in_recovery = tcb_.in_recovery || state_ == CongestionState::kLoss;
+  c.dupthresh = config_.dupack_threshold;
+  const Rack::Detection d = rack_.DetectLoss(*log_, c);
+  rack_timeout_ = d.timeout;
+  return d.newly_lost;
+}
+
+bool ConnectionControl::RackStartsRecovery() const {
+  // In RTO recovery (kLoss) the sender goes back to snd_una and resends everything anyway; a
+  // second reduction for the same window would follow RFC 6582's "recover" check no more.
+  return !tcb_.in_recovery && state_ != CongestionState::kLoss && log_->lost_bytes() > 0;
+}
+
+void ConnectionControl::StartRackRecovery(SimTime now, const AckSample& sample) {
+  // RFC 6675 §5 step 4 (4.1, 4.2): RecoveryPoint = HighData and the window rule's ssthresh.
+  tcb_.ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size());
+  tcb_.recover = sender_.snd_max() - 1;
+  EnterSackRecovery(now, sample);
+}
+
+void ConnectionControl::ProcessTlpAck(SimTime now, const AckInfo& ack, const AckSample& sample, bool advanced) {
+  // RFC 8985 §7.4 (as Linux's tcp_process_tlp_ack()), without D-SACK, which our receiver does not
+  // send: a probe of new data ends its episode once acknowledged; after a retransmitted probe, a
+  // pure duplicate ACK says the original and the probe both arrived (no loss), and an ACK beyond
+  // TLP.end_seq that the probe repaired a loss, which calls for a congestion response.
+  if (!tlp_in_flight_ || ack.ack < tlp_end_seq_) return;
+  if (!tlp_is_retrans_) {
+    tlp_in_flight_ = false;
+  } else if (ack.ack > tlp_end_seq_) {
+    tlp_in_flight_ = false;
+    // A reduction as on entering and leaving fast recovery at once (Linux: CWR state, then
+    // tcp_end_cwnd_reduction()): ssthresh from the window rule over the flight before this ACK,
+    // cwnd = ssthresh.
+    tcb_.ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size() + ack.newly_acked);
+    if (!ops_->ControlsWindow()) tcb_.cwnd = tcb_.ssthresh;
+  } else if (!advanced && sample.delivered == 0) {
+    tlp_in_flight_ = false;
+  }
+}
+
+bool ConnectionControl::ProbeAllowed() const {
+  // At most one probe unacknowledged (RFC 8985 §7.3, Linux's tlp_high_seq): while it is, the RTO
+  // timer alone guards the tail.
+  return rack_on_ && sender_.snd_max() > sender_.snd_una() && state_ == CongestionState::kOpen &&
+         !tcb_.in_recovery && log_->sacked_bytes() == 0 && !tlp_in_flight_;
+}
+
+void ConnectionControl::ArmProbe(SimTime now, bool after_ack) {
+  SimTime until_rto = tcb_.rtt.rto();
+  if (!after_ack) {
+    const SimTime deadline = sender_.RetransmissionDeadline();
+    until_rto = deadline == SimTime::Infinite() ? deadline : Max(deadline - now, SimTime::Zero());
+  }
+  const bool one_segment = sender_.flight_size() <= tcb_.mss;
+  timer_ = ControlTimer::kProbe;
+  sender_.SetControlTimer(now + ProbeTimeout(tcb_.rtt.has_sample(), tcb_.rtt.srtt(), one_segment, until_rto));
+}
+
+void ConnectionControl::ArmRackTimers(SimTime now, bool schedule_probe) {
+  // RFC 8985 §6.2 step 5: the reordering timer, for the latest deadline still ahead.
+  if (rack_timeout_ > SimTime::Zero()) {
+    timer_ = ControlTimer::kReorder;
+    sender_.SetControlTimer(now + rack_timeout_);
+    return;
+  }
+  const bool allowed = ProbeAllowed();
+  if (schedule_probe && allowed) {
+    // RFC 8985 §7.2: an ACK that cumulatively acknowledged new data restarts the PTO.
+    ArmProbe(now, /*after_ack=*/true);
+  } else if (timer_ == ControlTimer::kReorder || (timer_ == ControlTimer::kProbe && !allowed)) {
+    timer_ = ControlTimer::kNone;
+    sender_.StopControlTimer();
+  }
+}
+
+void ConnectionControl::OnControlTimer(SimTime now) {
+  if (!rack_on_) return;
+  const ControlTimer fired = timer_;
+  timer_ = ControlTimer::kNone;
+  if (fired == ControlTimer::kProbe) {
+    SendProbe();
+    return;
+  }
+  if (fired != ControlTimer::kReorder) return;
+  // RFC 8985 §6.3: the reordering timer expired; detect losses again and repair them.
+  ack_newly_acked_ = ack_newly_sacked_ = 0;
+  const Bytes lost = RackDetectLoss(now, nullptr);
+  if (lost > 0) {
+    if (RackStartsRecovery()) {
+      // As Linux's tcp_rack_reo_timeout(): recovery starts as if one segment had been delivered,
+      // so that PRR sets the window and lets the fast retransmit out.
+      AckSample s;
+      s.now = now;
+      s.delivered = tcb_.mss;
+      s.prior_in_flight = s.in_flight = log_->in_flight();
+      s.lost = lost;
+      s.total_delivered = log_->delivered();
+      s.app_limited = log_->app_limited();
+      StartRackRecovery(now, s);
+    } else if (tcb_.in_recovery) {
+      SendSackRetransmissions();
+    }
+  }
+  ArmRackTimers(now, /*schedule_probe=*/false);
+}
+
+void ConnectionControl::SendProbe() {
+  if (!ProbeAllowed()) return;
+  // RFC 8985 §7.3 TLP_send_probe(): a new segment if the application has one and the receive
+  // window allows it, whatever cwnd says; else the highest-sequence segment sent so far again.
+  sending_probe_ = true;
+  bool sent = false;
+  bool retransmission = false;
+  if (sender_.NextSegmentBytes() > 0) {
+    sent = sender_.SendNewSegment() > 0;
+  } else if (!log_->empty()) {
+    const SentRecord& last = log_->records().back();
+    sender_.RetransmitNow(last.seq, last.bytes());
+    sent = retransmission = true;
+  }
+  sending_probe_ = false;
+  if (!sent) return;
+  tlp_in_flight_ = true;
+  tlp_is_retrans_ = retransmission;
+  tlp_end_seq_ = sender_.snd_max();
+  // RFC 8985 §7.3: after a probe the RTO timer, not another PTO, guards the tail.
+  sender_.RestartRetransmissionTimer();
 }
 
 }  // namespace tcb

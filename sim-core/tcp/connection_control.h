@@ -1,7 +1,7 @@
 // One connection's own congestion control: loss detection and recovery over a Tcb whose window
 // follows the connection's CongestionOps (RFC 5681's rule, CUBIC or BBR). Recovery is Tahoe's
 // go-back-N, Reno (RFC 5681), NewReno (RFC 6582), or SACK-based (RFC 6675) with, as options,
-// Proportional Rate Reduction (RFC 6937) and RACK-TLP (RFC 8985); Balakrishnan et al.'s right-edge
+// Proportional Rate Reduction (RFC 9937) and RACK-TLP (RFC 8985); Balakrishnan et al.'s right-edge
 // recovery and RFC 7661's window validation are options too; new segments are paced when the rule
 // or the options ask for it.
 #pragma once
@@ -12,6 +12,7 @@
 #include "tcp/congestion_ops.h"
 #include "tcp/pacer.h"
 #include "tcp/prr.h"
+#include "tcp/rack.h"
 #include "tcp/sent_log.h"
 #include "tcp/tcb.h"
 #include "tcp/tcp_config.h"
@@ -30,6 +31,7 @@ class ConnectionControl final : public CongestionControl {
   void OnRetransmissionTimeout(SimTime now) override;
   void OnRttSample(SimTime, SimTime rtt) override { tcb_.rtt.AddSample(rtt); }
   void OnClosed(SimTime) override {}
+  void OnControlTimer(SimTime now) override;
   bool CanSend(Bytes bytes) override;
   SimTime NextSendTime(SimTime now) const override;
 
@@ -48,6 +50,9 @@ class ConnectionControl final : public CongestionControl {
   CongestionState state() const { return state_; }
   // The per-segment record (kept with SACK-based recovery or a rule that needs it), else null.
   const SentLog* sent_log() const { return log_.get(); }
+  // RACK-TLP's state (RFC 8985), meaningful with `tcp.rack`.
+  const Rack& rack() const { return rack_; }
+  const Prr& prr() const { return prr_; }
 
  private:
   bool SackRecovery() const {
@@ -68,12 +73,34 @@ class ConnectionControl final : public CongestionControl {
   // Returns the bytes newly marked.
   Bytes MarkLostSegments();
   void EnterSackRecovery(SimTime now, const AckSample& sample);
-  // The window on an ACK in SACK-based recovery: PRR's (RFC 6937), or the rule's own; RFC 6675
-  // keeps cwnd = ssthresh.
-  void UpdateRecoveryWindow(const AckSample& sample);
+  // The window on an ACK in SACK-based recovery: PRR's (RFC 9937; `safe_ack`: the ACK advanced
+  // snd_una and marked nothing lost), or the rule's own; RFC 6675 keeps cwnd = ssthresh.
+  void UpdateRecoveryWindow(const AckSample& sample, bool safe_ack);
   // RFC 6675 §5 step (C): retransmit lost segments (NextSeg() rule 1) while cwnd - pipe allows a
   // segment.
   void SendSackRetransmissions();
+
+  // ---- RACK-TLP (RFC 8985), with `tcp.rack` ----
+  // RFC 8985 §6.2 for one ACK: RACK's state from the segments it delivered, then loss detection;
+  // returns the bytes newly marked lost and leaves the reordering timer's timeout in rack_timeout_.
+  Bytes RackDetectLoss(SimTime now, const AckDelivery* delivery);
+  // RFC 8985 §6.2 step 5: losses RACK marked start fast recovery (RFC 6675, with PRR when chosen),
+  // outside recovery and RTO recovery.
+  bool RackStartsRecovery() const;
+  void StartRackRecovery(SimTime now, const AckSample& sample);
+  // RFC 8985 §7.4 on every ACK of a TLP episode (see the definition).
+  void ProcessTlpAck(SimTime now, const AckInfo& ack, const AckSample& sample, bool advanced);
+  // RFC 8985 §7.2: a probe may be scheduled while data is outstanding, in neither fast nor RTO
+  // recovery, and with nothing SACKed (SACKed data leaves losses to RACK).
+  bool ProbeAllowed() const;
+  // Arms the controller timer after an ACK or a transmission: RACK's reordering timer when a
+  // segment awaits its deadline, else the PTO when `schedule_probe` and a probe is allowed.
+  void ArmRackTimers(SimTime now, bool schedule_probe);
+  // RFC 8985 §7.2: schedules the probe a PTO from now. After an ACK the sender restarts the RTO
+  // once the controller has answered (`after_ack`), so the RTO bounds the PTO from now on.
+  void ArmProbe(SimTime now, bool after_ack);
+  // RFC 8985 §7.3 TLP_send_probe().
+  void SendProbe();
 
   TcpConfig config_;
   Tcb tcb_;
@@ -82,6 +109,21 @@ class ConnectionControl final : public CongestionControl {
   std::unique_ptr<SentLog> log_;
   CongestionState state_ = CongestionState::kOpen;
   Prr prr_;
+  // Bytes the latest ACK acknowledged cumulatively and selectively for the first time (RFC 9937
+  // §6.1's RecoverFS needs them apart).
+  Bytes ack_newly_acked_ = 0;
+  Bytes ack_newly_sacked_ = 0;
+  bool rack_on_ = false;
+  Rack rack_;
+  SimTime rack_timeout_;
+  enum class ControlTimer : uint8_t { kNone, kReorder, kProbe };
+  ControlTimer timer_ = ControlTimer::kNone;
+  // RFC 8985 §7.4: TLP.end_seq (SND.NXT when the probe left) while a probe is unacknowledged, and
+  // whether that probe was a retransmission (TLP.is_retrans).
+  bool tlp_in_flight_ = false;
+  bool tlp_is_retrans_ = false;
+  SeqNo tlp_end_seq_ = 0;
+  bool sending_probe_ = false;
   Pacer pacer_;
   bool sent_any_ = false;
   SimTime last_sent_;  // The latest data segment's departure.

@@ -43,7 +43,7 @@ LossRecovery FlavorRecovery(TcpFlavor flavor) {
     case TcpFlavor::kCubic:
     case TcpFlavor::kBbr:
       // Linux (tcp_cwnd_reduction(), since 3.2) and ns-3 (TcpPrrRecovery, the default recovery
-      // since 3.32) run both with SACK and RFC 6937 PRR.
+      // since 3.32) run both with SACK and PRR (RFC 6937 there; RFC 9937 here, tcp/prr.h).
       return LossRecovery::kPrr;
   }
   return LossRecovery::kNewReno;

@@ -12,7 +12,7 @@ namespace tcb {
 // recovery. The seed papers' flavors grow the window by RFC 5681's rule and differ in recovery:
 // Tahoe (go-back-N), Reno (RFC 5681), NewReno (RFC 6582), SACK (RFC 2018 blocks, RFC 6675
 // recovery). Today's stacks: CUBIC (RFC 9438) and BBR (version 1, as Linux 4.9 and ns-3), both with
-// SACK and PRR (RFC 6937) recovery by default, as Linux and ns-3 run them.
+// SACK and PRR (RFC 9937, which obsoletes RFC 6937) recovery by default, as Linux and ns-3 run them.
 enum class TcpFlavor : uint8_t { kTahoe, kReno, kNewReno, kSack, kCubic, kBbr };
 bool ParseTcpFlavor(std::string_view name, TcpFlavor* flavor);
 std::string_view TcpFlavorName(TcpFlavor flavor);

@@ -117,6 +117,10 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   Bytes SendNewSegment() override;
   void SetControlTimer(SimTime at) override { control_timer_.Set(at); }
   void StopControlTimer() override { control_timer_.Stop(); }
+  SimTime RetransmissionDeadline() const override {
+    return rto_timer_.IsArmed() ? rto_timer_.Deadline() : SimTime::Infinite();
+  }
+  void RestartRetransmissionTimer() override { RestartRto(); }
 
  private:
   // The SYN occupies sequence number 0 and data starts at 1, in both connection models.

@@ -33,24 +33,34 @@ class FakeSender final : public SenderHandle {
   Bytes SendNewSegment() override {
     const Bytes len = NextSegmentBytes();
     if (len == 0) return 0;
-    new_segments.push_back(nxt);
-    Notify(nxt, len, false);
+    const SeqNo seq = nxt;
+    new_segments.push_back(seq);
     nxt += len;
     max = std::max(max, nxt);
     unsent -= len;
+    Notify(seq, len, false);
     return len;
   }
 
-  // Sends new data up to `new_max` in segments of kMss, as the endpoint would.
+  // Sends new data up to `new_max` in segments of kMss, as the endpoint would (which advances
+  // snd_nxt and snd_max before it tells the controller of a segment).
   void SendTo(SeqNo new_max) {
-    for (SeqNo seq = max; seq < new_max; seq += kMss) Notify(seq, std::min(kMss, new_max - seq), false);
-    max = nxt = new_max;
+    for (SeqNo seq = max; seq < new_max; seq += kMss) {
+      const Bytes len = std::min(kMss, new_max - seq);
+      max = nxt = seq + len;
+      Notify(seq, len, false);
+    }
+    max = nxt = std::max(max, new_max);
   }
   void SetControlTimer(SimTime at) override { control_timer = at; }
   void StopControlTimer() override { control_timer = SimTime::Infinite(); }
+  SimTime RetransmissionDeadline() const override { return rto_deadline; }
+  void RestartRetransmissionTimer() override { ++rto_restarts; }
 
   SeqNo una = 1, nxt = 1, max = 1;
   SimTime control_timer = SimTime::Infinite();
+  SimTime rto_deadline = SimTime::Infinite();
+  int rto_restarts = 0;
   Bytes unsent = 0;
   bool closed = false;
   SackScoreboard sacks;

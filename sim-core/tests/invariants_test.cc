@@ -171,6 +171,9 @@ json RandomScenario(uint64_t seed) {
     if (t["flavor"] == "cubic" && chance(0.3)) {
       t["cubic"] = {{"hystart", chance(0.5)}, {"fastConvergence", chance(0.5)}, {"beta", uniform(0.5, 0.9)}};
     }
+    // RFC 8985 RACK-TLP loss detection, with SACK-based recovery only; always given, so that an
+    // item's own flavor overrides the scenario's choice.
+    t["rack"] = (t["flavor"] == "sack" || t["flavor"] == "cubic") && chance(0.4);
     return t;
   };
 
@@ -220,6 +223,8 @@ json RandomScenario(uint64_t seed) {
       // Recovery only per item: a scenario-wide one would make an item's Tahoe invalid.
       if (item["tcp"]["flavor"] != "tahoe" && chance(0.5)) {
         item["tcp"]["recovery"] = pick({"reno", "newreno", "sack-rfc6675", "prr"});
+        const bool sack = item["tcp"]["recovery"] == "sack-rfc6675" || item["tcp"]["recovery"] == "prr";
+        item["tcp"]["rack"] = sack && chance(0.4);
       }
     }
     const char* contents[] = {"html", "image", "java", "ftp", "other"};
