@@ -117,6 +117,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   Bytes SendNewSegment() override;
   void SetControlTimer(SimTime at) override { control_timer_.Set(at); }
   void StopControlTimer() override { control_timer_.Stop(); }
+  Rng RandomStream(std::string_view name) const override;
 
  private:
   // The SYN occupies sequence number 0 and data starts at 1, in both connection models.

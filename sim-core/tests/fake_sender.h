@@ -48,9 +48,12 @@ class FakeSender final : public SenderHandle {
   }
   void SetControlTimer(SimTime at) override { control_timer = at; }
   void StopControlTimer() override { control_timer = SimTime::Infinite(); }
+  // The stream of a run seeded with `seed`, as the endpoint names it.
+  Rng RandomStream(std::string_view name) const override { return Rng::ForStream(seed, name); }
 
   SeqNo una = 1, nxt = 1, max = 1;
   SimTime control_timer = SimTime::Infinite();
+  uint64_t seed = 1;
   Bytes unsent = 0;
   bool closed = false;
   SackScoreboard sacks;
