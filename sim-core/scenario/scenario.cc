@@ -157,7 +157,7 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
   if (c.rack && c.recovery != LossRecovery::kSackRfc6675 && c.recovery != LossRecovery::kPrr) {
     // RFC 8985 RACK-TLP detects losses from what the receiver SACKs: it needs a SACK scoreboard.
     throw ScenarioError(Child(path, "rack"),
-                        "RACK-TLP needs SACK-based loss recovery: flavor 'sack' or 'cubic', or recovery 'sack-rfc6675' or 'prr'");
+                        "RACK-TLP needs SACK-based loss recovery: flavor 'sack', 'cubic' or 'bbr', or recovery 'sack-rfc6675' or 'prr'");
   }
   c.pacing = t["pacing"].get<std::string>() == "rate" ? PacingMode::kRate : PacingMode::kOff;
   const json& cubic = t["cubic"];
@@ -574,6 +574,38 @@ void CheckTrafficEndpoints(const Scenario& s) {
   }
 }
 
+// BBR sets each connection's window from that connection's delivery-rate samples; a scheme that
+// gives a host's connections one window (E-TCP, TCP-INT, the Congestion Manager) drives it with the
+// acknowledged bytes only (sharing/ensemble.h), so it cannot follow BBR. `document` is the scenario
+// as written, to name the flavor where it was set.
+void CheckBbrHosts(const Scenario& s, const json& document) {
+  auto scheme_of = [&](const std::string& host) -> std::optional<SchemeKind> {
+    for (const auto& [name, config] : s.sharing) {
+      if (name == host) return config.scheme;
+    }
+    if (s.default_sharing) return s.default_sharing->scheme;
+    return std::nullopt;
+  };
+  for (size_t i = 0; i < s.traffic.size(); ++i) {
+    const TrafficItem& item = s.traffic[i];
+    if (item.tcp.window_rule != WindowRule::kBbr) continue;
+    const json& written = document["traffic"][i];
+    const std::string path = written.contains("tcp") && written["tcp"].contains("flavor")
+                                 ? Child(Child(item.path, "tcp"), "flavor")
+                                 : "$.tcp.flavor";
+    for (int copy = 0; copy < item.count; ++copy) {
+      for (const std::string& host : {item.from[copy], item.to[copy]}) {
+        const std::optional<SchemeKind> scheme = scheme_of(host);
+        if (scheme == SchemeKind::kEtcp || scheme == SchemeKind::kTcpInt || scheme == SchemeKind::kCongestionManager) {
+          throw ScenarioError(path, "BBR needs each connection's own delivery-rate samples, but host \"" + host +
+                                        "\" shares one window among its connections (sharing scheme \"" +
+                                        std::string(SchemeKindName(*scheme)) + "\"); use another flavor or scheme");
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> PageNames() {
@@ -663,6 +695,7 @@ Scenario ParseScenario(const nlohmann::json& document) {
     s.traffic.push_back(std::move(item));
   }
   CheckTrafficEndpoints(s);
+  CheckBbrHosts(s, document);
   // Rounds items advance together, so they must agree on the schedule.
   const TrafficItem* first_rounds = nullptr;
   for (const TrafficItem& item : s.traffic) {

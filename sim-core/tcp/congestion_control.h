@@ -4,6 +4,9 @@
 // sender never knows which.
 #pragma once
 
+#include <string_view>
+
+#include "core/rng.h"
 #include "core/time.h"
 #include "core/units.h"
 #include "tcp/rtt_estimator.h"
@@ -71,6 +74,10 @@ class SenderHandle {
   // Restarts the retransmission timer from now (RFC 8985 §7.3: after a loss probe the RTO, not
   // another probe, is armed).
   virtual void RestartRetransmissionTimer() = 0;
+  // The run's random stream called `name` for this endpoint's controller (core/rng.h: the stream
+  // is named after the connection, so that it never shifts another source's numbers): e.g. BBR's
+  // gain-cycle phase.
+  virtual Rng RandomStream(std::string_view name) const = 0;
 
   static constexpr Bytes kNoLimit = Bytes{1} << 60;
 };

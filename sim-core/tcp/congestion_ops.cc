@@ -1,6 +1,7 @@
 // Window rules.
 #include "tcp/congestion_ops.h"
 
+#include "tcp/bbr.h"
 #include "tcp/cubic.h"
 
 #include <algorithm>
@@ -23,6 +24,11 @@ Bytes RenoOps::SsThresh(Tcb& tcb, SimTime, Bytes flight) {
   return std::max(flight / 2, 2 * tcb.mss);
 }
 
+std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config, const Rng& random) {
+  if (config.window_rule == WindowRule::kBbr) return std::make_unique<BbrOps>(random);
+  return MakeCongestionOps(config);
+}
+
 std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config) {
   switch (config.window_rule) {
     case WindowRule::kReno:
@@ -32,7 +38,8 @@ std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config) {
     case WindowRule::kBbr:
       break;
   }
-  throw std::logic_error("no window rule for flavor " + std::string(TcpFlavorName(config.flavor)));
+  throw std::logic_error("flavor " + std::string(TcpFlavorName(config.flavor)) +
+                         " needs a connection's delivery-rate samples; a group window cannot follow it");
 }
 
 }  // namespace tcb

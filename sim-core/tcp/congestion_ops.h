@@ -9,6 +9,7 @@
 #include <memory>
 #include <string_view>
 
+#include "core/rng.h"
 #include "core/time.h"
 #include "core/units.h"
 #include "tcp/sent_log.h"
@@ -39,6 +40,10 @@ struct AckSample {
   const RateSample* rate = nullptr;
   Bytes total_delivered = 0;  // Everything delivered so far (the rate estimator's C.delivered).
   bool app_limited = false;   // The sender has less than a segment of new data to send.
+  // The owner's SentLog when it keeps one, else null. Not owned. A rule may mark the sender
+  // application-limited through it (SentLog::MarkAppLimited: BBR's ProbeRTT, as Linux's
+  // bbr_update_min_rtt() sets tp->app_limited).
+  SentLog* log = nullptr;
 };
 
 class CongestionOps {
@@ -56,6 +61,9 @@ class CongestionOps {
   virtual Bytes SsThresh(Tcb& tcb, SimTime now, Bytes flight) = 0;
 
   // ---- Optional hooks; the defaults suit RFC 5681's rule. ----
+  // The connection is established, with its initial window in tcb.cwnd and the handshake's RTT in
+  // tcb.rtt if one was measured (Linux's init(), ns-3's Init()); called once, before data is sent.
+  virtual void Init(Tcb&, SimTime) {}
   // Whether the owner must keep a SentLog and pass per-ACK samples with RTTs and delivery rates.
   virtual bool NeedsSentLog() const { return false; }
   // Called for every ACK that delivered data (cumulatively or selectively), before the window
@@ -85,7 +93,12 @@ class RenoOps final : public CongestionOps {
   Bytes SsThresh(Tcb& tcb, SimTime now, Bytes flight) override;
 };
 
-// The window rule of a connection (or a group) with these options: `config.window_rule`.
+// The window rule of a connection with these options: `config.window_rule`. `random` is the stream
+// the rule draws from (BBR's gain-cycle phase).
+std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config, const Rng& random);
+// The window rule of a group's one window (sharing/ensemble.h), which feeds it the acknowledged bytes
+// only: RFC 5681's or CUBIC's. BBR needs each connection's delivery-rate samples; the scenario parser
+// refuses it on hosts whose scheme shares one window.
 std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config);
 
 // RFC 7661 §4.3: the window counts as in use when an ACK finds at most one segment of it unused

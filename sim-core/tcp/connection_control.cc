@@ -6,21 +6,27 @@
 namespace tcb {
 
 ConnectionControl::ConnectionControl(const TcpConfig& config, SenderHandle& sender)
-    : config_(config), tcb_(config), ops_(MakeCongestionOps(config)), sender_(sender) {
+    : config_(config),
+      tcb_(config),
+      ops_(MakeCongestionOps(config, sender.RandomStream("window-rule"))),
+      sender_(sender) {
   if (SackRecovery() || config_.rack || ops_->NeedsSentLog()) log_ = std::make_unique<SentLog>();
   // RACK-TLP marks losses for SACK-based recovery (the scenario parser requires one with it).
   rack_on_ = config_.rack && SackRecovery();
 }
 
-void ConnectionControl::OnEstablished(SimTime, bool syn_lost) {
+void ConnectionControl::OnEstablished(SimTime now, bool syn_lost) {
   // RFC 5681 §3.1: after a lost SYN or SYN-ACK the initial window is one segment.
   tcb_.cwnd = syn_lost ? tcb_.mss : config_.InitialWindowBytes();
+  ops_->Init(tcb_, now);
 }
 
 void ConnectionControl::OnSendStart(SimTime, bool first, Bytes) {
   // RFC 5681 §4.1: restart window = min(IW, cwnd) after an idle period. With slow-start restart
-  // off ("nssr", as in SunOS per TCP/SPAND §6.2) the window is kept.
-  if (!first && config_.slow_start_restart) {
+  // off ("nssr", as in SunOS per TCP/SPAND §6.2) the window is kept. A rule that sets the window
+  // itself (BBR) handles the restart (Linux's tcp_slow_start_after_idle_check() skips
+  // tcp_cwnd_restart() for a congestion control with cong_control).
+  if (!first && config_.slow_start_restart && !ops_->ControlsWindow()) {
     tcb_.cwnd = std::min(tcb_.cwnd, config_.InitialWindowBytes());
   }
 }
@@ -95,6 +101,7 @@ AckSample ConnectionControl::Sample(SimTime now, const AckInfo& ack) {
   s.total_delivered = log_->delivered();
   s.in_flight = log_->in_flight();
   s.app_limited = log_->app_limited();
+  s.log = log_.get();
   if (s.delivered > 0) ops_->OnAckSample(tcb_, s);
   return s;
 }

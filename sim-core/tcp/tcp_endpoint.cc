@@ -162,6 +162,11 @@ Bytes TcpEndpoint::SendNewSegment() {
 
 void TcpEndpoint::OnPacingTimer() { TrySend(); }
 
+Rng TcpEndpoint::RandomStream(std::string_view name) const {
+  const char* side = initiator_ ? "/initiator/" : "/responder/";
+  return sim_.MakeRng("tcp/" + std::to_string(flow_) + side + std::string(name));
+}
+
 void TcpEndpoint::OnControlTimer() {
   if (state_ != State::kEstablished) return;
   cc_->OnControlTimer(sim_.Now());

@@ -121,6 +121,7 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
     return rto_timer_.IsArmed() ? rto_timer_.Deadline() : SimTime::Infinite();
   }
   void RestartRetransmissionTimer() override { RestartRto(); }
+  Rng RandomStream(std::string_view name) const override;
 
  private:
   // The SYN occupies sequence number 0 and data starts at 1, in both connection models.

@@ -56,11 +56,14 @@ class FakeSender final : public SenderHandle {
   void StopControlTimer() override { control_timer = SimTime::Infinite(); }
   SimTime RetransmissionDeadline() const override { return rto_deadline; }
   void RestartRetransmissionTimer() override { ++rto_restarts; }
+  // The stream of a run seeded with `seed`, as the endpoint names it.
+  Rng RandomStream(std::string_view name) const override { return Rng::ForStream(seed, name); }
 
   SeqNo una = 1, nxt = 1, max = 1;
   SimTime control_timer = SimTime::Infinite();
   SimTime rto_deadline = SimTime::Infinite();
   int rto_restarts = 0;
+  uint64_t seed = 1;
   Bytes unsent = 0;
   bool closed = false;
   SackScoreboard sacks;

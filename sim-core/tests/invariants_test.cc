@@ -151,7 +151,7 @@ json RandomScenario(uint64_t seed) {
     return l;
   };
   auto tcp = [&]() {
-    json t{{"flavor", pick({"tahoe", "reno", "newreno", "sack", "cubic"})},
+    json t{{"flavor", pick({"tahoe", "reno", "newreno", "sack", "cubic", "bbr"})},
            {"rightEdgeRecovery", chance(0.2)},
            {"cwndValidation", chance(0.3)},
            {"connection", pick({"full", "one-way"})},
@@ -173,7 +173,7 @@ json RandomScenario(uint64_t seed) {
     }
     // RFC 8985 RACK-TLP loss detection, with SACK-based recovery only; always given, so that an
     // item's own flavor overrides the scenario's choice.
-    t["rack"] = (t["flavor"] == "sack" || t["flavor"] == "cubic") && chance(0.4);
+    t["rack"] = (t["flavor"] == "sack" || t["flavor"] == "cubic" || t["flavor"] == "bbr") && chance(0.4);
     return t;
   };
 
@@ -331,6 +331,14 @@ json RandomScenario(uint64_t seed) {
   if (chance(0.3)) doc["record"] = {{"parallelSet", json::array({"item0"})}};
   // Every host runs one of the sharing schemes (RandomSharing lists them).
   doc["hosts"] = {{"*", {{"sharing", RandomSharing(rng)}}}};
+  // BBR needs each connection's own samples: not under a scheme that shares one window.
+  const json& scheme = doc["hosts"]["*"]["sharing"]["scheme"];
+  if (scheme == "etcp" || scheme == "tcp-int" || scheme == "congestion-manager") {
+    if (doc["tcp"]["flavor"] == "bbr") doc["tcp"]["flavor"] = "sack";
+    for (json& item : doc["traffic"]) {
+      if (item.contains("tcp") && item["tcp"].value("flavor", "") == "bbr") item["tcp"]["flavor"] = "sack";
+    }
+  }
   return doc;
 }
 

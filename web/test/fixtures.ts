@@ -53,6 +53,10 @@ export function fakeResult(): SimulationResult {
         wMaxBytes: Float64Array.from([0, 0, 0, 0, 0]),
         cubicKNs: Float64Array.from([0, 0, 0, 0, 0]),
         crPhase: Uint8Array.from([0, 0, 0, 0, 0]),
+        btlBwBps: Float64Array.from([0, 0, 0, 0, 0]),
+        bbrMinRttNs: Float64Array.from([0, 0, 0, 0, 0]),
+        bbrState: Uint8Array.from([0, 0, 0, 0, 0]),
+        bbrPacingGainMilli: Int32Array.from([0, 0, 0, 0, 0]),
       },
       queue: {
         timeNs: Float64Array.from([10e6, 11e6, 15e6]),

@@ -95,7 +95,7 @@ describe('the form model from the scenario schema', () => {
     const tcp = controlOf(root, root.properties!.tcp);
     expect(tcp.kind).toBe('object');
     const flavor = controlOf(root, resolve(root, root.properties!.tcp).properties!.flavor);
-    expect(flavor).toEqual({ kind: 'enum', options: ['tahoe', 'reno', 'newreno', 'sack', 'cubic'] });
+    expect(flavor).toEqual({ kind: 'enum', options: ['tahoe', 'reno', 'newreno', 'sack', 'cubic', 'bbr'] });
     expect(controlOf(root, root.properties!.hosts).kind).toBe('map');
   });
 

@@ -110,7 +110,7 @@ describe('rttSamples', () => {
 describe('every TCP series column per flow', () => {
   it('keeps each column by its key, cut where the flow closed, and lists those without a plot of their own', async () => {
     const { fakeResult } = await import('./fixtures');
-    const { closedWindows, flowWindows, otherSeriesColumns, windowColumn } = await import('../src/data/series');
+    const { bbrWindows, closedWindows, flowWindows, otherSeriesColumns, windowColumn } = await import('../src/data/series');
     const result = fakeResult();
     const windows = flowWindows(result);
     for (const w of windows) {
@@ -123,6 +123,18 @@ describe('every TCP series column per flow', () => {
     const cubic = fakeResult();
     cubic.series!.tcp.wMaxBytes[1] = 5000;
     expect(otherSeriesColumns(flowWindows(cubic))).toEqual(['rttvarNs', 'wMaxBytes']);
+    // BBR's bandwidth and min RTT have their own plots (windowViews 'bbr-bw', 'bbr-rtt'); its state
+    // and gain are listed as recorded.
+    const bbr = fakeResult();
+    bbr.series!.tcp.btlBwBps.set([0, 9e6, 0, 9.5e6, 0]);
+    bbr.series!.tcp.bbrMinRttNs.set([0, 40e6, 0, 40e6, 0]);
+    bbr.series!.tcp.bbrState.set([1, 1, 0, 3, 0]);
+    const bbrFlows = bbrWindows(flowWindows(bbr));
+    expect(bbrFlows.map((w) => w.name)).toEqual(['a']);
+    expect(Array.from(windowColumn('btlBw').values(bbrFlows[0]))).toEqual([0, 9e6, 9.5e6]);
+    expect(Array.from(windowColumn('bbrMinRtt').values(bbrFlows[0]))).toEqual([NaN, 0.04, 0.04]);
+    expect(otherSeriesColumns(flowWindows(bbr))).toEqual(['bbrState', 'rttvarNs']);
+    expect(bbrWindows(windows)).toEqual([]);
     const column = windowColumn('series:rttvarNs');
     expect(Array.from(column.values(windows[0]))).toEqual(Array.from(windows[0].columns.rttvarNs));
     const closed = closedWindows(windows, result);

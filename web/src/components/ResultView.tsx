@@ -8,7 +8,7 @@ import { FocusProvider } from '../charts/focus';
 import type { Domain } from '../charts/Plot';
 import { BarChart } from '../charts/StaticCharts';
 import { connectionInfos } from '../data/connections';
-import { closedWindows, flowWindows, groupWindows, niceBin, otherSeriesColumns, pacedWindows, queueLines, rates, rttSamples, windowViews, type WindowView } from '../data/series';
+import { bbrWindows, closedWindows, flowWindows, groupWindows, niceBin, otherSeriesColumns, pacedWindows, queueLines, rates, rttSamples, windowViews, type WindowView } from '../data/series';
 import { completionByItem, flowTable, formatValue, linkTable, pageTable, runMetrics } from '../data/summary';
 import { timeSequence } from '../data/timeseq';
 import { ConnectionPanel } from './ConnectionPanel';
@@ -22,7 +22,7 @@ export function useDerived(result: SimulationResult) {
     const queues = queueLines(result);
     const tEnd = Math.max(result.summary.simulatedTimeS, ts?.tMax ?? 0, 1e-6);
     const binS = niceBin(tEnd, 100);
-    return { ts, windows, paced: pacedWindows(windows), groups, queues, tEnd, binS };
+    return { ts, windows, paced: pacedWindows(windows), bbr: bbrWindows(windows), groups, queues, tEnd, binS };
   }, [result]);
 }
 
@@ -33,6 +33,7 @@ export const plotKinds = [
   { key: 'inflight', label: 'In flight' },
   { key: 'ensemble', label: 'Ensemble window' },
   { key: 'pacing', label: 'Pacing' },
+  { key: 'bbr', label: 'BBR model' },
   { key: 'queue', label: 'Queues' },
   { key: 'rates', label: 'Goodput' },
   { key: 'rtt', label: 'RTT' },
@@ -85,6 +86,7 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
     inflight: d.windows.length > 0,
     ensemble: !!group,
     pacing: d.paced.length > 0,
+    bbr: d.bbr.length > 0,
     queue: d.queues.length > 0,
     rates: !!d.ts && d.ts.connections.length > 0,
     rtt: !!d.ts && d.ts.connections.length > 0,
@@ -195,6 +197,12 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
             </div>
           )}
           {show('pacing') && <PacingChart windows={d.paced} {...time} />}
+          {show('bbr') && (
+            <>
+              <FlowSeriesChart windows={d.bbr} view={windowViews.find((v) => v.key === 'bbr-bw')!} {...time} />
+              <FlowSeriesChart windows={d.bbr} view={windowViews.find((v) => v.key === 'bbr-rtt')!} {...time} />
+            </>
+          )}
           {show('queue') && <QueueChart queues={d.queues} {...time} />}
           {show('rates') && rateLines && <RateChart lines={rateLines} binS={d.binS} flowOf={flowOf} {...time} />}
           {show('rtt') && rtt && <RttChart samples={rtt} windows={d.windows} flowOf={flowOf} {...time} />}

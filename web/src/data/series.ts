@@ -97,6 +97,14 @@ export function pacedWindows(windows: FlowWindow[]): FlowWindow[] {
   return windows.filter((w) => w.pacingBps.some((v) => v > 0));
 }
 
+/**
+ * The flows BBR drove (tcp/bbr.h), for the BBR model plots: those with a bandwidth estimate
+ * (windows from closedWindows). Results stored before BBR's columns existed have none.
+ */
+export function bbrWindows(windows: FlowWindow[]): FlowWindow[] {
+  return windows.filter((w) => w.columns.btlBwBps?.some((v) => v > 0));
+}
+
 /** Schemes whose group has one window that its members draw from (their share is what they have in flight). */
 export const oneWindowSchemes = new Set(['etcp', 'tcp-int', 'congestion-manager']);
 
@@ -368,10 +376,29 @@ export const windowColumnList: WindowColumn[] = [
     format: (v) => (v > 0 ? si('b/s')(v) : 'not paced'),
     csv: (v) => v,
   },
+  {
+    key: 'btlBw',
+    label: 'BBR bandwidth',
+    csvName: 'btl_bw_bps',
+    values: (w) => w.columns.btlBwBps ?? new Float64Array(w.t.length).fill(NaN),
+    format: (v) => (v > 0 ? si('b/s')(v) : '–'),
+    csv: (v) => v,
+    dashed: true,
+  },
+  {
+    key: 'bbrMinRtt',
+    label: 'BBR min RTT',
+    csvName: 'bbr_min_rtt_s',
+    // 0 before BBR's first RTT sample: no value yet.
+    values: (w) => (w.columns.bbrMinRttNs ?? new Float64Array(w.t.length)).map((v) => (v > 0 ? v / 1e9 : NaN)),
+    format: (v) => (Number.isNaN(v) ? '–' : `${Number(v.toPrecision(4))} s`),
+    csv: (v) => v,
+    dashed: true,
+  },
 ];
 
 /** The TCP series' keys that windowColumnList plots (the others are offered as they are). */
-const listedKeys = new Set(['cwndBytes', 'ssthreshBytes', 'srttNs', 'inFlightBytes', 'pacingBps']);
+const listedKeys = new Set(['cwndBytes', 'ssthreshBytes', 'srttNs', 'inFlightBytes', 'pacingBps', 'btlBwBps', 'bbrMinRttNs']);
 
 /** A series column windowColumnList does not name, plotted as recorded under its key. */
 export function seriesColumn(key: string): WindowColumn {
@@ -440,5 +467,19 @@ export const windowViews: WindowView[] = [
     yLabel: 'pacing rate (b/s)',
     columns: ['pacing'],
     caption: 'Look for: when a scheme paces a connection (E-TCP’s cached ensembles, TCP/SPAND’s start) and when the ACK clock takes over.',
+  },
+  {
+    key: 'bbr-bw',
+    title: 'BBR’s bandwidth estimate (dashed) and pacing rate per connection',
+    yLabel: 'rate (b/s)',
+    columns: ['btlBw', 'pacing'],
+    caption: 'Look for: Startup pacing at 2.89× the estimate until it stops growing, Drain below it, and ProbeBW’s gain cycle (1.25×, 0.75×, then 1×) around the bottleneck rate.',
+  },
+  {
+    key: 'bbr-rtt',
+    title: 'BBR’s min RTT (dashed) and srtt per connection',
+    yLabel: 'RTT (s)',
+    columns: ['bbrMinRtt', 'srtt'],
+    caption: 'Look for: the min RTT as the propagation delay, srtt above it by the queue, and srtt falling to it in ProbeRTT every 10 s.',
   },
 ];

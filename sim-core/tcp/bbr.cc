@@ -1,0 +1,347 @@
+// BBR version 1, after Linux 4.9's net/ipv4/tcp_bbr.c ("tcp_bbr.c" below).
+#include "tcp/bbr.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "net/packet.h"
+
+namespace tcb {
+
+namespace {
+// tcp_tso_autosize()'s cap on one burst: sk_gso_max_size (GSO_MAX_SIZE, 64 KB) - 1 - MAX_TCP_HEADER
+// (320 bytes in a usual x86-64 build).
+constexpr int64_t kGsoMaxBytes = 65536 - 1 - 320;
+}  // namespace
+
+void BbrOps::IncreaseWindow(Tcb&, SimTime, Bytes) {
+  throw std::logic_error("BBR sets its window in ControlWindow(); IncreaseWindow() must not be called");
+}
+
+Bytes BbrOps::SsThresh(Tcb& tcb, SimTime, Bytes) {
+  // tcp_bbr.c bbr_ssthresh(): entering loss recovery (or a timeout) saves cwnd for when it ends;
+  // BBR does not use ssthresh (TCP_INFINITE_SSTHRESH). ns-3 3.44's GetSsThresh keeps ssthresh as it
+  // was, and sets it to the BDP when Startup ends (later Linux's bbr_check_drain()).
+  SaveCwnd(tcb);
+  return TcpConfig::kInfiniteSsthresh;
+}
+
+void BbrOps::SaveCwnd(const Tcb& tcb) {
+  // tcp_bbr.c bbr_save_cwnd(): remember the last window not cut by recovery or ProbeRTT.
+  if (prev_state_ == CongestionState::kOpen && mode_ != Mode::kProbeRtt) {
+    prior_cwnd_ = tcb.cwnd;
+  } else {
+    prior_cwnd_ = std::max(prior_cwnd_, tcb.cwnd);
+  }
+}
+
+void BbrOps::Init(Tcb& tcb, SimTime now) {
+  // tcp_bbr.c bbr_init(), when the connection is established. The min RTT starts from the
+  // handshake's RTT (tcp_min_rtt()): here the RTT estimator's, which a coarse clock rounds up to
+  // whole ticks, so that the first exact sample replaces it. ns-3 3.44 starts from the SRTT too.
+  prior_cwnd_ = 0;
+  tso_segs_goal_ = 0;
+  round_count_ = 0;
+  next_round_delivered_ = 0;
+  prev_state_ = state_ = CongestionState::kOpen;
+  packet_conservation_ = false;
+  probe_rtt_done_stamp_.reset();
+  probe_rtt_round_done_ = false;
+  min_rtt_ = tcb.rtt.has_sample() ? tcb.rtt.srtt() : SimTime::Infinite();
+  min_rtt_stamp_ = now;
+  bw_.Reset(round_count_, 0);
+  // The first pacing rate: high_gain x init_cwnd / SRTT, with a nominal 1 ms without an RTT
+  // sample. ns-3 3.44 (InitPacingRate) uses whole milliseconds of its min RTT, recomputes the rate at
+  // the first RTT sample (later Linux's bbr_init_pacing_rate_from_rtt()) and does not pace the
+  // initial window (TcpSocketBase's PaceInitialWindow is off).
+  const SimTime rtt = tcb.rtt.has_sample() && tcb.rtt.srtt() > SimTime::Zero() ? tcb.rtt.srtt() : SimTime::Milliseconds(1);
+  pacing_rate_bps_ = 0;
+  mode_ = Mode::kStartup;
+  SetPacingRate(static_cast<double>(tcb.cwnd) / rtt.seconds(), kHighGain);
+  restore_cwnd_ = false;
+  round_start_ = false;
+  idle_restart_ = false;
+  full_bw_ = 0;
+  full_bw_count_ = 0;
+  cycle_stamp_ = SimTime::Zero();
+  cycle_index_ = 0;
+  delivered_time_ = now;
+  app_limited_ = false;
+  ResetStartupMode();
+}
+
+void BbrOps::OnStateChange(Tcb&, SimTime, CongestionState state) {
+  state_ = state;
+  if (state == CongestionState::kLoss) {
+    // tcp_bbr.c bbr_set_state(TCP_CA_Loss): a timeout ends a round, and Startup's plateau
+    // detection starts over (full_bw = 0; a pipe already found full stays full).
+    prev_state_ = CongestionState::kLoss;
+    full_bw_ = 0;
+    round_start_ = true;
+  }
+}
+
+void BbrOps::OnSendingResumed(Tcb&, SimTime, SimTime) {
+  // tcp_bbr.c bbr_cwnd_event(CA_EVENT_TX_START) with tp->app_limited: restarting from idle, pace at
+  // the estimated bandwidth rather than above it, and skip ProbeRTT on this ACK. tp->app_limited
+  // here is what the last ACK left it: nothing was sent since (nothing is in flight), and only a
+  // send can set it. (ns-3 3.44 tests its own m_appLimited, which only ProbeRTT sets.)
+  if (!app_limited_) return;
+  idle_restart_ = true;
+  if (mode_ == Mode::kProbeBw) SetPacingRate(bandwidth(), kUnit);
+}
+
+void BbrOps::ControlWindow(Tcb& tcb, const AckSample& sample) {
+  // tcp_bbr.c bbr_main(), on every ACK: update the model, then pace and set the window from it.
+  if (sample.delivered > 0) delivered_time_ = sample.now;  // tcp_rate_gen(): tp->delivered_mstamp.
+  UpdateModel(tcb, sample);
+  const double bw = bandwidth();
+  SetPacingRate(bw, pacing_gain_);
+  SetTsoSegsGoal(tcb);
+  SetCwnd(tcb, sample, bw, cwnd_gain_);
+  app_limited_ = sample.log != nullptr ? sample.log->app_limited() : sample.app_limited;
+}
+
+void BbrOps::UpdateModel(Tcb& tcb, const AckSample& sample) {
+  // tcp_bbr.c bbr_update_model().
+  UpdateBandwidth(sample);
+  UpdateCyclePhase(tcb, sample);
+  CheckFullBandwidthReached(sample);
+  CheckDrain(tcb, sample);
+  UpdateMinRtt(tcb, sample);
+}
+
+void BbrOps::UpdateBandwidth(const AckSample& sample) {
+  // tcp_bbr.c bbr_update_bw().
+  round_start_ = false;
+  const RateSample* rs = sample.rate;
+  if (rs == nullptr || !rs->valid) return;  // Not a valid observation.
+  // A round ends when a segment sent after the previous round ended is delivered.
+  if (rs->prior_delivered >= next_round_delivered_) {
+    next_round_delivered_ = sample.total_delivered;
+    ++round_count_;
+    round_start_ = true;
+    packet_conservation_ = false;
+  }
+  const double bw = static_cast<double>(rs->delivered) / rs->interval.seconds();
+  // An application-limited sample only counts when it shows at least the bandwidth already
+  // estimated: it measures the application, not the path.
+  if (!rs->is_app_limited || bw >= bandwidth()) bw_.Update(kBwRounds, round_count_, bw);
+}
+
+Bytes BbrOps::TargetCwnd(const Tcb& tcb, double bw, int gain) const {
+  // tcp_bbr.c bbr_target_cwnd(): gain x BDP in whole segments (rounded up), plus three TSO bursts
+  // for the end hosts' queues, rounded up to an even count against delayed ACKs. Before any RTT
+  // sample, the default initial window. (ns-3 3.44 adds 3 segments, its send quantum being one, 2
+  // more in the 5/4 phase and an ACK-aggregation allowance, the last two from later Linux.)
+  if (min_rtt_.IsInfinite()) return kInitCwnd * tcb.mss;
+  const double bdp_segments = bw * min_rtt_.seconds() / static_cast<double>(tcb.mss);
+  int64_t cwnd = static_cast<int64_t>(std::ceil(bdp_segments * gain / kUnit));
+  cwnd += 3 * tso_segs_goal_;
+  cwnd = (cwnd + 1) & ~int64_t{1};
+  return cwnd * tcb.mss;
+}
+
+void BbrOps::UpdateCyclePhase(const Tcb& tcb, const AckSample& sample) {
+  // tcp_bbr.c bbr_update_cycle_phase(): gain cycling, to converge to a fair share of the bandwidth.
+  if (mode_ == Mode::kProbeBw && IsNextCyclePhase(tcb, sample)) AdvanceCyclePhase();
+}
+
+bool BbrOps::IsNextCyclePhase(const Tcb& tcb, const AckSample& sample) const {
+  // tcp_bbr.c bbr_is_next_cycle_phase(): a phase lasts at least the min RTT.
+  const bool is_full_length = delivered_time_ - cycle_stamp_ > min_rtt_;
+  // At gain 1 the estimated bandwidth is used without adding to the queue: time alone decides.
+  if (pacing_gain_ == kUnit) return is_full_length;
+  const Bytes inflight = sample.prior_in_flight;
+  const double bw = bandwidth();
+  // Gain 5/4 probes for more bandwidth until in flight reaches 5/4 BDP, or a loss says it will not
+  // fit.
+  if (pacing_gain_ > kUnit) {
+    return is_full_length && (sample.lost > 0 || inflight >= TargetCwnd(tcb, bw, pacing_gain_));
+  }
+  // Gain 3/4 drains what probing queued; once in flight is down to the BDP, going on would leave
+  // the pipe underused.
+  return is_full_length || inflight <= TargetCwnd(tcb, bw, kUnit);
+}
+
+void BbrOps::AdvanceCyclePhase() {
+  // tcp_bbr.c bbr_advance_cycle_phase().
+  cycle_index_ = (cycle_index_ + 1) & (kCycleLength - 1);
+  cycle_stamp_ = delivered_time_;
+  pacing_gain_ = kPacingGain[cycle_index_];
+}
+
+void BbrOps::CheckFullBandwidthReached(const AckSample& sample) {
+  // tcp_bbr.c bbr_check_full_bw_reached(): the pipe is full when three rounds in a row (not
+  // application-limited) failed to raise the bandwidth estimate by 25 %.
+  if (full_bw_reached() || !round_start_ || sample.rate->is_app_limited) return;
+  if (bandwidth() >= full_bw_ * kFullBwThresh / kUnit) {
+    full_bw_ = bandwidth();
+    full_bw_count_ = 0;
+    return;
+  }
+  ++full_bw_count_;
+}
+
+void BbrOps::CheckDrain(const Tcb& tcb, const AckSample& sample) {
+  // tcp_bbr.c bbr_check_drain(): once the pipe is full, drain the queue Startup built, then probe
+  // the bandwidth once in flight is down to the BDP. (ns-3 3.44 also sets ssthresh to the BDP
+  // here, as later Linux does.)
+  if (mode_ == Mode::kStartup && full_bw_reached()) {
+    mode_ = Mode::kDrain;
+    pacing_gain_ = kDrainGain;
+    cwnd_gain_ = kHighGain;
+  }
+  if (mode_ == Mode::kDrain && sample.in_flight <= TargetCwnd(tcb, bandwidth(), kUnit)) ResetProbeBwMode();
+}
+
+void BbrOps::UpdateMinRtt(Tcb& tcb, const AckSample& sample) {
+  // tcp_bbr.c bbr_update_min_rtt(): the min RTT of the last 10 s; when it expires without a lower
+  // sample, ProbeRTT drains the queue to 4 segments for max(200 ms, one round) to measure it again.
+  const SimTime now = sample.now;
+  const bool filter_expired = now > min_rtt_stamp_ + kMinRttWindow;
+  if (sample.has_rtt && (sample.rtt <= min_rtt_ || filter_expired)) {
+    min_rtt_ = sample.rtt;
+    min_rtt_stamp_ = now;
+  }
+  if (filter_expired && !idle_restart_ && mode_ != Mode::kProbeRtt) {
+    mode_ = Mode::kProbeRtt;
+    pacing_gain_ = kUnit;
+    cwnd_gain_ = kUnit;
+    SaveCwnd(tcb);
+    probe_rtt_done_stamp_.reset();
+  }
+  if (mode_ == Mode::kProbeRtt) {
+    // Samples taken while in flight is held down measure ProbeRTT, not the path: mark them
+    // application-limited (tp->app_limited = delivered + in flight).
+    if (sample.log != nullptr) sample.log->MarkAppLimited(sample.log->in_flight());
+    if (!probe_rtt_done_stamp_ && sample.in_flight <= kCwndMinTarget * tcb.mss) {
+      probe_rtt_done_stamp_ = now + kProbeRttDuration;
+      probe_rtt_round_done_ = false;
+      next_round_delivered_ = sample.total_delivered;
+    } else if (probe_rtt_done_stamp_) {
+      if (round_start_) probe_rtt_round_done_ = true;
+      if (probe_rtt_round_done_ && now > *probe_rtt_done_stamp_) {
+        min_rtt_stamp_ = now;
+        restore_cwnd_ = true;  // Snap back to the window before ProbeRTT.
+        ResetMode();
+      }
+    }
+  }
+  // Linux 4.9 clears idle_restart on every ACK; ns-3 3.44 only on one that delivered data, as later
+  // Linux does.
+  idle_restart_ = false;
+}
+
+void BbrOps::ResetStartupMode() {
+  // tcp_bbr.c bbr_reset_startup_mode().
+  mode_ = Mode::kStartup;
+  pacing_gain_ = kHighGain;
+  cwnd_gain_ = kHighGain;
+}
+
+void BbrOps::ResetProbeBwMode() {
+  // tcp_bbr.c bbr_reset_probe_bw_mode(): start the gain cycle in a random phase other than 3/4
+  // (index 7 - U{0..6}, then advanced: 0 or 2..7), so that flows do not probe in step. ns-3 3.44
+  // draws 8 - U{0..5}: never phase 2 either, and every TcpBbr draws from the same stream (4).
+  mode_ = Mode::kProbeBw;
+  pacing_gain_ = kUnit;
+  cwnd_gain_ = kCwndGain;
+  cycle_index_ = kCycleLength - 1 - static_cast<int>(random_.UniformInt(kCycleRand));
+  AdvanceCyclePhase();
+}
+
+void BbrOps::ResetMode() {
+  // tcp_bbr.c bbr_reset_mode(): after ProbeRTT, back to Startup unless the pipe was found full.
+  if (full_bw_reached()) {
+    ResetProbeBwMode();
+  } else {
+    ResetStartupMode();
+  }
+}
+
+void BbrOps::SetPacingRate(double bw, int gain) {
+  // tcp_bbr.c bbr_set_pacing_rate(): pace at gain x bw; in Startup only ever faster. Linux counts
+  // bytes of whole packets (tcp_mss_to_mtu()) and paces packets of that size; pacing the payload
+  // at the payload rate spaces the same packets per second. The ~1 % below the bandwidth that Linux
+  // gets from leaving out link-layer headers comes here from leaving out the 40 bytes of IP and TCP
+  // headers; ns-3 3.44 takes 1 % off explicitly (m_pacingMargin, as later Linux), and raises the
+  // rate only until the pipe is full (as later Linux) where 4.9 tests the mode.
+  const double rate = bw * 8 * gain / kUnit;
+  if (mode_ != Mode::kStartup || rate > pacing_rate_bps_) pacing_rate_bps_ = rate;
+}
+
+void BbrOps::SetTsoSegsGoal(const Tcb& tcb) {
+  // tcp_bbr.c bbr_set_tso_segs_goal() with tcp_tso_autosize(): the segments of one TSO burst, about
+  // a millisecond of sending at the pacing rate (sk_pacing_rate >> 10 bytes), at least 2 (1 below
+  // bbr_min_tso_rate), at most 127. sk_pacing_rate counts whole packets.
+  const double mss = static_cast<double>(tcb.mss);
+  const double rate_bytes = pacing_rate_bps_ / 8 * (mss + kIpHeaderBytes + kTcpHeaderBytes) / mss;
+  const int64_t min_segs = rate_bytes < static_cast<double>(kMinTsoRateBps >> 3) ? 1 : 2;
+  const int64_t bytes = std::min(static_cast<int64_t>(rate_bytes) >> 10, kGsoMaxBytes);
+  tso_segs_goal_ = std::min<int64_t>(std::max(bytes / tcb.mss, min_segs), 0x7F);
+}
+
+bool BbrOps::SetCwndToRecoverOrRestore(const Tcb& tcb, const AckSample& sample, Bytes* new_cwnd) {
+  // tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): an ACK for P segments releases at most 2P:
+  // lost segments come off the window here, and bbr_set_cwnd() slow-starts it back. The first round
+  // of recovery follows packet conservation (send what was delivered); leaving recovery restores
+  // the window saved when it began.
+  const CongestionState prev = prev_state_;
+  const CongestionState state = state_;
+  const Bytes acked = sample.delivered;
+  Bytes cwnd = tcb.cwnd;
+  if (sample.lost > 0) cwnd = std::max(cwnd - sample.lost, tcb.mss);
+  if (state == CongestionState::kRecovery && prev != CongestionState::kRecovery) {
+    packet_conservation_ = true;
+    next_round_delivered_ = sample.total_delivered;  // The round starts now.
+    cwnd = sample.in_flight + acked;  // Cut what the application or pacing left unused.
+  } else if (prev != CongestionState::kOpen && state == CongestionState::kOpen) {
+    restore_cwnd_ = true;
+    packet_conservation_ = false;
+  }
+  prev_state_ = state;
+  if (restore_cwnd_) {
+    // After recovery or ProbeRTT.
+    cwnd = std::max(cwnd, prior_cwnd_);
+    restore_cwnd_ = false;
+  }
+  if (packet_conservation_) {
+    *new_cwnd = std::max(cwnd, sample.in_flight + acked);
+    return true;
+  }
+  *new_cwnd = cwnd;
+  return false;
+}
+
+void BbrOps::SetCwnd(Tcb& tcb, const AckSample& sample, double bw, int gain) {
+  // tcp_bbr.c bbr_set_cwnd(): slow-start towards the target (while the bandwidth estimate grows, or
+  // after losses drew the window down), or snap down to it once the pipe has been found full.
+  // Linux 4.9 leaves the window alone on an ACK that delivered nothing; ns-3 3.44 still applies
+  // ProbeRTT's cap then, as later Linux does.
+  const Bytes acked = sample.delivered;
+  if (acked <= 0) return;
+  Bytes cwnd = 0;
+  if (!SetCwndToRecoverOrRestore(tcb, sample, &cwnd)) {
+    const Bytes target = TargetCwnd(tcb, bw, gain);
+    if (full_bw_reached()) {
+      cwnd = std::min(cwnd + acked, target);
+    } else if (cwnd < target || sample.total_delivered < kInitCwnd * tcb.mss) {
+      cwnd += acked;
+    }
+    cwnd = std::max(cwnd, kCwndMinTarget * tcb.mss);
+  }
+  tcb.cwnd = cwnd;
+  // ProbeRTT: 4 segments at most, to drain the queue and measure the min RTT.
+  if (mode_ == Mode::kProbeRtt) tcb.cwnd = std::min(tcb.cwnd, kCwndMinTarget * tcb.mss);
+}
+
+void BbrOps::DescribeState(const Tcb&, TcpSeriesRow& row) const {
+  row.btl_bw_bps = static_cast<int64_t>(bandwidth() * 8 + 0.5);
+  row.bbr_min_rtt_ns = min_rtt_.IsInfinite() ? 0 : min_rtt_.ns();
+  row.bbr_state = static_cast<uint8_t>(static_cast<int>(mode_) + 1);
+  row.bbr_pacing_gain_milli = (pacing_gain_ * 1000 + kUnit / 2) / kUnit;
+}
+
+}  // namespace tcb

@@ -1,0 +1,145 @@
+// BBR version 1 (Cardwell, Cheng, Gunn, Hassas Yeganeh, Jacobson, "BBR: Congestion-Based Congestion
+// Control", ACM Queue 14(5), 2016), as Linux 4.9 runs it (net/ipv4/tcp_bbr.c; the function named at
+// each rule). BBR models the path from delivery-rate samples: the bottleneck bandwidth is the
+// windowed maximum delivery rate of the last 10 round trips, the propagation RTT the windowed minimum
+// RTT of the last 10 s. It paces at pacing_gain x bandwidth and bounds what is in flight by
+// cwnd_gain x bandwidth x min RTT, moving through Startup (gain 2/ln 2 until the bandwidth stops
+// growing), Drain (the inverse gain, until the queue Startup built is gone), ProbeBW (the gain cycle
+// 5/4, 3/4, 1 x 6) and, every 10 s without a lower RTT, ProbeRTT (4 segments in flight for 200 ms
+// and a round). It sets the window itself on every ACK (Linux's cong_control), in loss recovery too.
+//
+// Windows and in-flight counts are bytes here where Linux counts packets; with full-sized segments
+// the two are the same, and every rule that Linux states in packets is applied in segments of the
+// MSS. Gains are Linux's integers in units of 1/256 (BBR_UNIT).
+//
+// Left out: Linux 4.9's long-term bandwidth sampling (lt_bw, its policer detection), which ns-3 3.44's
+// TcpBbr does not have either. Where ns-3 3.44 (src/internet/model/tcp-bbr.cc) follows a later Linux
+// or chooses otherwise, the rule's comment says so.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "core/rng.h"
+#include "tcp/congestion_ops.h"
+#include "tcp/windowed_max.h"
+
+namespace tcb {
+
+class BbrOps final : public CongestionOps {
+ public:
+  // tcp_bbr.c enum bbr_mode.
+  enum class Mode : uint8_t { kStartup, kDrain, kProbeBw, kProbeRtt };
+
+  // tcp_bbr.c's constants. Gains are in units of 1/kUnit (BBR_UNIT = 1 << BBR_SCALE).
+  static constexpr int kUnit = 256;
+  // 2/ln 2, the smallest gain that doubles the sending rate every round trip (bbr_high_gain).
+  static constexpr int kHighGain = kUnit * 2885 / 1000 + 1;
+  // Its inverse, to drain Startup's queue in about one round (bbr_drain_gain).
+  static constexpr int kDrainGain = kUnit * 1000 / 2885;
+  static constexpr int kCwndGain = kUnit * 2;  // bbr_cwnd_gain.
+  static constexpr int kCycleLength = 8;       // CYCLE_LEN.
+  static constexpr int kPacingGain[kCycleLength] = {kUnit * 5 / 4, kUnit * 3 / 4, kUnit, kUnit,
+                                                    kUnit,         kUnit,         kUnit, kUnit};
+  static constexpr int kCycleRand = 7;                  // bbr_cycle_rand.
+  static constexpr uint64_t kBwRounds = kCycleLength + 2;  // bbr_bw_rtts.
+  static constexpr SimTime kMinRttWindow = SimTime::Seconds(10);         // bbr_min_rtt_win_sec.
+  static constexpr SimTime kProbeRttDuration = SimTime::Milliseconds(200);  // bbr_probe_rtt_mode_ms.
+  static constexpr int64_t kMinTsoRateBps = 1200000;    // bbr_min_tso_rate.
+  static constexpr int64_t kCwndMinTarget = 4;          // bbr_cwnd_min_target, segments.
+  static constexpr int kFullBwThresh = kUnit * 5 / 4;   // bbr_full_bw_thresh.
+  static constexpr int kFullBwCount = 3;                // bbr_full_bw_cnt.
+  static constexpr int64_t kInitCwnd = 10;              // TCP_INIT_CWND, segments.
+
+  // `random`: the stream that picks the first ProbeBW phase (Linux's prandom_u32_max()).
+  explicit BbrOps(const Rng& random) : random_(random) {}
+
+  std::string_view name() const override { return "bbr"; }
+  // Never called: BBR sets the window in ControlWindow(); throws std::logic_error.
+  void IncreaseWindow(Tcb& tcb, SimTime now, Bytes acked) override;
+  Bytes SsThresh(Tcb& tcb, SimTime now, Bytes flight) override;
+  bool NeedsSentLog() const override { return true; }
+  void Init(Tcb& tcb, SimTime now) override;
+  void OnStateChange(Tcb& tcb, SimTime now, CongestionState state) override;
+  void OnSendingResumed(Tcb& tcb, SimTime now, SimTime last_sent) override;
+  bool ControlsWindow() const override { return true; }
+  void ControlWindow(Tcb& tcb, const AckSample& sample) override;
+  double PacingRateBps(const Tcb&) const override { return pacing_rate_bps_; }
+  void DescribeState(const Tcb& tcb, TcpSeriesRow& row) const override;
+
+  Mode mode() const { return mode_; }
+  int pacing_gain() const { return pacing_gain_; }  // Units of 1/kUnit.
+  int cwnd_gain() const { return cwnd_gain_; }
+  int cycle_index() const { return cycle_index_; }
+  // The bottleneck-bandwidth estimate: bytes of payload per second.
+  double bandwidth() const { return bw_.best(); }
+  SimTime min_rtt() const { return min_rtt_; }  // Infinite before the first sample.
+  bool full_bw_reached() const { return full_bw_count_ >= kFullBwCount; }
+  uint64_t round_count() const { return round_count_; }
+  bool packet_conservation() const { return packet_conservation_; }
+  Bytes prior_cwnd() const { return prior_cwnd_; }
+  // The segments Linux would put in one TSO burst at the current pacing rate (tso_segs_goal).
+  int64_t tso_segs_goal() const { return tso_segs_goal_; }
+  // The window BBR aims for at `bw` (bytes per second) and `gain` (bbr_target_cwnd()).
+  Bytes TargetCwnd(const Tcb& tcb, double bw, int gain) const;
+
+ private:
+  void UpdateModel(Tcb& tcb, const AckSample& sample);
+  void UpdateBandwidth(const AckSample& sample);
+  void UpdateCyclePhase(const Tcb& tcb, const AckSample& sample);
+  bool IsNextCyclePhase(const Tcb& tcb, const AckSample& sample) const;
+  void AdvanceCyclePhase();
+  void CheckFullBandwidthReached(const AckSample& sample);
+  void CheckDrain(const Tcb& tcb, const AckSample& sample);
+  void UpdateMinRtt(Tcb& tcb, const AckSample& sample);
+  void ResetStartupMode();
+  void ResetProbeBwMode();
+  void ResetMode();
+  void SetPacingRate(double bw, int gain);
+  void SetTsoSegsGoal(const Tcb& tcb);
+  void SetCwnd(Tcb& tcb, const AckSample& sample, double bw, int gain);
+  // Packet conservation in recovery's first round and the window restored after it; returns
+  // whether conservation sets the window (`cwnd`).
+  bool SetCwndToRecoverOrRestore(const Tcb& tcb, const AckSample& sample, Bytes* cwnd);
+  void SaveCwnd(const Tcb& tcb);
+
+  Rng random_;
+  Mode mode_ = Mode::kStartup;
+  int pacing_gain_ = kHighGain;
+  int cwnd_gain_ = kHighGain;
+  double pacing_rate_bps_ = 0;  // Payload bits per second (Linux's sk_pacing_rate).
+  int64_t tso_segs_goal_ = 0;
+
+  // The model.
+  WindowedMax bw_;  // Bytes of payload per second, over rounds.
+  SimTime min_rtt_ = SimTime::Infinite();
+  SimTime min_rtt_stamp_;
+  uint64_t round_count_ = 0;          // rtt_cnt.
+  Bytes next_round_delivered_ = 0;    // next_rtt_delivered.
+  bool round_start_ = false;
+  SimTime delivered_time_;            // tp->delivered_mstamp: the latest delivery.
+
+  // Full pipe (Startup's exit).
+  double full_bw_ = 0;
+  int full_bw_count_ = 0;
+
+  // ProbeBW's gain cycle.
+  int cycle_index_ = 0;
+  SimTime cycle_stamp_;
+
+  // ProbeRTT.
+  std::optional<SimTime> probe_rtt_done_stamp_;
+  bool probe_rtt_round_done_ = false;
+  bool idle_restart_ = false;
+
+  // Loss recovery.
+  CongestionState state_ = CongestionState::kOpen;       // icsk_ca_state.
+  CongestionState prev_state_ = CongestionState::kOpen;  // prev_ca_state: as of the last ACK.
+  bool packet_conservation_ = false;
+  bool restore_cwnd_ = false;
+  Bytes prior_cwnd_ = 0;
+  // tp->app_limited as of the last ACK (see OnSendingResumed()).
+  bool app_limited_ = false;
+};
+
+}  // namespace tcb

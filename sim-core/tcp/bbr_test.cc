@@ -1,0 +1,576 @@
+// BBR version 1 (tcp/bbr.h), rule by rule against Linux 4.9's net/ipv4/tcp_bbr.c ("tcp_bbr.c"): on
+// BbrOps driven by hand, through ConnectionControl with a scripted sender, and on whole runs.
+#include "tcp/bbr.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "scenario/presets.h"
+#include "tcp/connection_control.h"
+#include "tests/fake_sender.h"
+#include "tests/test_scenarios.h"
+
+namespace tcb {
+namespace {
+
+using nlohmann::json;
+
+constexpr Bytes kMss = 1000;
+constexpr SimTime kRtt = SimTime::Milliseconds(40);
+
+TcpConfig Config() {
+  TcpConfig c;
+  c.SetFlavor(TcpFlavor::kBbr);
+  c.mss = kMss;
+  c.initial_window_rule = TcpConfig::InitialWindowRule::kRfc6928;
+  c.receive_window = 1 << 30;
+  return c;
+}
+
+// Feeds BbrOps the ACKs of a path whose bandwidth and RTT the test chooses. Rounds are
+// packet-timed as the SentLog makes them: the first ACK of a round delivers a segment sent after
+// the previous round began (its prior_delivered reaches the delivered count the round began with).
+struct Driver {
+  explicit Driver(uint64_t seed = 1) : bbr(Rng(seed)), tcb(Config()) {
+    tcb.rtt.AddSample(kRtt);  // The handshake's.
+    bbr.Init(tcb, now);
+  }
+
+  // One ACK at `now` + `step` that delivers one segment, with a valid rate sample of `bw` bytes/s,
+  // an RTT sample, `in_flight` bytes left in flight (and `prior_in_flight` before it, default one
+  // segment more), and `lost` bytes newly marked lost.
+  void Ack(double bw, Bytes in_flight, bool round_start, SimTime step, SimTime rtt = kRtt, Bytes lost = 0,
+           Bytes prior_in_flight = -1) {
+    now += step;
+    RateSample rs;
+    rs.valid = true;
+    rs.interval = kRtt;
+    rs.delivered = static_cast<Bytes>(bw * kRtt.seconds());
+    rs.prior_delivered = round_start ? delivered : round_end - 1;
+    delivered += kMss;
+    if (round_start) round_end = delivered;
+    AckSample s;
+    s.now = now;
+    s.delivered = kMss;
+    s.prior_in_flight = prior_in_flight >= 0 ? prior_in_flight : in_flight + kMss;
+    s.in_flight = in_flight;
+    s.lost = lost;
+    s.has_rtt = true;
+    s.rtt = rtt;
+    s.rate = &rs;
+    s.total_delivered = delivered;
+    s.log = &log;
+    bbr.ControlWindow(tcb, s);
+  }
+  // A round of `acks` ACKs spread over one `rtt`.
+  void Round(int acks, double bw, Bytes in_flight, SimTime rtt = kRtt) {
+    for (int i = 0; i < acks; ++i) Ack(bw, in_flight, i == 0, rtt / acks, rtt);
+  }
+  // Startup at `bw` until the pipe is found full and drained: ProbeBW.
+  void ReachProbeBw(double bw) {
+    for (int i = 0; i < 12 && !bbr.full_bw_reached(); ++i) Round(10, bw, 100 * kMss);
+    Ack(bw, 2 * kMss, false, SimTime::Milliseconds(1));  // Drained: in flight below the BDP.
+  }
+
+  BbrOps bbr;
+  Tcb tcb;
+  SentLog log;
+  SimTime now = SimTime::Seconds(1);
+  Bytes delivered = 0;
+  Bytes round_end = 0;
+};
+
+TEST(WindowedMaxTest, KeepsTheMaximumOfTheWindow) {
+  // lib/win_minmax.c minmax_running_max(): the largest sample of the last `window` time units,
+  // in three samples of state; an old maximum ages out and the best later one takes its place.
+  WindowedMax f;
+  f.Reset(0, 0);
+  EXPECT_EQ(f.Update(10, 1, 5), 5);
+  EXPECT_EQ(f.Update(10, 2, 3), 5);
+  EXPECT_EQ(f.Update(10, 4, 4), 5);
+  EXPECT_EQ(f.Update(10, 8, 2), 5);
+  EXPECT_EQ(f.Update(10, 11, 1), 5);  // 5 was taken at 1: still inside (11 - 1 = 10).
+  EXPECT_EQ(f.Update(10, 12, 1), 4);  // 5 aged out; 4 (at 4) is the largest left.
+  EXPECT_EQ(f.Update(10, 15, 1), 2);  // So did 4; 2 (at 8) remains.
+  EXPECT_EQ(f.Update(10, 16, 7), 7);  // A new maximum replaces everything.
+  EXPECT_EQ(f.Update(10, 40, 1), 1);  // Nothing left in the window.
+}
+
+TEST(BbrTest, GainsAreLinuxs) {
+  // tcp_bbr.c: bbr_high_gain = 2/ln 2 (2.885, in 1/256), bbr_drain_gain its inverse, bbr_cwnd_gain
+  // 2, and the PROBE_BW cycle 5/4, 3/4, 1 x 6.
+  EXPECT_EQ(BbrOps::kHighGain, 739);
+  EXPECT_NEAR(static_cast<double>(BbrOps::kHighGain) / BbrOps::kUnit, 2 / std::log(2.0), 0.002);
+  EXPECT_EQ(BbrOps::kDrainGain, 88);
+  EXPECT_EQ(BbrOps::kCwndGain, 512);
+  EXPECT_EQ(std::vector<int>(std::begin(BbrOps::kPacingGain), std::end(BbrOps::kPacingGain)),
+            (std::vector<int>{320, 192, 256, 256, 256, 256, 256, 256}));
+}
+
+TEST(BbrTest, StartsInStartupPacingAtHighGainOverTheHandshakeRtt) {
+  // tcp_bbr.c bbr_init(): Startup with pacing and cwnd gain 2/ln 2, pacing at high_gain x
+  // init_cwnd / SRTT, the min RTT from the handshake.
+  Driver d;
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kStartup);
+  EXPECT_EQ(d.bbr.pacing_gain(), BbrOps::kHighGain);
+  EXPECT_EQ(d.bbr.cwnd_gain(), BbrOps::kHighGain);
+  EXPECT_EQ(d.bbr.min_rtt(), kRtt);
+  EXPECT_DOUBLE_EQ(d.bbr.PacingRateBps(d.tcb), 10.0 * kMss / kRtt.seconds() * 8 * 739 / 256);
+  EXPECT_EQ(d.tcb.cwnd, 10 * kMss);
+}
+
+TEST(BbrTest, StartupPacingRateNeverFalls) {
+  // tcp_bbr.c bbr_set_pacing_rate(): in Startup the rate only rises.
+  Driver d;
+  const double initial = d.bbr.PacingRateBps(d.tcb);
+  d.Round(10, 1000, 10 * kMss);  // A bandwidth far below the initial rate's.
+  EXPECT_EQ(d.bbr.PacingRateBps(d.tcb), initial);
+  d.Round(10, 1e6, 10 * kMss);
+  EXPECT_DOUBLE_EQ(d.bbr.PacingRateBps(d.tcb), 1e6 * 8 * 739 / 256);
+}
+
+TEST(BbrTest, StartupEndsAfterThreeRoundsWithoutQuarterGrowthThenDrainsThenProbes) {
+  // tcp_bbr.c bbr_check_full_bw_reached(): the pipe is full after 3 rounds (bbr_full_bw_cnt)
+  // whose bandwidth did not reach 1.25 x the last plateau; bbr_check_drain(): Drain paces at
+  // 1/high_gain until in flight is at most the BDP, then PROBE_BW.
+  Driver d;
+  double bw = 1e5;
+  for (int i = 0; i < 4; ++i, bw *= 2) {
+    d.Round(10, bw, 100 * kMss);
+    EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kStartup);
+  }
+  const double plateau = bw / 2;
+  d.Round(10, plateau * 1.2, 100 * kMss);  // +20 %: not growth. 1 round.
+  d.Round(10, plateau * 1.2, 100 * kMss);  // 2 rounds.
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kStartup);
+  EXPECT_FALSE(d.bbr.full_bw_reached());
+  d.Round(10, plateau * 1.2, 100 * kMss);  // 3 rounds: full.
+  EXPECT_TRUE(d.bbr.full_bw_reached());
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kDrain);
+  EXPECT_EQ(d.bbr.pacing_gain(), BbrOps::kDrainGain);
+  EXPECT_EQ(d.bbr.cwnd_gain(), BbrOps::kHighGain);
+  EXPECT_DOUBLE_EQ(d.bbr.PacingRateBps(d.tcb), plateau * 1.2 * 8 * 88 / 256);
+
+  // Still more than the BDP in flight: Drain goes on.
+  const Bytes bdp_target = d.bbr.TargetCwnd(d.tcb, d.bbr.bandwidth(), BbrOps::kUnit);
+  d.Ack(plateau * 1.2, bdp_target + kMss, false, SimTime::Milliseconds(1));
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kDrain);
+  d.Ack(plateau * 1.2, bdp_target, false, SimTime::Milliseconds(1));
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kProbeBw);
+  EXPECT_EQ(d.bbr.cwnd_gain(), BbrOps::kCwndGain);
+}
+
+TEST(BbrTest, ProbeBwStartsInAnyPhaseButTheDrainingOne) {
+  // tcp_bbr.c bbr_reset_probe_bw_mode(): cycle_idx = CYCLE_LEN - 1 - prandom_u32_max(7), then
+  // advanced: phase 0 or 2..7, never 1 (gain 3/4), drawn from the connection's random stream.
+  std::set<int> phases;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    Driver d(seed);
+    d.ReachProbeBw(1e6);
+    ASSERT_EQ(d.bbr.mode(), BbrOps::Mode::kProbeBw);
+    phases.insert(d.bbr.cycle_index());
+  }
+  EXPECT_EQ(phases, (std::set<int>{0, 2, 3, 4, 5, 6, 7}));
+}
+
+// Runs ProbeBW until the phase changes; returns how long the phase lasted.
+SimTime PhaseLength(Driver& d, double bw, Bytes prior_in_flight, Bytes lost_at_end = 0) {
+  const int start = d.bbr.cycle_index();
+  const SimTime began = d.now;
+  for (int i = 0; i < 1000 && d.bbr.cycle_index() == start; ++i) {
+    const bool last_chance = lost_at_end > 0 && d.now - began > kRtt;
+    d.Ack(bw, prior_in_flight - kMss, false, SimTime::Milliseconds(1), kRtt, last_chance ? lost_at_end : 0,
+          prior_in_flight);
+  }
+  return d.now - began;
+}
+
+TEST(BbrTest, GainCycleAdvancesAfterAMinRttWithItsInFlightConditions) {
+  // tcp_bbr.c bbr_is_next_cycle_phase(): every phase lasts more than min_rtt; the 5/4 phase also
+  // until in flight reaches 5/4 x BDP (or a loss), the 3/4 phase ends as soon as in flight is down
+  // to the BDP; bbr_advance_cycle_phase() steps through 5/4, 3/4, 1 x 6.
+  Driver d(3);
+  const double bw = 1e6;  // 40 segments per 40 ms round trip.
+  d.ReachProbeBw(bw);
+  const Bytes bdp = d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kUnit);
+  const Bytes probe = d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kPacingGain[0]);
+  // Go round to the 5/4 phase.
+  while (d.bbr.cycle_index() != 0) PhaseLength(d, bw, bdp);
+  ASSERT_EQ(d.bbr.pacing_gain(), 320);
+  // Below 5/4 BDP in flight, the probe persists well past min_rtt.
+  for (int i = 0; i < 200; ++i) d.Ack(bw, probe - 2 * kMss, false, SimTime::Milliseconds(1), kRtt, 0, probe - kMss);
+  EXPECT_EQ(d.bbr.cycle_index(), 0);
+  // Reaching it ends the phase.
+  d.Ack(bw, probe - kMss, false, SimTime::Milliseconds(1), kRtt, 0, probe);
+  EXPECT_EQ(d.bbr.cycle_index(), 1);
+  EXPECT_EQ(d.bbr.pacing_gain(), 192);
+  // The 3/4 phase ends at once when in flight is already down to the BDP...
+  EXPECT_LT(PhaseLength(d, bw, bdp), kRtt);
+  EXPECT_EQ(d.bbr.cycle_index(), 2);
+  // ...and the gain-1 phases after one min RTT each, whatever is in flight.
+  for (int phase = 2; phase < 8; ++phase) {
+    EXPECT_EQ(d.bbr.pacing_gain(), 256);
+    const SimTime length = PhaseLength(d, bw, 3 * bdp);
+    EXPECT_GT(length, kRtt);
+    EXPECT_LE(length, kRtt + SimTime::Milliseconds(1));
+  }
+  EXPECT_EQ(d.bbr.cycle_index(), 0);
+  // A loss ends the 5/4 phase once it has lasted min_rtt, even below 5/4 BDP in flight.
+  PhaseLength(d, bw, bdp, kMss);
+  EXPECT_EQ(d.bbr.cycle_index(), 1);
+  // The 3/4 phase with more than the BDP in flight lasts one min RTT.
+  EXPECT_GT(PhaseLength(d, bw, 3 * bdp), kRtt);
+  EXPECT_EQ(d.bbr.cycle_index(), 2);
+}
+
+TEST(BbrTest, WindowIsTwiceTheBdpPlusLinuxsTsoAllowance) {
+  // tcp_bbr.c bbr_target_cwnd(): cwnd = ceil(2 x bw x min_rtt) segments + 3 x tso_segs_goal,
+  // rounded up to even; bbr_set_tso_segs_goal() with tcp_tso_autosize(): the segments of about
+  // 1 ms at the pacing rate (sk_pacing_rate >> 10 bytes of whole packets), at least 2.
+  Driver d;
+  const double bw = 1.25e6;  // 10 Mb/s of payload: BDP = 1.25e6 x 0.04 / 1000 = 50 segments.
+  d.ReachProbeBw(bw);
+  for (int i = 0; i < 20; ++i) d.Round(10, bw, 50 * kMss);
+  EXPECT_EQ(d.bbr.tso_segs_goal(), 2);  // 1.25e6 x 1.04 / 1024 = 1269 bytes: 1 segment, so 2.
+  EXPECT_EQ(d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kCwndGain), (100 + 6) * kMss);
+  EXPECT_EQ(d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kUnit), (50 + 6) * kMss);
+  EXPECT_EQ(d.bbr.TargetCwnd(d.tcb, bw * 1.01, BbrOps::kUnit), (51 + 6 + 1) * kMss);  // 50.5 -> 51, even.
+  // Once the pipe is full, cwnd grows by what is delivered up to the target, and no further.
+  EXPECT_EQ(d.tcb.cwnd, (100 + 6) * kMss);
+
+  Driver fast;
+  const double bw_fast = 12.5e6;  // 100 Mb/s: 12.5e6 x 1.04 / 1024 = 12695 bytes, 12 segments.
+  fast.ReachProbeBw(bw_fast);
+  const Bytes plenty = 3 * fast.bbr.TargetCwnd(fast.tcb, bw_fast, BbrOps::kUnit);
+  while (fast.bbr.pacing_gain() != BbrOps::kUnit) PhaseLength(fast, bw_fast, plenty);
+  EXPECT_EQ(fast.bbr.tso_segs_goal(), 12);
+  Driver slow;
+  slow.ReachProbeBw(5e4);  // 0.4 Mb/s: below bbr_min_tso_rate (1.2 Mb/s) at every ProbeBW gain.
+  ASSERT_EQ(slow.bbr.mode(), BbrOps::Mode::kProbeBw);
+  EXPECT_EQ(slow.bbr.tso_segs_goal(), 1);
+}
+
+TEST(BbrTest, ProbeRttAfterTenSecondsWithoutALowerRtt) {
+  // tcp_bbr.c bbr_update_min_rtt(): when min_rtt is 10 s old, PROBE_RTT caps cwnd at 4 segments
+  // (bbr_cwnd_min_target) for max(200 ms, one round) once in flight is down to 4, marks the samples
+  // application-limited, then restores the saved window and returns to PROBE_BW.
+  Driver d;
+  const double bw = 1e6;
+  d.ReachProbeBw(bw);
+  const SimTime stamp = d.now;  // The last ACK with an RTT at the minimum.
+  const SimTime longer = kRtt + SimTime::Milliseconds(10);
+  while (d.now - stamp <= BbrOps::kMinRttWindow - SimTime::Milliseconds(10)) d.Round(10, bw, 60 * kMss, longer);
+  ASSERT_EQ(d.bbr.mode(), BbrOps::Mode::kProbeBw);
+  const Bytes before = d.tcb.cwnd;
+  while (d.bbr.mode() != BbrOps::Mode::kProbeRtt) d.Ack(bw, 60 * kMss, false, SimTime::Milliseconds(5), longer);
+  EXPECT_GT(d.now - stamp, BbrOps::kMinRttWindow);
+  EXPECT_EQ(d.tcb.cwnd, 4 * kMss);
+  EXPECT_EQ(d.bbr.pacing_gain(), BbrOps::kUnit);
+  EXPECT_TRUE(d.log.app_limited());
+  // In flight falls to 4 segments: 200 ms and a round from then on.
+  d.Ack(bw, 4 * kMss, false, SimTime::Milliseconds(1), kRtt);
+  const SimTime drained = d.now;
+  d.Round(4, bw, 4 * kMss, kRtt);  // A round, but not 200 ms.
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kProbeRtt);
+  while (d.bbr.mode() == BbrOps::Mode::kProbeRtt) d.Round(4, bw, 4 * kMss, kRtt);
+  EXPECT_GT(d.now - drained, BbrOps::kProbeRttDuration);
+  EXPECT_LE(d.now - drained, BbrOps::kProbeRttDuration + kRtt + kRtt);
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kProbeBw);
+  EXPECT_GE(d.tcb.cwnd, before);  // Restored.
+  // The min RTT was measured again (kRtt), and its window starts anew.
+  EXPECT_EQ(d.bbr.min_rtt(), kRtt);
+}
+
+TEST(BbrTest, RecoveryConservesPacketsForARoundThenRestoresTheWindow) {
+  // tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): entering recovery, cwnd = in flight + acked
+  // and packet conservation (cwnd >= in flight + acked) for one round; lost segments come off the
+  // window; then cwnd slow-starts; leaving recovery restores the window saved by bbr_ssthresh().
+  Driver d;
+  const double bw = 1.25e6;
+  d.ReachProbeBw(bw);
+  for (int i = 0; i < 30; ++i) d.Round(10, bw, 50 * kMss);
+  const Bytes saved = d.tcb.cwnd;
+  EXPECT_EQ(d.bbr.SsThresh(d.tcb, d.now, 60 * kMss), TcpConfig::kInfiniteSsthresh);
+  EXPECT_EQ(d.bbr.prior_cwnd(), saved);
+  d.bbr.OnStateChange(d.tcb, d.now, CongestionState::kRecovery);
+  d.Ack(bw, 40 * kMss, false, SimTime::Milliseconds(1), kRtt, 3 * kMss);
+  EXPECT_TRUE(d.bbr.packet_conservation());
+  EXPECT_EQ(d.tcb.cwnd, 40 * kMss + kMss);
+  d.Ack(bw, 40 * kMss, false, SimTime::Milliseconds(1), kRtt, 2 * kMss);
+  EXPECT_EQ(d.tcb.cwnd, 41 * kMss);  // max(41 - 2, 40 + 1).
+  d.Ack(bw, 38 * kMss, false, SimTime::Milliseconds(1));
+  EXPECT_EQ(d.tcb.cwnd, 41 * kMss);  // Never below what was there.
+  // The round that began at recovery ends: slow start towards the target, +acked per ACK.
+  d.Ack(bw, 38 * kMss, true, SimTime::Milliseconds(1));
+  EXPECT_FALSE(d.bbr.packet_conservation());
+  EXPECT_EQ(d.tcb.cwnd, 42 * kMss);
+  d.bbr.OnStateChange(d.tcb, d.now, CongestionState::kOpen);
+  d.Ack(bw, 38 * kMss, false, SimTime::Milliseconds(1));
+  EXPECT_EQ(d.tcb.cwnd, std::min(saved + kMss, d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kCwndGain)));
+}
+
+TEST(BbrTest, ATimeoutStartsStartupsPlateauSearchAgain) {
+  // tcp_bbr.c bbr_set_state(TCP_CA_Loss): full_bw = 0, so Startup's plateau detection starts over;
+  // the window grows back from one segment by what is delivered (at least bbr_cwnd_min_target),
+  // and leaving the loss state restores the window saved by bbr_ssthresh().
+  Driver d;
+  d.Round(10, 1e5, 10 * kMss);  // The plateau: full_bw = 1e5.
+  d.Round(10, 1e5, 10 * kMss);  // One round without growth.
+  const Bytes saved = d.tcb.cwnd;
+  d.bbr.SsThresh(d.tcb, d.now, 10 * kMss);
+  d.bbr.OnStateChange(d.tcb, d.now, CongestionState::kLoss);
+  d.tcb.cwnd = kMss;  // The owner's loss window.
+  d.Ack(1e5, kMss, true, SimTime::Milliseconds(1));
+  EXPECT_EQ(d.tcb.cwnd, 4 * kMss);
+  // Without the reset, these would be the third and fourth rounds without growth.
+  d.Round(10, 1e5, kMss);
+  d.Round(10, 1e5, kMss);
+  EXPECT_FALSE(d.bbr.full_bw_reached());
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kStartup);
+  d.Round(10, 1e5, kMss);
+  EXPECT_TRUE(d.bbr.full_bw_reached());
+  // Leaving the loss state restores the saved window; once the pipe is full, bbr_set_cwnd() then
+  // caps it at the target (min(cwnd + acked, target)).
+  const Bytes before = d.tcb.cwnd;
+  d.bbr.OnStateChange(d.tcb, d.now, CongestionState::kOpen);
+  d.Ack(1e5, kMss, false, SimTime::Milliseconds(1));
+  const Bytes target = d.bbr.TargetCwnd(d.tcb, d.bbr.bandwidth(), d.bbr.cwnd_gain());
+  EXPECT_EQ(d.tcb.cwnd, std::min(saved + kMss, target));
+  EXPECT_EQ(d.bbr.prior_cwnd(), saved);  // bbr_ssthresh() saved it before the timeout.
+  EXPECT_GE(d.tcb.cwnd, before);
+}
+
+TEST(BbrTest, RestartFromIdlePacesAtTheEstimatedBandwidth) {
+  // tcp_bbr.c bbr_cwnd_event(CA_EVENT_TX_START) while application-limited: in PROBE_BW, pace at
+  // 1 x bw rather than the cycle's gain, and skip PROBE_RTT on the next ACK.
+  Driver d(2);
+  const double bw = 1e6;
+  d.ReachProbeBw(bw);
+  while (d.bbr.pacing_gain() != 320) PhaseLength(d, bw, 3 * d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kUnit));
+  EXPECT_DOUBLE_EQ(d.bbr.PacingRateBps(d.tcb), bw * 8 * 320 / 256);
+  d.log.MarkAppLimited(0);
+  d.Ack(bw, 0, false, SimTime::Milliseconds(1));
+  d.bbr.OnSendingResumed(d.tcb, d.now + SimTime::Seconds(11), d.now);
+  EXPECT_DOUBLE_EQ(d.bbr.PacingRateBps(d.tcb), bw * 8);
+  // Eleven idle seconds expired the min RTT: the restart's first ACK takes its RTT as the new
+  // minimum without entering PROBE_RTT.
+  const SimTime rtt = kRtt + SimTime::Milliseconds(5);
+  d.Ack(bw, kMss, false, SimTime::Seconds(11) + SimTime::Milliseconds(1), rtt);
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kProbeBw);
+  EXPECT_EQ(d.bbr.min_rtt(), rtt);
+
+  // Without the restart, the same ACK enters PROBE_RTT.
+  Driver e(2);
+  e.ReachProbeBw(bw);
+  e.Ack(bw, kMss, false, SimTime::Seconds(11) + SimTime::Milliseconds(1), rtt);
+  EXPECT_EQ(e.bbr.mode(), BbrOps::Mode::kProbeRtt);
+}
+
+// Through the controller: ControlWindow() on every ACK with the SentLog's samples, in SACK recovery
+// too, and the hooks that give BBR the recovery state.
+TEST(BbrTest, TheControllerLetsBbrSetTheWindowInRecovery) {
+  TcpConfig config = Config();
+  testing::FakeSender sender;
+  sender.unsent = Bytes{1} << 30;  // Not application-limited.
+  ConnectionControl cc(config, sender);
+  sender.controller = &cc;
+  cc.OnEstablished(SimTime::Zero(), false);
+  EXPECT_GT(cc.pacing_rate_bps(), 0);  // BBR always paces.
+  auto ack = [&](SimTime at, SeqNo to, std::vector<SackBlock> sack = {}) {
+    sender.now = at;
+    sender.sacks.Update(to, sack.data(), static_cast<int>(sack.size()));
+    AckInfo info;
+    info.ack = to;
+    info.newly_acked = to - sender.una;
+    info.sack_blocks = sack.data();
+    info.sack_count = static_cast<int>(sack.size());
+    if (to > sender.una) {
+      sender.una = to;
+      sender.nxt = std::max(sender.nxt, to);
+      cc.OnAck(at, info);
+    } else {
+      cc.OnDuplicateAck(at, info);
+    }
+  };
+  sender.SendTo(1 + 10 * kMss);
+  SimTime t = kRtt;
+  for (int i = 1; i <= 10; ++i, t += SimTime::Milliseconds(1)) {
+    ack(t, 1 + i * kMss);
+    sender.now = t;
+    sender.SendTo(sender.max + 2 * kMss);  // Two new segments per ACK, as slow start sends.
+  }
+  ASSERT_EQ(cc.cwnd(), 20 * kMss);  // IW 10 plus what was delivered (Startup).
+  ASSERT_EQ(sender.max - sender.una, 20 * kMss);
+  // The segment at una is lost. Duplicate ACKs SACKing the next ones still grow the window.
+  const SeqNo hole = sender.una;
+  t += kRtt;
+  ack(t, hole, {{hole + kMss, hole + 2 * kMss}});
+  ack(t, hole, {{hole + kMss, hole + 3 * kMss}});
+  EXPECT_EQ(cc.cwnd(), 22 * kMss);
+  ASSERT_FALSE(cc.in_recovery());
+  const Bytes before = cc.cwnd();
+  // The third SACKed segment above it makes the hole lost (RFC 6675 IsLost()): recovery.
+  ack(t, hole, {{hole + kMss, hole + 4 * kMss}});
+  ASSERT_TRUE(cc.in_recovery());
+  EXPECT_EQ(cc.ssthresh(), TcpConfig::kInfiniteSsthresh);  // bbr_ssthresh().
+  EXPECT_EQ(sender.retransmitted, (std::vector<SeqNo>{hole}));
+  // Packet conservation: cwnd = in flight after the ACK (20 outstanding - 3 SACKed - 1 lost) + the
+  // one segment it newly SACKed (Linux runs bbr_main() after tcp_fastretrans_alert() marked the
+  // loss, before tcp_xmit_recovery() resends): room for the retransmission and nothing more.
+  EXPECT_EQ(cc.cwnd(), (20 - 3 - 1 + 1) * kMss);
+  EXPECT_EQ(cc.sent_log()->in_flight(), 17 * kMss);
+  // Recovery ends: the window saved at its start comes back.
+  t += kRtt;
+  ack(t, sender.max);
+  EXPECT_FALSE(cc.in_recovery());
+  EXPECT_GE(cc.cwnd(), before);
+}
+
+// ---- Whole runs ----
+
+// The flavor-bbr preset (one bulk flow over a 10 Mb/s, 40 ms link with a 100-packet queue), with
+// its TCP series.
+RunOutput RunFlavorBbr(double seconds, uint64_t seed = 1) {
+  json doc = json::parse(*PresetText("flavor-bbr"));
+  doc["durationS"] = seconds;
+  RunOptions options;
+  options.trace = TraceLevel::kSeries;
+  options.seed = seed;
+  return RunScenario(ParseScenario(doc), options);
+}
+
+// One row of the TCP series, as the tests read it.
+struct Row {
+  double t;
+  int state;
+  int gain;
+  double btl_bw;
+  int64_t in_flight;
+  int64_t min_rtt_ns;
+};
+
+std::vector<Row> Rows(const RunOutput& run) {
+  const TcpSeries& s = run.recorder->tcp_series();
+  std::vector<Row> rows;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.flow[i] != 0) continue;
+    rows.push_back({static_cast<double>(s.time_ns[i]) / 1e9, s.bbr_state[i], s.bbr_pacing_gain_milli[i],
+                    static_cast<double>(s.btl_bw_bps[i]), s.in_flight[i], s.bbr_min_rtt_ns[i]});
+  }
+  return rows;
+}
+
+TEST(BbrRunTest, StartupDrainProbeBwAndProbeRttOnASingleBottleneck) {
+  // The state machine of tcp_bbr.c on one bulk flow: Startup (gain 2/ln 2), Drain (its inverse),
+  // ProbeBW cycling 5/4, 3/4 and 1, and ProbeRTT (gain 1) whenever the min RTT is 10 s old.
+  const RunOutput run = RunFlavorBbr(30);
+  const std::vector<Row> rows = Rows(run);
+  ASSERT_FALSE(rows.empty());
+  std::vector<int> states;
+  std::map<int, std::set<int>> gains;
+  for (const Row& r : rows) {
+    if (states.empty() || states.back() != r.state) states.push_back(r.state);
+    gains[r.state].insert(r.gain);
+  }
+  ASSERT_GE(states.size(), 5u);
+  EXPECT_EQ(std::vector<int>(states.begin(), states.begin() + 3), (std::vector<int>{1, 2, 3}));
+  for (size_t i = 3; i < states.size(); ++i) EXPECT_EQ(states[i], i % 2 == 1 ? 4 : 3) << "transition " << i;
+  EXPECT_EQ(gains[1], (std::set<int>{2887}));
+  EXPECT_EQ(gains[2], (std::set<int>{344}));
+  EXPECT_EQ(gains[3], (std::set<int>{750, 1000, 1250}));
+  EXPECT_EQ(gains[4], (std::set<int>{1000}));
+  // Startup fills the pipe within a second (about log2(BDP / IW) + 3 round trips of 40 ms).
+  const auto drain = std::find_if(rows.begin(), rows.end(), [](const Row& r) { return r.state == 2; });
+  EXPECT_LT(drain->t, 1.0);
+}
+
+TEST(BbrRunTest, BandwidthEstimateSettlesAtTheBottleneckRate) {
+  // tcp_bbr.c bbr_update_bw(): the windowed maximum delivery rate is the bottleneck's rate: 10 Mb/s
+  // of packets, 10 x 1460 / 1500 Mb/s of payload (40 bytes of headers on the wire).
+  const RunOutput run = RunFlavorBbr(30);
+  const double payload_rate = 10e6 * 1460 / 1500;
+  int checked = 0;
+  for (const Row& r : Rows(run)) {
+    if (r.t < 2) continue;
+    EXPECT_NEAR(r.btl_bw, payload_rate, 0.05 * payload_rate) << "at " << r.t << " s";
+    ++checked;
+  }
+  EXPECT_GT(checked, 100);
+  // And the flow gets it.
+  EXPECT_GT(testing::Flow(run, 0)["goodputBps"].get<double>(), 0.9 * payload_rate);
+}
+
+TEST(BbrRunTest, ProbeRttEveryTenSecondsDrainsInFlightToFourPackets) {
+  // tcp_bbr.c bbr_update_min_rtt(): every 10 s (bbr_min_rtt_win_sec) without a lower RTT, PROBE_RTT
+  // holds in flight at 4 segments (bbr_cwnd_min_target) for at least 200 ms (bbr_probe_rtt_mode_ms).
+  const RunOutput run = RunFlavorBbr(45);
+  const std::vector<Row> rows = Rows(run);
+  std::vector<double> entries, exits;
+  std::vector<int64_t> lowest;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i].state == 4 && rows[i - 1].state != 4) {
+      entries.push_back(rows[i].t);
+      lowest.push_back(rows[i].in_flight);
+    }
+    if (rows[i].state == 4) lowest.back() = std::min(lowest.back(), rows[i].in_flight);
+    if (rows[i].state != 4 && rows[i - 1].state == 4) exits.push_back(rows[i].t);
+  }
+  ASSERT_EQ(entries.size(), 4u);
+  ASSERT_EQ(exits.size(), 4u);
+  EXPECT_GT(entries[0], 10.0);
+  EXPECT_LT(entries[0], 11.0);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    EXPECT_LE(lowest[i], 4 * 1460) << "ProbeRTT " << i;
+    EXPECT_GT(exits[i] - entries[i], 0.2) << "ProbeRTT " << i;
+    EXPECT_LT(exits[i] - entries[i], 0.5) << "ProbeRTT " << i;
+    if (i > 0) {
+      EXPECT_GT(entries[i] - exits[i - 1], 10.0) << "ProbeRTT " << i;
+      EXPECT_LT(entries[i] - exits[i - 1], 10.5) << "ProbeRTT " << i;
+    }
+  }
+}
+
+TEST(BbrRunTest, SameSeedSameRun) {
+  // Determinism: the run is a function of the scenario and the seed, BBR's random phase included.
+  const RunOutput a = RunFlavorBbr(12);
+  const RunOutput b = RunFlavorBbr(12);
+  EXPECT_EQ(a.result_hash, b.result_hash);
+  json doc = json::parse(*PresetText("modern-bulk-bbr"));
+  doc["durationS"] = 5;
+  const Scenario s = ParseScenario(doc);
+  EXPECT_EQ(RunScenario(s).result_hash, RunScenario(s).result_hash);
+}
+
+TEST(BbrRunTest, NotOnHostsThatShareOneWindow) {
+  // BBR needs each connection's own delivery-rate samples; E-TCP, TCP-INT and the Congestion
+  // Manager drive one window per group with the acknowledged bytes only (sharing/ensemble.h).
+  json doc = json::parse(*PresetText("flavor-bbr"));
+  doc["hosts"] = {{"server", {{"sharing", {{"scheme", "etcp"}}}}}};
+  try {
+    ParseScenario(doc);
+    ADD_FAILURE() << "BBR accepted under E-TCP";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$.tcp.flavor");
+    EXPECT_NE(e.problem().find("\"etcp\""), std::string::npos) << e.what();
+  }
+  doc.erase("tcp");
+  doc["traffic"][0]["tcp"] = {{"flavor", "bbr"}};
+  doc["hosts"] = {{"*", {{"sharing", {{"scheme", "congestion-manager"}}}}}};
+  try {
+    ParseScenario(doc);
+    ADD_FAILURE() << "BBR accepted under the Congestion Manager";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$.traffic[0].tcp.flavor");
+  }
+  // Schemes that keep each connection's window (RFC 9040's) are fine.
+  doc["hosts"] = {{"*", {{"sharing", {{"scheme", "rfc9040-temporal"}}}}}};
+  EXPECT_NO_THROW(ParseScenario(doc));
+}
+
+}  // namespace
+}  // namespace tcb
