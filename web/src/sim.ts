@@ -7,6 +7,7 @@ import {
   listExperiments,
   listPapers,
   listPresets,
+  planExperiment,
   runExperiment,
   runScenario,
   validateScenario,
@@ -24,7 +25,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PaperRef, PresetInfo } from './data/presets';
 
-export { getPreset, runExperiment, validateScenario };
+export { getPreset, planExperiment, runExperiment, validateScenario };
 
 let presetCache: Promise<(PresetInfo & { scenario: Scenario })[]> | undefined;
 const scenarioCache = new Map<string, Promise<Scenario>>();
