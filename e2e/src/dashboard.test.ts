@@ -13,6 +13,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { deflateRawSync } from 'node:zlib';
 import { artifacts, launchBrowser, repoRoot, startServer, type Server } from './harness.js';
 import { describeZoom, firstPlotTimes, measureZoom, median, openLargeTrace, withLoad } from './measure.js';
 
@@ -193,6 +194,15 @@ test('an invalid value shows its error at the field and nothing runs or is sent'
     await page.getByRole('tab', { name: 'Run' }).click();
     assert.equal(await hashOf(page), before);
     await page.screenshot({ path: join(artifacts, 'invalid-field.png') });
+
+    // A link carrying an invalid scenario: its first run (which checks it, instead of a separate
+    // validation) fails, and the simulator's validator then names the field.
+    const scenario = await presetScenario(PRESET);
+    (scenario.topology as { link: { bandwidthMbps: number } }).link.bandwidthMbps = -0.8;
+    await page.goto(`${server.url}/?s=1.${deflateRawSync(Buffer.from(JSON.stringify(scenario))).toString('base64url')}`);
+    await page.locator('[data-testid=scenario-invalid]').waitFor({ timeout: 60_000 });
+    assert.match((await page.locator('[data-testid=scenario-invalid]').textContent()) ?? '', /\/topology\/link\/bandwidthMbps/);
+    await page.locator('[data-pointer="/topology/link/bandwidthMbps"] [data-field-error]').waitFor({ timeout: 30_000 });
   } finally {
     await close();
   }

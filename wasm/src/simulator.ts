@@ -103,6 +103,8 @@ export class Simulator {
   #module?: WebAssembly.Module;
   #loading?: Promise<void>;
   readonly #slots = new Set<Slot>();
+  // The worker started while the module loads (see #pump).
+  #starting?: Slot;
   readonly #idle: Slot[] = [];
   readonly #queue: Job[] = [];
   #nextId = 1;
@@ -289,6 +291,7 @@ export class Simulator {
       this.#retire(slot);
       if (job) this.#settle(job, () => job.reject(new Error('simulator closed')));
     }
+    if (this.#starting) this.#retire(this.#starting);
   }
 
   #submit(body: RequestBody, options: Pick<Job, 'signal' | 'onProgress' | 'onRuns'> = {}): Promise<unknown> {
@@ -314,6 +317,9 @@ export class Simulator {
         if (this.#slots.size >= this.#maxWorkers) return;
         if (!this.#module) {
           this.#load();
+          // The first worker starts now, so that its script loads while the module compiles; it
+          // gets the module when it is ready.
+          if (this.#slots.size === 0) this.#starting ??= this.#newSlot();
           return;
         }
         slot = this.#spawn(this.#module);
@@ -344,12 +350,20 @@ export class Simulator {
     );
   }
 
-  #spawn(module: WebAssembly.Module): Slot {
+  // A worker, not yet given the module (nor counted among the slots).
+  #newSlot(): Slot {
     const slot: Slot = { port: undefined as unknown as WorkerPort, retired: false };
     slot.port = this.#host.spawn(
       (reply) => this.#onReply(slot, reply),
       (error) => this.#onFailure(slot, error),
     );
+    return slot;
+  }
+
+  // A worker with the module: the one started while the module compiled, if any, else a new one.
+  #spawn(module: WebAssembly.Module): Slot {
+    const slot = this.#starting ?? this.#newSlot();
+    this.#starting = undefined;
     slot.port.post({ type: 'init', module });
     this.#slots.add(slot);
     return slot;
@@ -410,6 +424,7 @@ export class Simulator {
   // The worker is terminated; a new one starts when a request needs it.
   #retire(slot: Slot): void {
     slot.retired = true;
+    if (this.#starting === slot) this.#starting = undefined;
     slot.job = undefined;
     this.#slots.delete(slot);
     const idle = this.#idle.indexOf(slot);
