@@ -179,59 +179,26 @@ class JsTables final : public tcb::RecorderBlocks {
   double copy_seconds() const { return copy_seconds_; }
 
  private:
-  struct TraceParts {
-    TCB_TRACE_COLUMNS(TCB_PARTS_MEMBER)
-  };
-  struct TcpParts {
-    TCB_TCP_COLUMNS(TCB_PARTS_MEMBER)
-  };
-  struct QueueParts {
-    TCB_QUEUE_COLUMNS(TCB_PARTS_MEMBER)
-  };
-  struct GroupParts {
-    TCB_GROUP_COLUMNS(TCB_PARTS_MEMBER)
-  };
-
-  static size_t Add(TraceParts& parts, const tcb::PacketTrace& rows) {
-    size_t bytes = 0;
-    TCB_TRACE_COLUMNS(TCB_ADD_PART)
-    return bytes;
+  // Per table: a ColumnParts per column, adding a block's columns to them, and joining them.
+#define TCB_TABLE_PARTS(Parts, Table, COLUMNS)            \
+  struct Parts {                                          \
+    COLUMNS(TCB_PARTS_MEMBER)                             \
+  };                                                      \
+  static size_t Add(Parts& parts, const tcb::Table& rows) { \
+    size_t bytes = 0;                                     \
+    COLUMNS(TCB_ADD_PART)                                 \
+    return bytes;                                         \
+  }                                                       \
+  static val Join(Parts& parts) {                         \
+    val table = val::object();                            \
+    COLUMNS(TCB_JOIN)                                     \
+    return table;                                         \
   }
-  static size_t Add(TcpParts& parts, const tcb::TcpSeries& rows) {
-    size_t bytes = 0;
-    TCB_TCP_COLUMNS(TCB_ADD_PART)
-    return bytes;
-  }
-  static size_t Add(QueueParts& parts, const tcb::QueueSeries& rows) {
-    size_t bytes = 0;
-    TCB_QUEUE_COLUMNS(TCB_ADD_PART)
-    return bytes;
-  }
-  static size_t Add(GroupParts& parts, const tcb::GroupSeries& rows) {
-    size_t bytes = 0;
-    TCB_GROUP_COLUMNS(TCB_ADD_PART)
-    return bytes;
-  }
-  static val Join(TraceParts& parts) {
-    val table = val::object();
-    TCB_TRACE_COLUMNS(TCB_JOIN)
-    return table;
-  }
-  static val Join(TcpParts& parts) {
-    val table = val::object();
-    TCB_TCP_COLUMNS(TCB_JOIN)
-    return table;
-  }
-  static val Join(QueueParts& parts) {
-    val table = val::object();
-    TCB_QUEUE_COLUMNS(TCB_JOIN)
-    return table;
-  }
-  static val Join(GroupParts& parts) {
-    val table = val::object();
-    TCB_GROUP_COLUMNS(TCB_JOIN)
-    return table;
-  }
+  TCB_TABLE_PARTS(TraceParts, PacketTrace, TCB_TRACE_COLUMNS)
+  TCB_TABLE_PARTS(TcpParts, TcpSeries, TCB_TCP_COLUMNS)
+  TCB_TABLE_PARTS(QueueParts, QueueSeries, TCB_QUEUE_COLUMNS)
+  TCB_TABLE_PARTS(GroupParts, GroupSeries, TCB_GROUP_COLUMNS)
+#undef TCB_TABLE_PARTS
 #undef TCB_PARTS_MEMBER
 #undef TCB_ADD_PART
 #undef TCB_JOIN

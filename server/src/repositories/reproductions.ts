@@ -7,6 +7,7 @@
 import type { Pool, PoolClient } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
 import { newId } from '../ids.js';
+import { countRuns } from './run-counts.js';
 import { addJobs, completeJobs } from '../queue/jobs.js';
 import { cancelChannel } from '../queue/names.js';
 import { reproductionReportJobSpec, reproductionRunJobSpec } from '../queue/reproduction-jobs.js';
@@ -100,17 +101,7 @@ export class ReproductionRepository {
       'SELECT status, count(*) AS n, max(finished_at) AS last FROM reproduction_runs WHERE reproduction_id = $1 GROUP BY status',
       [id],
     );
-    const counts: Counts = { total: row.total_runs, done: 0, failed: 0, cancelled: 0, pending: 0, running: 0 };
-    let lastFinished: Date | null = null;
-    for (const c of countRows.rows) {
-      if (c.status === 'done') counts.done = c.n;
-      else if (c.status === 'failed') counts.failed = c.n;
-      else if (c.status === 'cancelled') counts.cancelled = c.n;
-      else if (c.status === 'running') counts.running = c.n;
-      else counts.pending += c.n;
-      if (c.last && (!lastFinished || c.last > lastFinished)) lastFinished = c.last;
-    }
-    counts.pending += counts.running;
+    const { counts, lastFinished } = countRuns(row.total_runs, countRows.rows);
     const status = deriveStatus(row.cancelled_at !== null, counts, row.report_json !== null, row.report_error !== null);
     let error: string | null = row.report_error;
     if (counts.failed > 0) {

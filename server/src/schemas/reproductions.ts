@@ -3,6 +3,7 @@
 // check that a document is an object here, sim-core validates it (its errors carry the document's
 // path), and the OpenAPI document replaces both with the real schemas (openapi.ts).
 import { Type, type Static } from 'typebox';
+import { Batch } from './batches.js';
 
 export const ExperimentDocument = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
@@ -45,14 +46,8 @@ export const ReproductionCreated = Type.Object({
   runs: Type.Integer({ description: 'Runs in the plan: variants x points x replications.' }),
 });
 
-export const ReproductionCounts = Type.Object({
-  total: Type.Integer(),
-  done: Type.Integer(),
-  failed: Type.Integer(),
-  cancelled: Type.Integer(),
-  pending: Type.Integer({ description: 'Not finished: waiting or running.' }),
-  running: Type.Integer(),
-});
+/** A reproduction's runs by status, counted as a batch's are. */
+export const ReproductionCounts = Batch.properties.counts;
 
 export const Reproduction = Type.Object({
   id: Type.String(),

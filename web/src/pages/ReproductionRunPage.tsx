@@ -2,10 +2,10 @@
 // (polled, as the batch page does), then the stored report in the same claims and figures as the
 // quick size's, with its JSON and text as `tcpsim reproduce` prints them. The link can be shared:
 // whoever opens it gets the stored report.
-import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { api, ApiError, type Reproduction } from '../api';
+import { api, type Reproduction } from '../api';
 import { ReproductionReport } from '../components/ReproductionReport';
+import { usePolled } from './usePolled';
 
 const finished = (s: Reproduction['status']) => s === 'completed' || s === 'cancelled' || s === 'failed';
 
@@ -13,32 +13,7 @@ const sizeName = { full: 'full size', quick: 'quick size' } as const;
 
 export function ReproductionRunPage() {
   const { id = '' } = useParams();
-  const [reproduction, setReproduction] = useState<Reproduction | null>(null);
-  const [error, setError] = useState<{ message: string; status: number } | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout>;
-    const poll = async () => {
-      try {
-        const r = await api.getReproduction(id);
-        if (!live) return;
-        setReproduction(r);
-        setError(null);
-        if (!finished(r.status)) timer = setTimeout(poll, 700);
-      } catch (e) {
-        if (!live) return;
-        const err = e instanceof ApiError ? e : new ApiError(0, String(e));
-        setError({ message: err.message, status: err.status });
-        if (err.status !== 404) timer = setTimeout(poll, 3000);
-      }
-    };
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [id]);
+  const { value: reproduction, setValue: setReproduction, error, setError } = usePolled(id, () => api.getReproduction(id), (r) => finished(r.status));
 
   if (error && !reproduction)
     return (
