@@ -1,16 +1,17 @@
 // The dashboard's speed in Debian's Chromium against the real server, quiet and with another
 // process keeping one core busy: load to first plot of the default preset (median of 5 loads), and
 // zooming a time–sequence graph of about a million segments (dumbbell-bulk, 85 s); with
-// BENCH_LONG=1 also a longer run (BENCH_LONG_DURATION_S, default 170 s: about two million segments,
-// the most whose full packet trace fits the WASM module's 1 GB; 400 s, about five million, runs out
-// of memory). `npm run bench:render --workspace e2e` (after the builds of web, server and e2e).
-// Printed, never asserted.
+// BENCH_LONG=1 also a longer run (BENCH_LONG_DURATION_S, default 400 s: about five million data
+// segments, fourteen million trace rows). For each graph: the time from applying the scenario to
+// the drawn graph, the renderer process's peak and current resident memory, and the zoom's frame
+// rates. `npm run bench:render --workspace e2e` (after the builds of web, server and e2e). Printed,
+// never asserted.
 import { launchBrowser, startServer } from './harness.js';
-import { describeZoom, firstPlotTimes, measureZoom, median, openLargeTrace, withLoad } from './measure.js';
+import { describePhases, describeZoom, firstPlotPhases, measureZoom, median, openLargeTrace, rendererMemory, withLoad } from './measure.js';
 
 const loads = Number(process.env.BENCH_LOADS ?? 5);
 const millionS = Number(process.env.BENCH_1M_DURATION_S ?? 85);
-const longS = Number(process.env.BENCH_LONG_DURATION_S ?? 170);
+const longS = Number(process.env.BENCH_LONG_DURATION_S ?? 400);
 // Both renderers side by side, the default first.
 const renderers = (process.env.BENCH_RENDERERS ?? 'pixels,canvas2d,webgl2').split(',');
 
@@ -19,15 +20,20 @@ const browser = await launchBrowser();
 try {
   for (const load of [false, true]) {
     const label = load ? 'one core busy' : 'quiet';
-    const times = await withLoad(load, () => firstPlotTimes(browser, `${server.url}/`, loads));
+    const phases = await withLoad(load, () => firstPlotPhases(browser, `${server.url}/`, loads));
+    const times = phases.map((p) => p.firstDraw);
     console.log(`first plot (default preset, ${label}): ${times.map((t) => t.toFixed(0)).join(', ')} ms; median ${median(times).toFixed(0)} ms`);
+    console.log(`  steps: ${describePhases(phases)}`);
   }
   const sizes = [millionS, ...(process.env.BENCH_LONG ? [longS] : [])];
   for (const durationS of sizes) {
     for (const renderer of renderers) {
       const { page, readyMs, close } = await openLargeTrace(browser, server.url, durationS, renderer);
       try {
-        console.log(`dumbbell-bulk ${durationS} s (${renderer}): run and plots ready ${readyMs} ms after applying`);
+        const memory = rendererMemory();
+        console.log(
+          `dumbbell-bulk ${durationS} s (${renderer}): run and plots ready ${readyMs} ms after applying; renderer process memory peak ${memory.peakMiB.toFixed(0)} MiB, now ${memory.nowMiB.toFixed(0)} MiB`,
+        );
         for (const load of [false, true]) {
           const z = await withLoad(load, () => measureZoom(page, 4));
           console.log(`zoom (${load ? 'one core busy' : 'quiet'}): ${describeZoom(z)}`);

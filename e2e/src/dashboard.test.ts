@@ -1,7 +1,8 @@
 // The dashboard in a browser against the real server on embedded PostgreSQL: explorer and plots,
 // the shared connection highlight, scheme change, save and share (on the server and in the link),
 // field validation, a small batch, working offline, unknown ids, the reproductions page against
-// the CLI's reports, and axe-core on every page. Load-to-first-plot time and the frame times while
+// the CLI's reports (the quick size in the browser, the full size on the server's queue), and
+// axe-core on every page. Load-to-first-plot time and the frame times while
 // zooming a large trace, quiet and with one core busy, are printed, not asserted (the long
 // measurements: npm run bench:render).
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { deflateRawSync } from 'node:zlib';
 import { artifacts, launchBrowser, repoRoot, startServer, type Server } from './harness.js';
 import { describeZoom, firstPlotTimes, measureZoom, median, openLargeTrace, withLoad } from './measure.js';
 
@@ -192,6 +194,15 @@ test('an invalid value shows its error at the field and nothing runs or is sent'
     await page.getByRole('tab', { name: 'Run' }).click();
     assert.equal(await hashOf(page), before);
     await page.screenshot({ path: join(artifacts, 'invalid-field.png') });
+
+    // A link carrying an invalid scenario: its first run (which checks it, instead of a separate
+    // validation) fails, and the simulator's validator then names the field.
+    const scenario = await presetScenario(PRESET);
+    (scenario.topology as { link: { bandwidthMbps: number } }).link.bandwidthMbps = -0.8;
+    await page.goto(`${server.url}/?s=1.${deflateRawSync(Buffer.from(JSON.stringify(scenario))).toString('base64url')}`);
+    await page.locator('[data-testid=scenario-invalid]').waitFor({ timeout: 60_000 });
+    assert.match((await page.locator('[data-testid=scenario-invalid]').textContent()) ?? '', /\/topology\/link\/bandwidthMbps/);
+    await page.locator('[data-pointer="/topology/link/bandwidthMbps"] [data-field-error]').waitFor({ timeout: 30_000 });
   } finally {
     await close();
   }
@@ -456,6 +467,56 @@ test('reproductions: the quick size runs in the browser and its report is the CL
   }
 });
 
+test('reproductions: the full size runs on the server with live progress, and its stored report opens from its link', async () => {
+  // E-TCP Fig. 6 (model): ten runs of a fraction of a second at full size, the cheapest full size.
+  const name = 'etcp-fig6-model';
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/reproduce/${name}`);
+    await page.locator('[data-testid=claims]').waitFor({ timeout: 120_000 });
+    const { stdout: cliReport } = await run(tcpsim, ['reproduce', name, '--json'], { maxBuffer: 1 << 26 });
+    const report = JSON.parse(cliReport) as { claims: unknown[]; runsHash: string; runs: number };
+    await page.getByText(`${report.runs} runs go to the server’s queue`).waitFor();
+    await page.getByTestId('run-full').click();
+    await page.waitForURL(/\/r\/[A-Za-z0-9_-]{22}$/, { timeout: 30_000 });
+    const link = page.url();
+    await page.getByTestId('reproduction-progress').waitFor();
+    await page.locator('[data-testid=reproduction-run][data-status=completed]').waitFor({ timeout: 120_000 });
+    assert.equal(await page.getByTestId('reproduction-run').getAttribute('data-runs-hash'), report.runsHash);
+    assert.equal(await page.locator('[data-testid=claims] > li').count(), report.claims.length);
+    assert.ok((await page.locator('figure[data-plot="bars"], figure[data-plot="sweep"], [data-testid=report-table]').count()) >= 1, 'the figure is rebuilt');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-json').click()]);
+    assert.equal(await readFile((await download.path())!, 'utf8'), cliReport, 'the stored report is the CLI\'s, to the byte');
+    await page.screenshot({ path: join(artifacts, `reproduce-${name}-full.png`), fullPage: true });
+
+    // Whoever opens the link gets the stored report.
+    const other = await newPage();
+    try {
+      await other.page.goto(link);
+      await other.page.locator('[data-testid=reproduction-run][data-status=completed]').waitFor({ timeout: 30_000 });
+      assert.equal(await other.page.getByTestId('reproduction-run').getAttribute('data-runs-hash'), report.runsHash);
+      assert.equal(await other.page.locator('[data-testid=claims] > li').count(), report.claims.length);
+      assert.deepEqual(other.errors, []);
+    } finally {
+      await other.close();
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+/** Submits a reproduction through the API; returns its id. */
+async function submitReproduction(experiment: string): Promise<string> {
+  const response = await fetch(`${server.url}/api/reproductions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ experiment, mode: 'full' }),
+  });
+  assert.equal(response.status, 202, await response.clone().text());
+  return ((await response.json()) as { id: string }).id;
+}
+
 const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 test('axe-core finds no serious or critical violation on any page', async () => {
@@ -463,8 +524,15 @@ test('axe-core finds no serious or critical violation on any page', async () => 
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 }, bypassCSP: true });
   const page = await context.newPage();
   const close = () => context.close();
+  // A reproduction while its runs go through the queue (TCP-INT's SACK figure: 900 runs at full
+  // size, cancelled below), and one finished.
+  const finished = await submitReproduction('etcp-fig6-model');
+  const running = await submitReproduction('tcpint-fig-sack');
   try {
     const pages: [string, string][] = [
+      [`/r/${running}`, '[data-testid=reproduction-run] [data-testid=reproduction-progress]'],
+      [`/r/${finished}`, '[data-testid=reproduction-run][data-status=completed] [data-testid=claims]'],
+      ['/r/AAAAAAAAAAAAAAAAAAAAAA', '[data-testid=reproduction-error]'],
       ['/', 'figure[data-plot="time-sequence"][data-frames]'],
       ['/?preset=scheme-etcp&plots=seq,cwnd,ensemble,pacing,queue,rates,rtt', 'figure[data-plot="rtt"][data-frames]'],
       ['/?preset=etcp-fig4-fair&mode=compare&schemes=independent,etcp', '[data-testid=difference-table]'],
@@ -491,9 +559,12 @@ test('axe-core finds no serious or critical violation on any page', async () => 
         `# axe ${path}: ${violations.passes} rules pass; ${violations.list.length ? violations.list.map((v) => `${v.impact} ${v.id} (${v.nodes}, e.g. ${v.first})`).join('; ') : 'no violations'}`,
       );
       for (const v of violations.list) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${path}: ${v.impact} ${v.id} at ${v.first}`);
+      // Checked while running: its runs need not keep the one worker busy any longer.
+      if (path === `/r/${running}`) await fetch(`${server.url}/api/reproductions/${running}`, { method: 'DELETE' });
     }
     assert.deepEqual(found, []);
   } finally {
+    await fetch(`${server.url}/api/reproductions/${running}`, { method: 'DELETE' });
     await close();
   }
 });

@@ -2,6 +2,7 @@
 // and the frame times while zooming a large time–sequence graph, with and without another process
 // keeping one core busy (a loop of native tcpsim runs, as a busy machine would have).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { repoRoot } from './harness.js';
@@ -53,23 +54,56 @@ const percentile = (a: number[], p: number) => {
 
 /** Milliseconds from navigation start to the first drawn time–sequence graph, per load (fresh contexts). */
 export async function firstPlotTimes(browser: Browser, url: string, loads: number): Promise<number[]> {
+  return (await firstPlotPhases(browser, url, loads)).map((p) => p.firstDraw);
+}
+
+/** When each step towards the first plot happened, in ms from navigation start. */
+export interface FirstPlotPhases {
+  /** The page's script has run (DOMContentLoaded). */
+  script: number;
+  /** The simulator's module is compiled (its .wasm fetched and compiled). */
+  module: number;
+  presetLoaded: number;
+  runStart: number;
+  runEnd: number;
+  firstDraw: number;
+}
+
+/** The steps to the first drawn time–sequence graph, per load (fresh contexts). */
+export async function firstPlotPhases(browser: Browser, url: string, loads: number): Promise<FirstPlotPhases[]> {
   // One load first, not counted: the server's and the disk's caches warm up.
   loads++;
-  const out: number[] = [];
+  const out: FirstPlotPhases[] = [];
   for (let i = 0; i < loads; i++) {
     const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
     const page = await context.newPage();
     try {
       await page.goto(url);
       await page.locator('figure[data-plot="time-sequence"][data-frames]').waitFor({ timeout: 120_000 });
-      const t = await page.evaluate(() => performance.getEntriesByName('tcb:first-draw:Time–sequence graph')[0]?.startTime ?? NaN);
-      if (i > 0) out.push(t);
+      const phases = await page.evaluate(() => {
+        const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+        const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm')) as PerformanceResourceTiming | undefined;
+        return {
+          script: nav?.domContentLoadedEventEnd ?? NaN,
+          module: wasm?.responseEnd ?? NaN,
+          presetLoaded: at('tcb:preset-loaded'),
+          runStart: at('tcb:run-start'),
+          runEnd: at('tcb:run-end'),
+          firstDraw: at('tcb:first-draw:Time–sequence graph'),
+        };
+      });
+      if (i > 0) out.push(phases);
     } finally {
       await context.close();
     }
   }
   return out;
 }
+
+/** The median of each phase, as one line. */
+export const describePhases = (phases: FirstPlotPhases[]) =>
+  (Object.keys(phases[0] ?? {}) as (keyof FirstPlotPhases)[]).map((k) => `${k} ${median(phases.map((p) => p[k])).toFixed(0)}`).join(', ') + ' ms (medians)';
 
 export interface ZoomFigures {
   segments: number;
@@ -151,6 +185,50 @@ export async function measureZoom(page: Page, seconds = 3): Promise<ZoomFigures>
     drawMedianMs: median(m.draws),
     renderer: m.renderer,
   };
+}
+
+/** The processes descended from this one (Chromium's, launched by playwright-core), by pid. */
+function descendants(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, p] of parent) if (p === pid) (out.push(child), walk(child));
+  };
+  walk(root);
+  return out;
+}
+
+function statusKiB(pid: number, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Memory of Chromium's renderer processes (a page and its Web Workers live in one): the largest
+ * peak resident set (VmHWM) and that process's resident set now, in MiB. Linux only.
+ */
+export function rendererMemory(): { peakMiB: number; nowMiB: number } {
+  let best = { peakMiB: 0, nowMiB: 0 };
+  for (const pid of descendants(process.pid)) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const peak = statusKiB(pid, 'VmHWM') / 1024;
+      if (peak > best.peakMiB) best = { peakMiB: peak, nowMiB: statusKiB(pid, 'VmRSS') / 1024 };
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return best;
 }
 
 export const describeZoom = (z: ZoomFigures) =>

@@ -21,6 +21,7 @@ import { examplePreset, openapiTransform } from './openapi.js';
 import { documentCommonResponses, frameworkErrors, maxParamLength } from './responses.js';
 import experimentRoutes from './routes/api/experiments/index.js';
 import batchRoutes from './routes/api/batches/index.js';
+import reproductionRoutes from './routes/api/reproductions/index.js';
 import runRoutes from './routes/api/runs/index.js';
 import presetRoutes from './routes/api/presets/index.js';
 import healthRoutes from './routes/api/health/index.js';
@@ -205,7 +206,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       openapi: '3.1.0',
       info: {
         title: 'tcb-lab simulation service',
-        description: 'Saved experiments, batches of simulation runs (parameter grids with replications) and synchronous runs of the tcb-lab TCP control block sharing simulator. See docs/API.md.',
+        description: "Saved experiments, batches of simulation runs (parameter grids with replications), reproductions of the seed papers' experiments and synchronous runs of the tcb-lab TCP control block sharing simulator. See docs/API.md.",
         version: '1.0.0',
       },
     },
@@ -215,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(experimentRoutes, { prefix: '/api/experiments' });
   await app.register(batchRoutes, { prefix: '/api/batches' });
+  await app.register(reproductionRoutes, { prefix: '/api/reproductions' });
   await app.register(runRoutes, { prefix: '/api/runs' });
   await app.register(presetRoutes, { prefix: '/api/presets' });
   await app.register(schemaRoutes, { prefix: '/api/schemas' });

@@ -118,7 +118,9 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   const uint64_t seed = options.seed.value_or(scenario.seed);
   RunOutput out;
   out.trace = options.trace.value_or(scenario.record.trace);
-  out.recorder = std::make_unique<Recorder>(out.trace);
+  out.recorder = options.record_blocks != nullptr
+                     ? std::make_unique<Recorder>(out.trace, options.record_blocks, options.record_block_rows)
+                     : std::make_unique<Recorder>(out.trace);
 
   Simulation sim(seed);
   Network net(sim, out.recorder.get());
@@ -212,6 +214,7 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
     out.flows.push_back(std::move(label));
   }
   for (size_t i = 0; i < net.link_count(); ++i) out.links.push_back(net.link(static_cast<LinkId>(i)).name());
+  out.recorder->Flush();
   return out;
 }
 

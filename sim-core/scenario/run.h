@@ -25,6 +25,11 @@ struct RunOptions {
   // returning false cancels the run (RunScenario then throws RunCancelled).
   std::function<bool(SimTime now, SimTime duration)> on_progress;
   uint64_t progress_every_events = 1 << 16;
+  // When set, the series and packet trace are handed to it in blocks of `record_block_rows` rows as
+  // they are recorded, the rest before RunScenario returns, and RunOutput::recorder keeps none of
+  // them (its tables are empty). Not owned.
+  RecorderBlocks* record_blocks = nullptr;
+  size_t record_block_rows = 1 << 16;
 };
 
 class RunCancelled : public std::runtime_error {

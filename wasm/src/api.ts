@@ -1,7 +1,7 @@
 // What both entry points (node.ts, browser.ts) export: the types, the errors, the Simulator, and
 // functions that use one Simulator shared by the whole process or page.
 import { Simulator, type SimulatorOptions, type WorkerHost } from './simulator.js';
-import type { Experiment, ExperimentOptions, GridRequest, RunOptions, Scenario, SchemaName } from './types.js';
+import type { Experiment, ExperimentOptions, ExperimentStepOptions, GridRequest, RunOptions, Scenario, SchemaName } from './types.js';
 
 export * from './types.js';
 export { columnInfo } from './generated/columns.js';
@@ -32,5 +32,6 @@ export function defaultFunctions(host: WorkerHost) {
     listExperiments: () => simulator().listExperiments(),
     getExperiment: (name: string) => simulator().getExperiment(name),
     runExperiment: (experiment: string | Experiment, options?: ExperimentOptions) => simulator().runExperiment(experiment, options),
+    planExperiment: (experiment: string | Experiment, options?: ExperimentStepOptions) => simulator().planExperiment(experiment, options),
   };
 }

@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "experiment/experiment.h"
@@ -39,6 +41,15 @@ val Error(const char* kind, const std::string& message) {
   return out;
 }
 
+// The rows of a run exceed what the caller allows the series and trace to take (RunOptions'
+// maxRecordedBytes): reported as out of memory, with the limit.
+class RecordedTooLarge : public std::runtime_error {
+ public:
+  explicit RecordedTooLarge(double limit_bytes)
+      : std::runtime_error("out of memory: the run's series and packet trace need more than " +
+                           std::to_string(static_cast<uint64_t>(limit_bytes) >> 20) + " MiB (maxRecordedBytes)") {}
+};
+
 // Runs `body`, turning exceptions into the error object the worker expects. A ScenarioError carries
 // the CLI's JSON path and problem; bad_alloc means the module reached its maximum memory.
 template <class Body>
@@ -50,6 +61,8 @@ val Guarded(Body&& body) {
     out["error"].set("path", e.path());
     out["error"].set("problem", e.problem());
     return out;
+  } catch (const RecordedTooLarge& e) {
+    return Error("memory", e.what());
   } catch (const std::bad_alloc&) {
     const size_t maximum_mib = emscripten_get_heap_max() >> 20;
     return Error("memory", "out of memory: the run needs more than the module's maximum of " +
@@ -91,41 +104,125 @@ val StringArray(const Strings& strings) {
   return out;
 }
 
-// Every column of a table, by its key (sim-core/trace/columns.json).
-#define TCB_COLUMN_ARRAY(member, type, key, csv_name, csv, infinite, indexes) \
-  table.set(key, ColumnArray(buffer.member, infinite));
-
-val TcpTable(const tcb::TcpSeries& buffer) {
-  val table = val::object();
-  TCB_TCP_COLUMNS(TCB_COLUMN_ARRAY)
-  return table;
-}
-val QueueTable(const tcb::QueueSeries& buffer) {
-  val table = val::object();
-  TCB_QUEUE_COLUMNS(TCB_COLUMN_ARRAY)
-  return table;
-}
-val GroupTable(const tcb::GroupSeries& buffer) {
-  val table = val::object();
-  TCB_GROUP_COLUMNS(TCB_COLUMN_ARRAY)
-  return table;
+// The typed array a column arrives in (ColumnArray): 64-bit columns as Float64Array.
+template <class T>
+const char* ArrayType() {
+  if constexpr (sizeof(T) == 8) {
+    return "Float64Array";
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return "Int32Array";
+  } else {
+    static_assert(std::is_same_v<T, uint8_t>, "trace/columns.json types: int64, uint64, int32, uint8");
+    return "Uint8Array";
+  }
 }
 
-val SeriesColumns(const tcb::Recorder& recorder) {
-  val series = val::object();
-  series.set("tcp", TcpTable(recorder.tcp_series()));
-  series.set("queue", QueueTable(recorder.queue_series()));
-  series.set("group", GroupTable(recorder.group_series()));
-  return series;
-}
+// One column as it arrives: typed arrays of consecutive rows, joined into one when the run ends.
+// Joining drops each part as it is copied, so that at most one column is held twice.
+class ColumnParts {
+ public:
+  void Add(val part) { parts_.call<void>("push", part); rows_ += part["length"].as<size_t>(); }
 
-val TraceColumns(const tcb::PacketTrace& buffer) {
-  val table = val::object();
-  table.set("eventNames", StringArray(tcb::PacketEventNames()));
-  TCB_TRACE_COLUMNS(TCB_COLUMN_ARRAY)
-  return table;
-}
-#undef TCB_COLUMN_ARRAY
+  val Join(const char* type) {
+    val out = val::global(type).new_(static_cast<double>(rows_));
+    const size_t n = parts_["length"].as<size_t>();
+    double offset = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const val part = parts_[i];
+      out.call<void>("set", part, offset);
+      offset += part["length"].as<double>();
+      parts_.set(i, val::undefined());
+    }
+    parts_ = val::array();
+    return out;
+  }
+
+ private:
+  val parts_ = val::array();
+  size_t rows_ = 0;
+};
+
+// Every table of a run (sim-core/trace/columns.json) as its rows are recorded: each block the
+// recorder hands over is copied out of the module's memory at once (so that the module holds one
+// block per table, not the run's rows), and the tables are joined into one typed array per
+// column, by its key, when the run ends.
+class JsTables final : public tcb::RecorderBlocks {
+ public:
+  explicit JsTables(double max_bytes) : max_bytes_(max_bytes) {}
+
+#define TCB_PARTS_MEMBER(member, type, key, csv_name, csv, infinite, indexes) ColumnParts member;
+#define TCB_ADD_PART(member, type, key, csv_name, csv, infinite, indexes) \
+  parts.member.Add(ColumnArray(rows.member, infinite));                  \
+  bytes += rows.size() * sizeof(type);
+#define TCB_JOIN(member, type, key, csv_name, csv, infinite, indexes) table.set(key, parts.member.Join(ArrayType<type>()));
+
+  void Take(const tcb::PacketTrace& rows) override { Timed([&] { Count(Add(trace_, rows)); }); }
+  void Take(const tcb::TcpSeries& rows) override { Timed([&] { Count(Add(tcp_, rows)); }); }
+  void Take(const tcb::QueueSeries& rows) override { Timed([&] { Count(Add(queue_, rows)); }); }
+  void Take(const tcb::GroupSeries& rows) override { Timed([&] { Count(Add(group_, rows)); }); }
+
+  val Series() {
+    val series = val::object();
+    series.set("tcp", Join(tcp_));
+    series.set("queue", Join(queue_));
+    series.set("group", Join(group_));
+    return series;
+  }
+
+  val Trace() {
+    val table = Join(trace_);
+    table.set("eventNames", StringArray(tcb::PacketEventNames()));
+    return table;
+  }
+
+  // Wall time spent copying blocks out during the run, which the run's wall time leaves out.
+  double copy_seconds() const { return copy_seconds_; }
+
+ private:
+  // Per table: a ColumnParts per column, adding a block's columns to them, and joining them.
+#define TCB_TABLE_PARTS(Parts, Table, COLUMNS)            \
+  struct Parts {                                          \
+    COLUMNS(TCB_PARTS_MEMBER)                             \
+  };                                                      \
+  static size_t Add(Parts& parts, const tcb::Table& rows) { \
+    size_t bytes = 0;                                     \
+    COLUMNS(TCB_ADD_PART)                                 \
+    return bytes;                                         \
+  }                                                       \
+  static val Join(Parts& parts) {                         \
+    val table = val::object();                            \
+    COLUMNS(TCB_JOIN)                                     \
+    return table;                                         \
+  }
+  TCB_TABLE_PARTS(TraceParts, PacketTrace, TCB_TRACE_COLUMNS)
+  TCB_TABLE_PARTS(TcpParts, TcpSeries, TCB_TCP_COLUMNS)
+  TCB_TABLE_PARTS(QueueParts, QueueSeries, TCB_QUEUE_COLUMNS)
+  TCB_TABLE_PARTS(GroupParts, GroupSeries, TCB_GROUP_COLUMNS)
+#undef TCB_TABLE_PARTS
+#undef TCB_PARTS_MEMBER
+#undef TCB_ADD_PART
+#undef TCB_JOIN
+
+  template <class Body>
+  void Timed(Body&& body) {
+    const auto started = std::chrono::steady_clock::now();
+    body();
+    copy_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  }
+
+  void Count(size_t bytes) {
+    bytes_ += static_cast<double>(bytes);
+    if (bytes_ > max_bytes_) throw RecordedTooLarge(max_bytes_);
+  }
+
+  double max_bytes_;
+  double bytes_ = 0;
+  double copy_seconds_ = 0;
+  TraceParts trace_;
+  TcpParts tcp_;
+  QueueParts queue_;
+  GroupParts group_;
+};
 
 // validate(text) -> {scenario: normalised JSON text} | {error}
 val Validate(const std::string& text) {
@@ -146,9 +243,10 @@ val PlanGrid(const std::string& text) {
   });
 }
 
-// run(text, {seed?, trace?, progressEveryEvents?}, progress(nowS, durationS))
+// run(text, {seed?, trace?, progressEveryEvents?, maxRecordedBytes}, progress(nowS, durationS))
 //   -> {summary: JSON text as `tcpsim run` prints it, flows, links, groups, series?, trace?,
-//       wallSeconds: the run's wall time, measured as `tcpsim run --stats` does} | {error}
+//       wallSeconds: the run's wall time, measured as `tcpsim run --stats` does, without copying the
+//       rows out} | {error}; rows beyond maxRecordedBytes (as typed arrays) fail as out of memory
 val Run(const std::string& text, val options, val progress) {
   return Guarded([&] {
     const tcb::Scenario scenario = tcb::ParseScenarioText(text);
@@ -172,6 +270,10 @@ val Run(const std::string& text, val options, val progress) {
     if (!options["progressEveryEvents"].isUndefined()) {
       run_options.progress_every_events = options["progressEveryEvents"].as<uint32_t>();
     }
+    // The series and trace leave the module's memory block by block as they are recorded.
+    JsTables tables(options["maxRecordedBytes"].isUndefined() ? std::numeric_limits<double>::infinity()
+                                                              : options["maxRecordedBytes"].as<double>());
+    run_options.record_blocks = &tables;
     // Cancellation terminates the worker (a running module cannot see an AbortSignal), so the
     // callback only reports.
     run_options.on_progress = [&progress](tcb::SimTime now, tcb::SimTime duration) {
@@ -183,15 +285,15 @@ val Run(const std::string& text, val options, val progress) {
     const tcb::RunOutput run = tcb::RunScenario(scenario, run_options);
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
     val out = val::object();
-    out.set("wallSeconds", wall.count());
+    out.set("wallSeconds", wall.count() - tables.copy_seconds());
     out.set("summary", run.PrintedSummary().dump());
     std::vector<std::string> flow_names;
     for (const tcb::FlowLabel& f : run.flows) flow_names.push_back(f.name);
     out.set("flows", StringArray(flow_names));
     out.set("links", StringArray(run.links));
     out.set("groups", StringArray(run.recorder->group_labels()));
-    if (run.trace >= tcb::TraceLevel::kSeries) out.set("series", SeriesColumns(*run.recorder));
-    if (run.trace >= tcb::TraceLevel::kFull) out.set("trace", TraceColumns(run.recorder->packet_trace()));
+    if (run.trace >= tcb::TraceLevel::kSeries) out.set("series", tables.Series());
+    if (run.trace >= tcb::TraceLevel::kFull) out.set("trace", tables.Trace());
     return out;
   });
 }
@@ -208,15 +310,42 @@ class ExperimentSession {
       const std::optional<std::string_view> builtin = tcb::ExperimentText(text);
       experiment_ = tcb::ParseExperimentText(builtin ? std::string(*builtin) : text);
       plan_ = tcb::Expand(*experiment_, quick ? tcb::ExperimentMode::kQuick : tcb::ExperimentMode::kFull);
+      double max_duration_s = 0;
+      for (const tcb::RunSpec& spec : plan_.runs) max_duration_s = std::max(max_duration_s, spec.scenario->duration.seconds());
       val out = val::object();
       out.set("runs", static_cast<double>(plan_.runs.size()));
       out.set("experiment", experiment_->document.dump());
+      out.set("maxDurationS", max_duration_s);
       return out;
     });
   }
 
-  // {runs, experiment: the validated document as JSON text} | {error}
+  // {runs, experiment: the validated document as JSON text, maxDurationS: the longest run's simulated
+  // duration} | {error}
   val Status() const { return status_; }
+
+  // Run `index`'s scenario document with its seed, for a caller that runs it elsewhere (`tcpsim run
+  // --trace summary` gives the summary Record reads) -> {scenario: JSON text} | {error}
+  val RunScenarioDocument(double index) const {
+    return Guarded([&] {
+      if (!experiment_) throw std::logic_error("the experiment did not parse");
+      if (!(index >= 0 && index < static_cast<double>(plan_.runs.size())) || index != static_cast<double>(static_cast<size_t>(index))) {
+        throw std::invalid_argument("no run " + std::to_string(index) + " in a plan of " + std::to_string(plan_.runs.size()));
+      }
+      val out = val::object();
+      out.set("scenario", plan_.runs[static_cast<size_t>(index)].ScenarioDocument().dump());
+      return out;
+    });
+  }
+
+  // What the experiment keeps of a run, from its complete summary (a level other than "none")
+  // -> {metrics, resultHash} | {error}
+  val Record(const std::string& summary) const {
+    return Guarded([&] {
+      if (!experiment_) throw std::logic_error("the experiment did not parse");
+      return RecordValue(tcb::RecordRun(*experiment_, nlohmann::json::parse(summary)));
+    });
+  }
 
   // Runs [from, to) of the plan; progress(done) after each. -> {records: [{metrics, resultHash}]} | {error}
   val RunRange(double from, double to, val progress) {
@@ -226,13 +355,7 @@ class ExperimentSession {
       const size_t end = std::min(static_cast<size_t>(to), plan_.runs.size());
       val records = val::array();
       for (size_t i = begin; i < end; ++i) {
-        const tcb::RunRecord record = tcb::RecordRun(*experiment_, tcb::RunSpecSummary(plan_.runs[i]));
-        val metrics = val::array();
-        for (const std::optional<double>& m : record.metrics) metrics.call<void>("push", m ? val(*m) : val::null());
-        val out = val::object();
-        out.set("metrics", metrics);
-        out.set("resultHash", record.result_hash);
-        records.call<void>("push", out);
+        records.call<void>("push", RecordValue(tcb::RecordRun(*experiment_, tcb::RunSpecSummary(plan_.runs[i]))));
         progress(static_cast<double>(i + 1 - begin));
       }
       val out = val::object();
@@ -267,6 +390,15 @@ class ExperimentSession {
   }
 
  private:
+  static val RecordValue(const tcb::RunRecord& record) {
+    val metrics = val::array();
+    for (const std::optional<double>& m : record.metrics) metrics.call<void>("push", m ? val(*m) : val::null());
+    val out = val::object();
+    out.set("metrics", metrics);
+    out.set("resultHash", record.result_hash);
+    return out;
+  }
+
   val status_ = val::undefined();
   std::optional<tcb::Experiment> experiment_;
   tcb::ExperimentPlan plan_;
@@ -323,5 +455,7 @@ EMSCRIPTEN_BINDINGS(tcbsim) {
       .constructor<const std::string&, bool>()
       .function("status", &ExperimentSession::Status)
       .function("runRange", &ExperimentSession::RunRange)
+      .function("runScenario", &ExperimentSession::RunScenarioDocument)
+      .function("record", &ExperimentSession::Record)
       .function("report", &ExperimentSession::Report);
 }

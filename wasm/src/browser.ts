@@ -49,5 +49,6 @@ export const {
   listExperiments,
   getExperiment,
   runExperiment,
+  planExperiment,
 } =
   defaultFunctions(browserHost);

@@ -39,5 +39,6 @@ export const {
   listExperiments,
   getExperiment,
   runExperiment,
+  planExperiment,
 } =
   defaultFunctions(nodeHost);

@@ -4,7 +4,7 @@ import type { SchemaName, TraceLevel } from './types.js';
 export type InitMessage = { type: 'init'; module: WebAssembly.Module };
 
 export type RequestBody =
-  | { type: 'run'; text: string; trace?: TraceLevel; seed?: number }
+  | { type: 'run'; text: string; trace?: TraceLevel; seed?: number; maxRecordedBytes: number }
   | { type: 'validate'; text: string }
   | { type: 'planGrid'; text: string }
   | { type: 'presets' }
@@ -15,9 +15,12 @@ export type RequestBody =
   | { type: 'experiments' }
   | { type: 'experiment'; name: string }
   // An experiment (a built-in name or a document's JSON text) in one mode: its run count, its runs
-  // [from, to) by index, and the report of every run's record in run order.
+  // [from, to) by index, one run's scenario (to run elsewhere), the record of a run's summary, and
+  // the report of every run's record in run order.
   | { type: 'experimentPlan'; source: string; quick: boolean }
   | { type: 'experimentRuns'; source: string; quick: boolean; from: number; to: number }
+  | { type: 'experimentScenario'; source: string; quick: boolean; index: number }
+  | { type: 'experimentRecord'; source: string; quick: boolean; summary: string }
   | { type: 'experimentReport'; source: string; quick: boolean; records: RunRecord[] };
 
 /** What an experiment keeps of one run (sim-core's RunRecord): each metric's value and the resultHash. */

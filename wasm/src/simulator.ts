@@ -8,11 +8,14 @@ import type {
   Experiment,
   ExperimentOptions,
   ExperimentOutcome,
+  ExperimentPlan,
+  ExperimentStepOptions,
   GridPlan,
   GridRequest,
   HeapStats,
   Paper,
   Progress,
+  Result,
   RunOptions,
   Scenario,
   SchemaName,
@@ -86,6 +89,11 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
+/** RunOptions.maxRecordedBytes unless the caller says. */
+export const defaultMaxRecordedBytes = 2 * 1024 ** 3;
+
+const experimentSource = (experiment: string | Experiment) => (typeof experiment === 'string' ? experiment : JSON.stringify(experiment));
+
 const scenarioText = (scenario: Scenario | string) =>
   typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
 
@@ -95,6 +103,8 @@ export class Simulator {
   #module?: WebAssembly.Module;
   #loading?: Promise<void>;
   readonly #slots = new Set<Slot>();
+  // The worker started while the module loads (see #pump).
+  #starting?: Slot;
   readonly #idle: Slot[] = [];
   readonly #queue: Job[] = [];
   #nextId = 1;
@@ -110,7 +120,7 @@ export class Simulator {
    * input, OutOfMemoryError, SimulationError, or the signal's reason when aborted.
    */
   async runScenario(scenario: Scenario | string, options: RunOptions = {}): Promise<SimulationResult> {
-    const body: RequestBody = { type: 'run', text: scenarioText(scenario) };
+    const body: RequestBody = { type: 'run', text: scenarioText(scenario), maxRecordedBytes: options.maxRecordedBytes ?? defaultMaxRecordedBytes };
     if (options.trace !== undefined) body.trace = options.trace;
     if (options.seed !== undefined) body.seed = options.seed;
     return (await this.#submit(body, options)) as SimulationResult;
@@ -179,7 +189,7 @@ export class Simulator {
    * ScenarioError for a bad experiment (path in the experiment document), or the signal's reason.
    */
   async runExperiment(experiment: string | Experiment, options: ExperimentOptions = {}): Promise<ExperimentOutcome> {
-    const source = typeof experiment === 'string' ? experiment : JSON.stringify(experiment);
+    const source = experimentSource(experiment);
     const quick = options.quick ?? false;
     // One failed chunk stops the others.
     const stop = new AbortController();
@@ -187,8 +197,7 @@ export class Simulator {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     try {
-      const plan = (await this.#submit({ type: 'experimentPlan', source, quick }, { signal: stop.signal })) as { runs: number };
-      const runs = plan.runs;
+      const { runs } = await this.planExperiment(source, { quick, signal: stop.signal });
       // About four chunks per worker: enough to even out runs of unequal length, few enough that
       // a chunk of tiny runs is not all messaging.
       const size = Math.max(1, Math.ceil(runs / (this.#maxWorkers * 4)));
@@ -222,14 +231,44 @@ export class Simulator {
       if (failed) throw options.signal?.aborted ? abortReason(options.signal) : failed.reason;
       report(true);
       const records = settled.flatMap((s) => (s as PromiseFulfilledResult<RunRecord[]>).value);
-      const out = (await this.#submit({ type: 'experimentReport', source, quick, records }, { signal: stop.signal })) as {
-        report: string;
-        text: string;
-      };
-      return { report: JSON.parse(out.report), json: out.report, text: out.text };
+      return await this.experimentReport(source, records, { quick, signal: stop.signal });
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  // For a caller that runs an experiment's runs itself (the service's queue runs each with the
+  // native tcpsim): the plan, each run's scenario, each run's record from its summary, and the
+  // report from the records in run order, all by sim-core's own code (Expand, RecordRun,
+  // BuildReport), so that the report is `tcpsim reproduce`'s.
+
+  /** The experiment validated and expanded: its run count, its document with defaults, its longest run. Rejects like runExperiment. */
+  async planExperiment(experiment: string | Experiment, options: ExperimentStepOptions = {}): Promise<ExperimentPlan> {
+    const source = experimentSource(experiment);
+    return (await this.#submit({ type: 'experimentPlan', source, quick: options.quick ?? false }, { signal: options.signal })) as ExperimentPlan;
+  }
+
+  /** Run `index` of the plan as a scenario with its seed; `tcpsim run - --trace summary` gives the summary recordExperimentRun reads. */
+  async experimentRunScenario(experiment: string | Experiment, index: number, options: ExperimentStepOptions = {}): Promise<Scenario> {
+    const source = experimentSource(experiment);
+    return (await this.#submit({ type: 'experimentScenario', source, quick: options.quick ?? false, index }, { signal: options.signal })) as Scenario;
+  }
+
+  /** What the report keeps of a run: its metric values and resultHash, read from its complete summary (trace level other than 'none'). */
+  async recordExperimentRun(experiment: string | Experiment, summary: Result | string, options: ExperimentStepOptions = {}): Promise<RunRecord> {
+    const source = experimentSource(experiment);
+    const text = typeof summary === 'string' ? summary : JSON.stringify(summary);
+    return (await this.#submit({ type: 'experimentRecord', source, quick: options.quick ?? false, summary: text }, { signal: options.signal })) as RunRecord;
+  }
+
+  /** The report of every run's record, in run order (as runExperiment gives it). */
+  async experimentReport(experiment: string | Experiment, records: RunRecord[], options: ExperimentStepOptions = {}): Promise<ExperimentOutcome> {
+    const source = experimentSource(experiment);
+    const out = (await this.#submit({ type: 'experimentReport', source, quick: options.quick ?? false, records }, { signal: options.signal })) as {
+      report: string;
+      text: string;
+    };
+    return { report: JSON.parse(out.report), json: out.report, text: out.text };
   }
 
   /** Memory of the worker that answers (with maxWorkers 1: the only one). */
@@ -252,6 +291,7 @@ export class Simulator {
       this.#retire(slot);
       if (job) this.#settle(job, () => job.reject(new Error('simulator closed')));
     }
+    if (this.#starting) this.#retire(this.#starting);
   }
 
   #submit(body: RequestBody, options: Pick<Job, 'signal' | 'onProgress' | 'onRuns'> = {}): Promise<unknown> {
@@ -277,6 +317,9 @@ export class Simulator {
         if (this.#slots.size >= this.#maxWorkers) return;
         if (!this.#module) {
           this.#load();
+          // The first worker starts now, so that its script loads while the module compiles; it
+          // gets the module when it is ready.
+          if (this.#slots.size === 0) this.#starting ??= this.#newSlot();
           return;
         }
         slot = this.#spawn(this.#module);
@@ -307,12 +350,20 @@ export class Simulator {
     );
   }
 
-  #spawn(module: WebAssembly.Module): Slot {
+  // A worker, not yet given the module (nor counted among the slots).
+  #newSlot(): Slot {
     const slot: Slot = { port: undefined as unknown as WorkerPort, retired: false };
     slot.port = this.#host.spawn(
       (reply) => this.#onReply(slot, reply),
       (error) => this.#onFailure(slot, error),
     );
+    return slot;
+  }
+
+  // A worker with the module: the one started while the module compiled, if any, else a new one.
+  #spawn(module: WebAssembly.Module): Slot {
+    const slot = this.#starting ?? this.#newSlot();
+    this.#starting = undefined;
     slot.port.post({ type: 'init', module });
     this.#slots.add(slot);
     return slot;
@@ -373,6 +424,7 @@ export class Simulator {
   // The worker is terminated; a new one starts when a request needs it.
   #retire(slot: Slot): void {
     slot.retired = true;
+    if (this.#starting === slot) this.#starting = undefined;
     slot.job = undefined;
     this.#slots.delete(slot);
     const idle = this.#idle.indexOf(slot);

@@ -33,6 +33,11 @@ export interface RunOptions {
   trace?: TraceLevel;
   /** Overrides the scenario's seed (like `tcpsim run --seed`). */
   seed?: number;
+  /**
+   * The most bytes the series and packet trace may take as typed arrays (default 2 GiB, about
+   * 35 million trace rows); a run that records more rejects with OutOfMemoryError.
+   */
+  maxRecordedBytes?: number;
 }
 
 export type {
@@ -143,6 +148,23 @@ export interface ExperimentOptions {
   onProgress?: (progress: ExperimentProgress) => void;
   /** Aborting terminates the workers running the experiment's runs; the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+}
+
+/** Options of the steps of an experiment run by the caller (Simulator.planExperiment and the methods beside it). */
+export interface ExperimentStepOptions {
+  /** The reduced size (`tcpsim reproduce --quick`). */
+  quick?: boolean;
+  signal?: AbortSignal;
+}
+
+/** An experiment validated and expanded (sim-core's Expand). */
+export interface ExperimentPlan {
+  /** Runs in the plan: variants x points x replications. */
+  runs: number;
+  /** The document as validated, with the schema's defaults filled in. */
+  experiment: import('./generated/experiment.js').Experiment;
+  /** The longest simulated duration among the runs, in seconds. */
+  maxDurationS: number;
 }
 
 export interface ExperimentOutcome {

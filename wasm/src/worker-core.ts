@@ -34,7 +34,7 @@ function buffersOf(value: unknown, out: Transferable[] = []): Transferable[] {
 
 function run(engine: TcbsimEngine, request: Extract<Request, { type: 'run' }>, post: Post) {
   let lastPost = -Infinity;
-  const options = { progressEveryEvents: kProgressEveryEvents, trace: request.trace, seed: request.seed };
+  const options = { progressEveryEvents: kProgressEveryEvents, trace: request.trace, seed: request.seed, maxRecordedBytes: request.maxRecordedBytes };
   // Embind reads absent options as undefined; drop the keys rather than send undefined values.
   if (options.trace === undefined) delete options.trace;
   if (options.seed === undefined) delete options.seed;
@@ -50,20 +50,29 @@ function run(engine: TcbsimEngine, request: Extract<Request, { type: 'run' }>, p
   return { value: { summary: JSON.parse(summary), ...rest } };
 }
 
-// The experiment this worker last ran runs of, kept so that its runs by index do not parse and
-// expand it again; another experiment (or mode) replaces it.
-let session: { key: string; session: EngineExperimentSession } | undefined;
+// The experiments this worker last used, kept so that their runs by index do not parse and expand
+// them again: a few, since a service's worker may take runs of several experiments in turn.
+const kSessions = 4;
+const sessions = new Map<string, EngineExperimentSession>();
 
 function experimentSession(engine: TcbsimEngine, source: string, quick: boolean) {
   const key = `${quick ? 'quick' : 'full'}\n${source}`;
-  if (session?.key !== key) {
-    session?.session.delete();
-    session = { key, session: new engine.ExperimentSession(source, quick) };
+  let session = sessions.get(key);
+  if (session) {
+    sessions.delete(key); // Most recently used last.
+  } else {
+    session = new engine.ExperimentSession(source, quick);
+    if (sessions.size >= kSessions) {
+      const [oldest, old] = sessions.entries().next().value!;
+      old.delete();
+      sessions.delete(oldest);
+    }
   }
-  return session.session;
+  sessions.set(key, session);
+  return session;
 }
 
-type ExperimentRequest = Extract<Request, { type: 'experimentPlan' | 'experimentRuns' | 'experimentReport' }>;
+type ExperimentRequest = Extract<Request, { type: 'experimentPlan' | 'experimentRuns' | 'experimentScenario' | 'experimentRecord' | 'experimentReport' }>;
 
 function experiment(engine: TcbsimEngine, request: ExperimentRequest, post: Post): { value: unknown } | { error: WorkerError } {
   const s = experimentSession(engine, request.source, request.quick);
@@ -71,7 +80,7 @@ function experiment(engine: TcbsimEngine, request: ExperimentRequest, post: Post
   if ('error' in status) return status;
   switch (request.type) {
     case 'experimentPlan':
-      return { value: { runs: status.runs, experiment: JSON.parse(status.experiment) } };
+      return { value: { runs: status.runs, experiment: JSON.parse(status.experiment), maxDurationS: status.maxDurationS } };
     case 'experimentRuns': {
       let lastPost = -Infinity;
       const out = s.runRange(request.from, request.to, (done) => {
@@ -82,6 +91,14 @@ function experiment(engine: TcbsimEngine, request: ExperimentRequest, post: Post
         }
       });
       return 'error' in out ? out : { value: out.records };
+    }
+    case 'experimentScenario': {
+      const out = s.runScenario(request.index);
+      return 'error' in out ? out : { value: JSON.parse(out.scenario) };
+    }
+    case 'experimentRecord': {
+      const out = s.record(request.summary);
+      return 'error' in out ? out : { value: out };
     }
     case 'experimentReport': {
       const out = s.report(request.records);
@@ -124,6 +141,8 @@ function handle(engine: TcbsimEngine, request: Request, post: Post): { value: un
     }
     case 'experimentPlan':
     case 'experimentRuns':
+    case 'experimentScenario':
+    case 'experimentRecord':
     case 'experimentReport':
       return experiment(engine, request, post);
   }
@@ -141,10 +160,15 @@ export function serveEngine(post: Post): (message: WorkerMessage) => void {
     const ready = engine ?? Promise.reject(new Error('worker received a request before init'));
     ready
       .then((e) => handle(e, request, post))
-      .catch((e: unknown): { error: WorkerError } => ({
+      .catch((e: unknown): { error: WorkerError } => {
+        // The series and trace are copied out of the module into typed arrays as they are recorded:
+        // when the worker cannot allocate one, the run needs more memory than the worker has.
+        if (e instanceof RangeError && /allocation failed|Invalid typed array length|out of memory/i.test(e.message)) {
+          return { error: { kind: 'memory', message: `out of memory: the run's series and packet trace do not fit in this worker's memory (${e.message})` } };
+        }
         // A trap or abort inside the module, or a JavaScript error here.
-        error: { kind: 'crash', message: e instanceof Error ? e.message : String(e) },
-      }))
+        return { error: { kind: 'crash', message: e instanceof Error ? e.message : String(e) } };
+      })
       .then((outcome) => {
         if ('error' in outcome) {
           post({ id: request.id, type: 'error', error: outcome.error }, []);

@@ -1,6 +1,8 @@
 // Experiments in the WASM module give the native CLI's report to the bit: `runExperiment(name,
 // {quick: true})` against `tcpsim reproduce <name> --quick --json`, with the runs spread over
-// several workers; a bad experiment names its path as the CLI does; an abort stops every worker.
+// several workers, and the same report when each run's scenario is run by the native tcpsim (as the
+// service's queue does) and recorded and reported by the module; a bad experiment names its path as
+// the CLI does; an abort stops every worker.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { createSimulator, ScenarioError, type Experiment } from '@tcb-lab/sim';
@@ -27,6 +29,27 @@ for (const name of ['right-edge-recovery', 'etcp-fig5-realistic']) {
     assert.deepEqual(progress, [...progress].sort((a, b) => a - b));
   });
 }
+
+test('runs executed elsewhere: each run\'s scenario through `tcpsim run --trace summary`, recorded and reported by the module, give the CLI\'s report', async () => {
+  const name = 'etcp-fig5-model';
+  const plan = await simulator.planExperiment(name, { quick: true });
+  assert.equal(plan.experiment.name, name);
+  assert.ok(plan.maxDurationS > 0);
+  const records = [];
+  for (let i = 0; i < plan.runs; i++) {
+    const scenario = await simulator.experimentRunScenario(name, i, { quick: true });
+    const run = await tcpsim(['run', '-', '--trace', 'summary'], JSON.stringify(scenario));
+    assert.equal(run.code, 0, run.stderr);
+    records.push(await simulator.recordExperimentRun(name, run.stdout, { quick: true }));
+  }
+  const native = await tcpsim(['reproduce', name, '--quick', '--json', '--jobs', '1']);
+  const outcome = await simulator.experimentReport(name, records, { quick: true });
+  assert.equal(outcome.json, native.stdout);
+  // The validated document expands to the same plan as the name (the service stores the document).
+  const again = await simulator.experimentReport(JSON.stringify(plan.experiment), records, { quick: true });
+  assert.equal(again.json, native.stdout);
+  await assert.rejects(simulator.experimentRunScenario(name, plan.runs, { quick: true }), /no run/);
+});
 
 test('the experiment list and documents are the CLI\'s', async () => {
   const native = await tcpsim(['experiments']);

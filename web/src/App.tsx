@@ -1,5 +1,6 @@
 // Routes: explorer `/`, saved experiment `/e/:id`, batch `/b/:id`, presets gallery `/presets`,
-// reproductions of the seed papers `/reproduce` and `/reproduce/:experiment`.
+// reproductions of the seed papers `/reproduce` and `/reproduce/:experiment`, and a reproduction
+// run on the server `/r/:id`.
 import { lazy, Suspense, useContext } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { ServerBanner, ServerContext, ServerProvider } from './components/ServerStatus';
@@ -11,6 +12,7 @@ import { Explorer } from './pages/Explorer';
 const BatchPage = lazy(() => import('./pages/BatchPage').then((m) => ({ default: m.BatchPage })));
 const PresetsPage = lazy(() => import('./pages/PresetsPage').then((m) => ({ default: m.PresetsPage })));
 const ReproducePage = lazy(() => import('./pages/ReproducePage').then((m) => ({ default: m.ReproducePage })));
+const ReproductionRunPage = lazy(() => import('./pages/ReproductionRunPage').then((m) => ({ default: m.ReproductionRunPage })));
 
 function Shell() {
   const server = useContext(ServerContext);
@@ -41,6 +43,7 @@ function Shell() {
           <Route path="/presets" element={<PresetsPage />} />
           <Route path="/reproduce" element={<ReproducePage />} />
           <Route path="/reproduce/:experiment" element={<ReproducePage />} />
+          <Route path="/r/:id" element={<ReproductionRunPage />} />
           <Route
             path="*"
             element={

@@ -1,6 +1,6 @@
-// The REST API (see the contract in the server's docs): experiments, batches, health. Every call
+// The REST API (see the contract in the server's docs): experiments, batches, reproductions, health. Every call
 // rejects with ApiError; status 0 means the server could not be reached.
-import type { Result, Scenario } from '@tcb-lab/sim';
+import type { ExperimentReport, Result, Scenario } from '@tcb-lab/sim';
 
 export class ApiError extends Error {
   constructor(
@@ -79,6 +79,24 @@ export interface Batch {
   points: { params: Record<string, unknown>; runs: number; stats: Record<string, Stats> }[];
 }
 
+export type ReproductionStatus = 'queued' | 'running' | 'reporting' | 'completed' | 'cancelled' | 'failed';
+
+/** A reproduction on the server (GET /api/reproductions/:id). */
+export interface Reproduction {
+  id: string;
+  url: string;
+  experiment: string;
+  title: string;
+  mode: 'full' | 'quick';
+  status: ReproductionStatus;
+  createdAt: string;
+  finishedAt: string | null;
+  counts: { total: number; done: number; failed: number; cancelled: number; pending: number; running: number };
+  error: string | null;
+  /** When every run is recorded: the report `tcpsim reproduce --json` prints. */
+  report?: ExperimentReport;
+}
+
 export interface Health {
   status: 'ok' | 'degraded';
 }
@@ -92,6 +110,12 @@ export const api = {
     request<{ id: string; url: string; runs: number }>('POST', '/api/batches', body, { 'Idempotency-Key': idempotencyKey }),
   getBatch: (id: string) => request<Batch>('GET', `/api/batches/${encodeURIComponent(id)}`),
   cancelBatch: (id: string) => request<Batch>('DELETE', `/api/batches/${encodeURIComponent(id)}`),
+  createReproduction: (body: { experiment: string; mode: 'full' | 'quick' }) =>
+    request<{ id: string; url: string; runs: number }>('POST', '/api/reproductions', body),
+  getReproduction: (id: string) => request<Reproduction>('GET', `/api/reproductions/${encodeURIComponent(id)}`),
+  cancelReproduction: (id: string) => request<Reproduction>('DELETE', `/api/reproductions/${encodeURIComponent(id)}`),
+  reproductionReportUrl: (id: string, format: 'json' | 'text') =>
+    `/api/reproductions/${encodeURIComponent(id)}/report${format === 'text' ? '?format=text' : ''}`,
   batchResultsUrl: (id: string, format: 'csv' | 'json') =>
     `/api/batches/${encodeURIComponent(id)}/results${format === 'csv' ? '?format=csv' : ''}`,
 };

@@ -7,6 +7,7 @@ import {
   listExperiments,
   listPapers,
   listPresets,
+  planExperiment,
   runExperiment,
   runScenario,
   validateScenario,
@@ -24,7 +25,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PaperRef, PresetInfo } from './data/presets';
 
-export { getPreset, runExperiment, validateScenario };
+export { getPreset, planExperiment, runExperiment, validateScenario };
 
 let presetCache: Promise<(PresetInfo & { scenario: Scenario })[]> | undefined;
 const scenarioCache = new Map<string, Promise<Scenario>>();
@@ -200,10 +201,14 @@ export function loadPapers(): Promise<Paper[]> {
   return paperCache;
 }
 
-/** The paper catalogue; empty until it has loaded (everything then groups as "other"). */
-export function usePapers(): Paper[] {
+/**
+ * The paper catalogue; empty until it has loaded (everything then groups as "other"). `enabled`
+ * false defers it (the explorer's first run goes first).
+ */
+export function usePapers(enabled = true): Paper[] {
   const [papers, setPapers] = useState<Paper[]>([]);
   useEffect(() => {
+    if (!enabled) return;
     let live = true;
     loadPapers().then(
       (p) => live && setPapers(p),
@@ -212,6 +217,6 @@ export function usePapers(): Paper[] {
     return () => {
       live = false;
     };
-  }, []);
+  }, [enabled]);
   return papers;
 }

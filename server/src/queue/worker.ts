@@ -1,17 +1,21 @@
-// A worker process's work, put together: a graphile-worker runner whose one task runs a job's runs
-// of a batch (run-task.ts), the registration and heartbeat that keep the process known to be alive and
-// reap dead workers (liveness.ts), and the listener for cancelled batches (cancellation.ts).
+// A worker process's work, put together: a graphile-worker runner whose tasks run a job's runs of a
+// batch (run-task.ts) or one run of a reproduction, and build a reproduction's report
+// (reproduction-tasks.ts); the registration and heartbeat that keep the process known to be alive
+// and reap dead workers (liveness.ts), and the listener for cancelled batches and reproductions
+// (cancellation.ts).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { run, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
 import { createPool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
+import { ReproductionRepository } from '../repositories/reproductions.js';
 import { ResultWriter, RunRepository } from '../repositories/runs.js';
 import type { Engine } from '../sim/engine.js';
 import { CancellationListener } from './cancellation.js';
 import { startHeartbeat, WorkerRegistry, type Registration } from './liveness.js';
 import { runTask } from './names.js';
+import { makeReproductionTasks } from './reproduction-tasks.js';
 import { makeRunTask, shutdownRetryMessage } from './run-task.js';
 
 export interface WorkerOptions {
@@ -93,12 +97,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     runTimeoutMs: options.runTimeoutMs,
     log,
   });
+  const reproductions = makeReproductionTasks({ workerId: registration.id, reproductions: new ReproductionRepository(pool), engine: options.engine, cancellation, runTimeoutMs: options.runTimeoutMs });
   const runner = await run({
     pgPool: pool,
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: { [runTask]: task },
+    taskList: { [runTask]: task, ...reproductions.tasks },
     // A job handed back at shutdown is expected, not an error worth a line.
     logger: graphileLogger((level, message) => {
       if (!message.includes(shutdownRetryMessage)) log(`graphile-worker ${level}: ${message}`);
@@ -124,6 +129,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await registry.close().catch(() => {});
       await pool.end().catch(() => {});
       await options.engine.close();
+      reproductions.close();
     },
   };
 }

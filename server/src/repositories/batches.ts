@@ -8,6 +8,7 @@ import QueryStream from 'pg-query-stream';
 import type { Pool } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
 import { newId } from '../ids.js';
+import { countRuns } from './run-counts.js';
 import { metricDefinitions } from '../sim/metrics.js';
 import type { Plan } from '../sim/batch.js';
 import { cancelChannel } from '../queue/names.js';
@@ -158,19 +159,7 @@ export class BatchRepository {
       'SELECT status, count(*) AS n, max(finished_at) AS last FROM runs WHERE batch_id = $1 GROUP BY status',
       [id],
     );
-    const counts: BatchCounts = { total: row.total_runs, done: 0, failed: 0, cancelled: 0, pending: 0, running: 0 };
-    let lastFinished: Date | null = null;
-    for (const c of countRows.rows) {
-      if (c.status === 'done') counts.done = c.n;
-      else if (c.status === 'failed') counts.failed = c.n;
-      else if (c.status === 'cancelled') counts.cancelled = c.n;
-      else if (c.status === 'running') counts.running = c.n;
-      else counts.pending += c.n;
-      if (c.status === 'done' || c.status === 'failed') {
-        if (c.last && (!lastFinished || c.last > lastFinished)) lastFinished = c.last;
-      }
-    }
-    counts.pending += counts.running;
+    const { counts, lastFinished } = countRuns(row.total_runs, countRows.rows);
     const status = deriveStatus(row.cancelled_at !== null, counts);
     const finishedAt = status === 'cancelled' ? row.cancelled_at : status === 'completed' || status === 'failed' ? lastFinished : null;
 

@@ -13,10 +13,16 @@ function load(file: string): JsonSchema {
   return JSON.parse(readFileSync(join(schemaDir, file), 'utf8')) as JsonSchema;
 }
 
-let cache: { scenario: JsonSchema; result: JsonSchema } | undefined;
+type SimSchemas = { scenario: JsonSchema; result: JsonSchema; experiment: JsonSchema; report: JsonSchema };
+let cache: SimSchemas | undefined;
 
-export function simSchemas(): { scenario: JsonSchema; result: JsonSchema } {
-  cache ??= { scenario: load('scenario.schema.json'), result: load('result.schema.json') };
+export function simSchemas(): SimSchemas {
+  cache ??= {
+    scenario: load('scenario.schema.json'),
+    result: load('result.schema.json'),
+    experiment: load('experiment.schema.json'),
+    report: load('report.schema.json'),
+  };
   return cache;
 }
 

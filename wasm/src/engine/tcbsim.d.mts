@@ -20,7 +20,9 @@ export interface EngineRunOutput {
 
 /** An experiment parsed and expanded once (src/bindings.cc); embind objects must be deleted. */
 export interface EngineExperimentSession {
-  status(): { runs: number; experiment: string } | { error: EngineError };
+  status(): { runs: number; experiment: string; maxDurationS: number } | { error: EngineError };
+  runScenario(index: number): { scenario: string } | { error: EngineError };
+  record(summary: string): { metrics: (number | null)[]; resultHash: string } | { error: EngineError };
   runRange(
     from: number,
     to: number,
@@ -40,7 +42,7 @@ export interface TcbsimEngine {
   planGrid(text: string): { plan: string } | { error: EngineError };
   run(
     text: string,
-    options: { seed?: number; trace?: string; progressEveryEvents?: number },
+    options: { seed?: number; trace?: string; progressEveryEvents?: number; maxRecordedBytes?: number },
     progress: (simulatedS: number, durationS: number) => void,
   ): EngineRunOutput | { error: EngineError };
   presetNames(): string[];

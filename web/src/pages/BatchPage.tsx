@@ -1,45 +1,21 @@
 // A batch: live progress while it runs, then the results table (mean and 95% CI per point and
 // metric), a sweep chart with CI error bars, and CSV/JSON downloads.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { api, ApiError, type Batch } from '../api';
+import { api, type Batch } from '../api';
 import { SweepChart, type SweepLine } from '../charts/StaticCharts';
 import { toCsv } from '../data/csv';
 import { formatValue } from '../data/summary';
 import { download } from '../charts/export';
+import { usePolled } from './usePolled';
 
 const finished = (s: Batch['status']) => s === 'completed' || s === 'cancelled' || s === 'failed';
 
 export function BatchPage() {
   const { id = '' } = useParams();
-  const [batch, setBatch] = useState<Batch | null>(null);
-  const [error, setError] = useState<{ message: string; status: number } | null>(null);
+  const { value: batch, setValue: setBatch, error, setError } = usePolled(id, () => api.getBatch(id), (b) => finished(b.status));
   const [metric, setMetric] = useState<string>('');
   const [xParam, setXParam] = useState<string>('');
-
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout>;
-    const poll = async () => {
-      try {
-        const b = await api.getBatch(id);
-        if (!live) return;
-        setBatch(b);
-        setError(null);
-        if (!finished(b.status)) timer = setTimeout(poll, 700);
-      } catch (e) {
-        if (!live) return;
-        const err = e instanceof ApiError ? e : new ApiError(0, String(e));
-        setError({ message: err.message, status: err.status });
-        if (err.status !== 404) timer = setTimeout(poll, 3000);
-      }
-    };
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [id]);
 
   const params = useMemo(() => Object.keys(batch?.grid ?? {}), [batch]);
   const metricName = metric || batch?.metrics.find((m) => batch.points.some((p) => p.stats[m.name]?.mean != null))?.name || batch?.metrics[0]?.name || '';

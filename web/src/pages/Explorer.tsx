@@ -114,12 +114,23 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
     };
   }, [presetName]);
 
-  // Validate with the simulator's own validator (debounced); the error goes to its field.
+  // Validate with the simulator's own validator (debounced); the error goes to its field. The first
+  // scenario is checked by its own run, which validates as validation does: validating it beside
+  // the run would start a second worker while the first plot is on its way. Should that run fail,
+  // the scenario is validated then, and the error goes to its field.
   const text = useMemo(() => (scenario ? JSON.stringify(scenario) : ''), [scenario]);
   const [validText, setValidText] = useState<string | null>(null);
   const validatedOnce = useRef(false);
+  const firstRunText = useRef<string | null>(null);
+  const [firstRunSettled, setFirstRunSettled] = useState(false);
   useEffect(() => {
     if (!text) return;
+    // firstRun (below) is still true when the first scenario arrives: its run starts after this.
+    const checkedByFirstRun = mode === 'run' && (firstRun.current || text === firstRunText.current);
+    if (checkedByFirstRun && (!firstRunSettled || validText === text)) {
+      setValidating(false);
+      return;
+    }
     setValidating(true);
     let live = true;
     const timer = setTimeout(async () => {
@@ -145,7 +156,9 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
       live = false;
       clearTimeout(timer);
     };
-  }, [text]);
+    // validText and mode: read only for the first scenario, once its run has settled.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text, firstRunSettled]);
   const valid = validText === text && !!text;
 
   // Run: the first scenario at once, beside its validation (the run checks it too and reports the
@@ -158,7 +171,14 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
     if (!scenario || mode !== 'run' || !firstRun.current) return;
     firstRun.current = false;
     requested.current = `${trace} ${text}`;
-    void run(scenario, trace);
+    firstRunText.current = text;
+    void run(scenario, trace).then((result) => {
+      if (result) {
+        setFieldError(null);
+        setValidText(text);
+      }
+      setFirstRunSettled(true);
+    });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text, mode]);
   useEffect(() => {
@@ -183,7 +203,8 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   }, [formReady, state.result, state.error, mode]);
   const deferredScenario = useDeferredValue(scenario);
   const formScenario = formReady ? deferredScenario : null;
-  const papers = usePapers();
+  // The paper catalogue, like the preset list, waits for the first result.
+  const papers = usePapers(wantPresets);
   const grouped = useMemo(() => (presets ? groupPresets(presets, papers) : []), [presets, papers]);
   const ranScenario = useMemo(() => (state.ranText ? (JSON.parse(state.ranText) as Scenario) : null), [state.ranText]);
   useEffect(() => {

@@ -2,18 +2,20 @@
 // (/reproduce), and one experiment (/reproduce/:experiment) run at its quick size in this browser
 // (the same report, to the bit, as `tcpsim reproduce <name> --quick --json`): the paper's figure
 // rebuilt with the paper's numbers beside ours, and each claim with its verdict. The full size
-// needs hours of CPU: the page shows the full-size numbers of docs/reproduction/<paper>.md, and
-// has the place where a "Run full size on the server" action goes (see FullSize).
+// needs minutes to hours of CPU: the page shows the full-size numbers of
+// docs/reproduction/<paper>.md and sends the full size to the server's queue (FullSize), whose
+// report opens at /r/<id> (ReproductionRunPage).
 import type { ExperimentOutcome } from '@tcb-lab/sim';
 import { marked } from 'marked';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { api } from '../api';
 import { download } from '../charts/export';
-import { BarChart, SweepChart } from '../charts/StaticCharts';
+import { ReproductionReport, VerdictSummary } from '../components/ReproductionReport';
+import { ServerContext } from '../components/ServerStatus';
 import { firstSentence, groupPresets, paperOf, referenceOf, type Paper } from '../data/presets';
-import { claimViews, docSection, reportFigures, verdictCounts, type ClaimView, type DocSection, type Estimate, type Figure, type Verdict } from '../data/reproduction';
-import { formatValue } from '../data/summary';
-import { describeRunError, loadExperiments, quickReports, runExperiment, useExperiments, usePapers, type ExperimentInfo } from '../sim';
+import { docSection, type DocSection } from '../data/reproduction';
+import { describeRunError, loadExperiments, planExperiment, quickReports, runExperiment, useExperiments, usePapers, type ExperimentInfo } from '../sim';
 
 // The reproduction documents, loaded when an experiment's page needs one.
 const docFiles = import.meta.glob('@docs/reproduction/*.md', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
@@ -22,31 +24,6 @@ function loadDoc(paper: Paper): Promise<string> | null {
   if (!paper.docFile) return null;
   const key = Object.keys(docFiles).find((k) => k.endsWith(`/${paper.docFile}`));
   return key ? docFiles[key]() : null;
-}
-
-const verdictMark: Record<Verdict, string> = { agrees: '✓', differs: '✗', 'known difference': '≈', 'not checked': '–' };
-
-export function VerdictBadge({ verdict }: { verdict: Verdict }) {
-  return (
-    <span className={`verdict verdict-${verdict.replace(' ', '-')}`}>
-      <span aria-hidden="true">{verdictMark[verdict]}</span> {verdict}
-    </span>
-  );
-}
-
-function VerdictSummary({ outcome }: { outcome: ExperimentOutcome }) {
-  const counts = verdictCounts(claimViews(outcome.report));
-  return (
-    <span className="verdict-summary" data-testid="verdict-summary" data-differs={counts.differs}>
-      {(Object.keys(counts) as Verdict[])
-        .filter((v) => counts[v] > 0)
-        .map((v) => (
-          <span key={v} className={`verdict verdict-${v.replace(' ', '-')}`}>
-            <span aria-hidden="true">{verdictMark[v]}</span> {counts[v]} {v}
-          </span>
-        ))}
-    </span>
-  );
 }
 
 /** Runs an experiment at its quick size, with progress and cancel; the outcome stays for the page load. */
@@ -157,7 +134,7 @@ function ReproductionsOverview() {
               return (
                 <li key={e.name} data-experiment={e.name}>
                   <Link to={`/reproduce/${encodeURIComponent(e.name)}`}>{e.title}</Link> <code className="hint">{e.name}</code>
-                  {outcome && <VerdictSummary outcome={outcome} />}
+                  {outcome && <VerdictSummary report={outcome.report} />}
                 </li>
               );
             })}
@@ -217,7 +194,6 @@ function ExperimentReproduction({ name }: { name: string }) {
       </main>
     );
   if (!info || !paper) return <main className="page"><p>Loading {name}…</p></main>;
-  const views = outcome ? claimViews(outcome.report) : [];
   return (
     <main className="page reproduce" data-testid="reproduction" data-experiment={name} data-runs-hash={outcome?.report.runsHash ?? ''}>
       <nav aria-label="Breadcrumb" className="crumbs">
@@ -264,154 +240,70 @@ function ExperimentReproduction({ name }: { name: string }) {
         </p>
       )}
       {outcome && (
-        <>
-          <section aria-labelledby="claims-title">
-            <h3 id="claims-title">
-              The paper’s claims at the quick size <VerdictSummary outcome={outcome} />
-            </h3>
-            <ul className="claims" data-testid="claims">
-              {views.map((v, i) => (
-                <ClaimItem key={i} view={v} doc={doc ?? null} paper={paper} />
-              ))}
-            </ul>
-          </section>
-          <section aria-labelledby="figures-title">
-            <h3 id="figures-title">The figure, rebuilt (quick size; ◇ marks the paper’s numbers)</h3>
-            <div className="figures">
-              {reportFigures(outcome.report).map((f, i) => (
-                <FigureView key={i} figure={f} />
-              ))}
-            </div>
-          </section>
-        </>
+        <ReproductionReport
+          report={outcome.report}
+          size="quick"
+          reasonLink={doc ? <a href="#full-size">Full-size results in docs/reproduction/{paper.docFile}</a> : undefined}
+        />
       )}
       <FullSize doc={doc} paper={paper} name={name} />
     </main>
   );
 }
 
-function ClaimItem({ view, doc, paper }: { view: ClaimView; doc: DocSection | null; paper: Paper }) {
-  return (
-    <li data-verdict={view.verdict}>
-      <VerdictBadge verdict={view.verdict} /> {view.text} <span className="hint">({view.detail})</span>
-      {view.reason && (
-        <p className="reason">
-          Why: {view.reason}
-          {doc && (
-            <>
-              {' '}
-              <a href="#full-size">Full-size results in docs/reproduction/{paper.docFile}</a>
-            </>
-          )}
-        </p>
-      )}
-      {view.tests.length > 0 && (
-        <div className="table-scroll">
-          <table className="ttest">
-            <caption>Unpaired t-test, reported as Savorić et al. §6 do</caption>
-            <thead>
-              <tr>
-                <th scope="col">point</th>
-                <th scope="col">difference of means</th>
-                <th scope="col">level</th>
-                <th scope="col">interval</th>
-                <th scope="col">significant</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.tests.map((t, i) => (
-                <tr key={i}>
-                  <th scope="row">{t.point}</th>
-                  <td>{formatValue(t.difference)}</td>
-                  <td>{t.level}</td>
-                  <td>
-                    [{formatValue(t.interval[0])}, {formatValue(t.interval[1])}]
-                  </td>
-                  <td>{t.significant ? 'yes' : 'no'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </li>
-  );
-}
-
-const withPaper = (e: Estimate) => `${formatValue(e.mean)}${e.ci ? ` ± ${formatValue(e.ci[1] - (e.mean ?? 0))}` : ''}${e.paper !== null ? ` (paper ${formatValue(e.paper)})` : ''}`;
-
-function FigureView({ figure }: { figure: Figure }) {
-  if (figure.kind === 'bars')
-    return (
-      <BarChart
-        title={figure.title}
-        yLabel={figure.yLabel}
-        bars={{
-          categories: figure.categories,
-          series: figure.series.map((s) => ({
-            name: s.name,
-            values: s.values.map((e) => e.mean),
-            ...(s.values.some((e) => e.ci) ? { ci: s.values.map((e) => e.ci) } : {}),
-            paper: s.values.map((e) => e.paper),
-          })),
-        }}
-      />
-    );
-  if (figure.kind === 'sweep')
-    return (
-      <SweepChart
-        title={figure.title}
-        xLabel={figure.xLabel}
-        yLabel={figure.yLabel}
-        lines={figure.lines.map((l) => ({ name: l.name, points: l.points.map((p) => ({ x: p.x, mean: p.mean, ci: p.ci, paper: p.paper })) }))}
-      />
-    );
-  return (
-    <div className="table-scroll">
-      <table data-testid="report-table">
-        <caption>Mean ± 95% CI half-width at the quick size (the paper’s value in brackets)</caption>
-        <thead>
-          <tr>
-            <th scope="col">metric</th>
-            {figure.columns.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {figure.rows.map((r) => (
-            <tr key={r.metric}>
-              <th scope="row">{r.label}</th>
-              {r.values.map((e, i) => (
-                <td key={i}>{withPaper(e)}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 /**
- * The full size. Its runs take minutes to hours of CPU, which is the server's batch queue's work:
- * until the server runs experiments, the page shows the full-size results the reproduction docs
- * record (their tables were written by `tcpsim reproduce <name>` at full size).
+ * The full size: its runs take minutes to hours of CPU, so they go to the server's queue
+ * (POST /api/reproductions), and the reproduction's page (/r/<id>) shows their progress, then the
+ * report; meanwhile the page shows the full-size results the reproduction docs record (their tables
+ * were written by `tcpsim reproduce <name>` at full size).
  */
 function FullSize({ doc, paper, name }: { doc: DocSection | null | undefined; paper: Paper; name: string }) {
   const html = useMemo(() => (doc ? (marked.parse(doc.body, { async: false }) as string) : ''), [doc]);
+  const server = useContext(ServerContext);
+  const navigate = useNavigate();
+  const [runs, setRuns] = useState<number | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setRuns(null);
+    planExperiment(name).then(
+      (plan) => live && setRuns(plan.runs),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [name]);
+  const submit = async () => {
+    setSubmitting(true);
+    setError(null);
+    try {
+      const created = await api.createReproduction({ experiment: name, mode: 'full' });
+      navigate(created.url);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setSubmitting(false);
+    }
+  };
+  const unreachable = server.checked && !server.ok;
   return (
     <section aria-labelledby="full-size" className="full-size">
       <h3 id="full-size">Full size</h3>
       <p className="run-bar">
-        <button type="button" disabled aria-describedby="full-size-note" data-testid="run-full">
+        <button type="button" onClick={() => void submit()} disabled={submitting || unreachable} aria-describedby="full-size-note" data-testid="run-full">
           Run full size on the server
         </button>
         <span id="full-size-note" className="hint">
-          Full-size runs go to the server’s batch queue, which does not run experiments yet; meanwhile <code>tcpsim reproduce {name}</code> runs it on your machine.
+          {runs !== null ? `${runs} runs` : 'The full size’s runs'} go to the server’s queue; a page of their own shows their progress and then the report, at a link you can share.{' '}
+          {unreachable ? 'The server cannot be reached; ' : ''}
+          <code>tcpsim reproduce {name}</code> runs the same on your machine.
         </span>
+        {error && (
+          <span className="error" role="alert" data-testid="run-full-error">
+            {error}
+          </span>
+        )}
       </p>
       {doc === undefined && <p>Loading the full-size results…</p>}
       {doc === null && <p className="hint">The reproduction documents have no full-size section for this experiment.</p>}
