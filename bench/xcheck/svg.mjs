@@ -37,12 +37,14 @@ export function thin(points, x0, x1, buckets) {
   return out;
 }
 
-// Round tick values (1, 2 or 5 times a power of ten) covering [min, max] with about `count` ticks.
+// Round tick values (1, 2 or 5 times a power of ten) covering [min, max] with about `count` ticks;
+// the step nearest the raw one on a log scale, as d3's ticks choose it.
 export function niceTicks(min, max, count = 5) {
   if (!(max > min)) return [min];
   const raw = (max - min) / count;
   const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
+  const error = raw / power;
+  const step = power * (error >= Math.sqrt(50) ? 10 : error >= Math.sqrt(10) ? 5 : error >= Math.sqrt(2) ? 2 : 1);
   const ticks = [];
   for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
   return ticks;
@@ -52,8 +54,9 @@ const escape = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
 const fmt = (x) => Number(x.toFixed(2));
 
 // panels: [{label, series: [{name, color, dash?, points: [[tS, y], ...]}]}]; every panel shares
-// the x range [0, xMax] and has its own y range from 0.
-export function overlaySvg({ title, subtitle, xLabel, yLabel, xMax, panels }) {
+// the x range [0, xMax] and has its own y range from 0, up to yClip at most (lines above it are
+// cut at the panel's top edge, and the panel says so with `clipNote`).
+export function overlaySvg({ title, subtitle, xLabel, yLabel, xMax, panels, yClip = Infinity, clipNote = '' }) {
   const width = 960;
   const panelHeight = 240;
   const margin = { left: 70, right: 20, top: 70, gap: 56 };
@@ -80,10 +83,15 @@ export function overlaySvg({ title, subtitle, xLabel, yLabel, xMax, panels }) {
     const bottom = top + panelHeight;
     let yMax = 1;
     for (const s of panel.series) for (const pt of s.points) yMax = Math.max(yMax, pt[1]);
+    const clipped = yMax > yClip;
+    if (clipped) yMax = yClip;
     const yTicks = niceTicks(0, yMax * 1.05, 5);
     const yTop = Math.max(yMax * 1.05, yTicks[yTicks.length - 1]);
     const y = (v) => bottom - (v / yTop) * panelHeight;
-    out.push(`<text x="${margin.left}" y="${top - 4}" font-weight="bold">${escape(panel.label)}</text>`);
+    out.push(
+      `<text x="${margin.left}" y="${top - 4}"><tspan font-weight="bold">${escape(panel.label)}</tspan>${clipped ? `<tspan fill="#444">  ${escape(clipNote)}</tspan>` : ''}</text>`,
+      `<clipPath id="plot${p}"><rect x="${margin.left}" y="${top}" width="${plotWidth}" height="${panelHeight}"/></clipPath>`,
+    );
     for (const t of yTicks) {
       out.push(
         `<line x1="${margin.left}" x2="${width - margin.right}" y1="${fmt(y(t))}" y2="${fmt(y(t))}" stroke="#e4e4e4"/>`,
@@ -107,7 +115,7 @@ export function overlaySvg({ title, subtitle, xLabel, yLabel, xMax, panels }) {
         .map(([t, v]) => `${fmt(x(t))},${fmt(y(v))}`)
         .join(' ');
       out.push(
-        `<polyline fill="none" stroke="${s.color}" stroke-width="1.2"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''} points="${pts}"/>`,
+        `<polyline clip-path="url(#plot${p})" fill="none" stroke="${s.color}" stroke-width="1.2"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''} points="${pts}"/>`,
       );
     }
   });
