@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""One row of the fidelity comparison (`npm run xcheck`) in ns-3: a dumbbell, TCP bulk flows, and
-per flow its completion time, goodput, retransmissions, timeouts and congestion window over time.
+"""One row of the fidelity comparison (`npm run xcheck`) in ns-3: a dumbbell (bench/ns3/dumbbell.py),
+TCP bulk flows, and per flow its completion time, goodput, retransmissions, timeouts and congestion
+window over time.
 
     "$PY" bench/ns3/xcheck.py SPEC.json RESULT.json
 
@@ -30,6 +31,8 @@ the hook that attaches them to each sender's socket once its application has cre
 import json
 import sys
 import time
+
+import dumbbell
 
 CPP = r"""
 #include <string>
@@ -195,45 +198,7 @@ def main():
     )
 
     pairs = spec["pairs"]
-    left, right, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
-    left.Create(pairs)
-    right.Create(pairs)
-    routers.Create(2)
-
-    def p2p(link):
-        h = ns.PointToPointHelper()
-        h.SetDeviceAttribute("DataRate", ns.StringValue(link["rate"]))
-        h.SetChannelAttribute("Delay", ns.StringValue(link["delay"]))
-        # The device's transmit queue is the drop-tail FIFO; no queue disc sits above it (below).
-        h.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns.StringValue(f"{link['queuePackets']}p"))
-        return h
-
-    bottleneck, access = p2p(spec["bottleneck"]), p2p(spec["access"])
-    all_devices = ns.NetDeviceContainer()
-    bottleneck_devices = bottleneck.Install(routers.Get(0), routers.Get(1))
-    all_devices.Add(bottleneck_devices)
-    left_links = [access.Install(left.Get(i), routers.Get(0)) for i in range(pairs)]
-    right_links = [access.Install(routers.Get(1), right.Get(i)) for i in range(pairs)]
-    for d in left_links + right_links:
-        all_devices.Add(d)
-
-    stack = ns.InternetStackHelper()
-    for nodes in (left, right, routers):
-        stack.Install(nodes)
-    addresses = ns.Ipv4AddressHelper()
-    addresses.SetBase(ns.Ipv4Address("10.0.0.0"), ns.Ipv4Mask("255.255.255.0"))
-    addresses.Assign(bottleneck_devices)
-    for d in left_links:
-        addresses.NewNetwork()
-        addresses.Assign(d)
-    right_addresses = []
-    for d in right_links:
-        addresses.NewNetwork()
-        right_addresses.append(addresses.Assign(d).GetAddress(1))
-    # As in bench/ns3/dumbbell_bulk.py: without the default root queue disc (a 1000-packet FIFO)
-    # every device queue is a plain drop-tail FIFO of queuePackets, as in tcpsim.
-    ns.TrafficControlHelper().Uninstall(all_devices)
-    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+    net = dumbbell.build(ns, pairs, spec["bottleneck"], spec["access"])
 
     stop = ns.Seconds(spec["durationS"])
     flows = spec["flows"]
@@ -243,24 +208,18 @@ def main():
         sink_helper = ns.PacketSinkHelper(
             "ns3::TcpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), PORT).ConvertTo()
         )
-        sink_apps = sink_helper.Install(right.Get(i))
+        sink_apps = sink_helper.Install(net.right.Get(i))
         sink_apps.Start(ns.Seconds(0.0))
         sink_apps.Stop(stop)
-        bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(right_addresses[i], PORT).ConvertTo())
+        bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(net.right_addresses[i], PORT).ConvertTo())
         bulk.SetAttribute("MaxBytes", ns.UintegerValue(flow["bytes"] or 0))
         # Whole segments per write; the socket's buffer (SndBufSize) holds them until sent.
         bulk.SetAttribute("SendSize", ns.UintegerValue(spec["sendSize"]))
-        bulk_apps = bulk.Install(left.Get(i))
+        bulk_apps = bulk.Install(net.left.Get(i))
         bulk_apps.Start(ns.Seconds(flow["startS"]))
         bulk_apps.Stop(stop)
         lab.AddFlow(bulk_apps.Get(0), sink_apps.Get(0), float(flow["startS"]), int(flow["bytes"] or 0))
     lab.ConnectDropCounter()
-
-    # The bottleneck must be a bare drop-tail FIFO of the asked size.
-    tc = routers.Get(0).GetObject[ns.TrafficControlLayer]()
-    assert not tc.GetRootQueueDiscOnDevice(bottleneck_devices.Get(0)), "a queue disc is still installed"
-    queue = ns.DynamicCast[ns.PointToPointNetDevice](bottleneck_devices.Get(0)).GetQueue()
-    assert str(queue.GetMaxSize()) == f"{spec['bottleneck']['queuePackets']}p", queue.GetMaxSize()
 
     ns.Simulator.Stop(stop)
     t2 = time.perf_counter()
@@ -293,10 +252,7 @@ def main():
                 },
             }
         )
-    drops = int(lab.g_drops) + sum(
-        int(ns.DynamicCast[ns.PointToPointNetDevice](all_devices.Get(i)).GetQueue().GetTotalDroppedPackets())
-        for i in range(all_devices.GetN())
-    )
+    drops = int(lab.g_drops) + dumbbell.device_drops(ns, net.all_devices)
     events = int(ns.Simulator.GetEventCount())
     ns.Simulator.Destroy()
 

@@ -9,8 +9,8 @@
 //
 // A row whose algorithm tcpsim does not know yet shows tcpsim's validation error instead of its
 // numbers. ns-3's results are kept in DIR/rows/<row>/ and reused while the row's specification,
-// bench/ns3/xcheck.py and the ns-3 version are unchanged (ns-3 runs are deterministic); --fresh
-// runs ns-3 again.
+// bench/ns3/{xcheck,dumbbell}.py and the ns-3 version (bench/ns3/setup.sh) are unchanged (ns-3
+// runs are deterministic); --fresh runs ns-3 again.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -102,6 +102,7 @@ function runNs3(opts, python, row, dir) {
   const key = createHash('sha256')
     .update(specText)
     .update(readFileSync(ns3Runner))
+    .update(readFileSync(join(root, 'bench/ns3/dumbbell.py')))
     .update(readFileSync(join(root, 'bench/ns3/setup.sh')))
     .digest('hex');
   const resultPath = join(dir, 'ns3.json');
