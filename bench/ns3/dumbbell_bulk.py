@@ -18,10 +18,12 @@ import json
 import sys
 import time
 
+import dumbbell
+
 PAIRS = 20
 MSS = 1000
 BUFFER_BYTES = 131072
-QUEUE = "100p"
+QUEUE_PACKETS = 100
 BOTTLENECK_RATE, BOTTLENECK_DELAY = "100Mbps", "10ms"
 ACCESS_RATE, ACCESS_DELAY = "1Gbps", "1ms"
 BOTTLENECK_BPS = 100e6
@@ -67,53 +69,13 @@ def main():
     ns.Config.SetDefault("ns3::TcpSocket::SndBufSize", ns.UintegerValue(BUFFER_BYTES))
     ns.Config.SetDefault("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(BUFFER_BYTES))
 
-    left, right, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
-    left.Create(PAIRS)
-    right.Create(PAIRS)
-    routers.Create(2)
-
-    def p2p(rate, delay):
-        h = ns.PointToPointHelper()
-        h.SetDeviceAttribute("DataRate", ns.StringValue(rate))
-        h.SetChannelAttribute("Delay", ns.StringValue(delay))
-        # The device's own transmit queue is the drop-tail FIFO (the helper's default type, made
-        # explicit); no queue disc sits above it (see TrafficControlHelper.Uninstall below).
-        h.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns.StringValue(QUEUE))
-        return h
-
-    bottleneck, access = p2p(BOTTLENECK_RATE, BOTTLENECK_DELAY), p2p(ACCESS_RATE, ACCESS_DELAY)
-    all_devices = ns.NetDeviceContainer()
-    bottleneck_devices = bottleneck.Install(routers.Get(0), routers.Get(1))
-    all_devices.Add(bottleneck_devices)
-    left_links = [access.Install(left.Get(i), routers.Get(0)) for i in range(PAIRS)]
-    right_links = [access.Install(routers.Get(1), right.Get(i)) for i in range(PAIRS)]
-    for d in left_links + right_links:
-        all_devices.Add(d)
-
-    stack = ns.InternetStackHelper()
-    stack.Install(left)
-    stack.Install(right)
-    stack.Install(routers)
-
-    addresses = ns.Ipv4AddressHelper()
-    addresses.SetBase(ns.Ipv4Address("10.0.0.0"), ns.Ipv4Mask("255.255.255.0"))
-    addresses.Assign(bottleneck_devices)
-    for d in left_links:
-        addresses.NewNetwork()
-        addresses.Assign(d)
-    right_addresses = []
-    for d in right_links:
-        addresses.NewNetwork()
-        right_addresses.append(addresses.Assign(d).GetAddress(1))
-
-    # Ipv4AddressHelper::Assign installs the default root queue disc (FifoQueueDisc of 1000
-    # packets, "pfifo_fast"-like) on every device; with it the device queue would only be a
-    # flow-controlled stage and a full bottleneck would buffer ~1100 packets. Removing it makes
-    # TrafficControlLayer hand packets straight to the device, dropping them while the device's
-    # 100-packet queue is full: a plain 100-packet drop-tail FIFO, as in our model.
-    ns.TrafficControlHelper().Uninstall(all_devices)
-
-    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+    # The device queues are 100-packet drop-tail FIFOs without a queue disc (bench/ns3/dumbbell.py).
+    net = dumbbell.build(
+        ns,
+        PAIRS,
+        {"rate": BOTTLENECK_RATE, "delay": BOTTLENECK_DELAY, "queuePackets": QUEUE_PACKETS},
+        {"rate": ACCESS_RATE, "delay": ACCESS_DELAY, "queuePackets": QUEUE_PACKETS},
+    )
 
     start = ns.CreateObject[ns.UniformRandomVariable]()
     start.SetAttribute("Min", ns.DoubleValue(0.0))
@@ -125,14 +87,14 @@ def main():
         sink_helper = ns.PacketSinkHelper(
             "ns3::TcpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), PORT).ConvertTo()
         )
-        sink_apps = sink_helper.Install(right.Get(i))
+        sink_apps = sink_helper.Install(net.right.Get(i))
         sink_apps.Start(ns.Seconds(0.0))
         sink_apps.Stop(stop)
         sinks.append(ns.DynamicCast[ns.PacketSink](sink_apps.Get(0)))
 
-        bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(right_addresses[i], PORT).ConvertTo())
+        bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(net.right_addresses[i], PORT).ConvertTo())
         bulk.SetAttribute("MaxBytes", ns.UintegerValue(0))
-        bulk_apps = bulk.Install(left.Get(i))
+        bulk_apps = bulk.Install(net.left.Get(i))
         t = start.GetValue()
         start_times.append(t)
         bulk_apps.Start(ns.Seconds(t))
@@ -156,14 +118,6 @@ def main():
     )
     cppyy.gbl.tcblab.ConnectDropCounter()
 
-    # Check the bottleneck really is a bare 100-packet drop-tail FIFO.
-    tc = routers.Get(0).GetObject[ns.TrafficControlLayer]()
-    dev = ns.DynamicCast[ns.PointToPointNetDevice](bottleneck_devices.Get(0))
-    queue = dev.GetQueue()
-    assert not tc.GetRootQueueDiscOnDevice(bottleneck_devices.Get(0)), "a queue disc is still installed"
-    assert str(queue.GetMaxSize()) == QUEUE, queue.GetMaxSize()
-    assert queue.GetInstanceTypeId().GetName() == "ns3::DropTailQueue<Packet>", queue.GetInstanceTypeId().GetName()
-
     ns.Simulator.Stop(stop)
     t2 = time.perf_counter()
     ns.Simulator.Run()
@@ -171,10 +125,7 @@ def main():
 
     events = int(ns.Simulator.GetEventCount())
     rx = [int(s.GetTotalRx()) for s in sinks]
-    drops = int(cppyy.gbl.tcblab.g_drops) + sum(
-        int(ns.DynamicCast[ns.PointToPointNetDevice](all_devices.Get(i)).GetQueue().GetTotalDroppedPackets())
-        for i in range(all_devices.GetN())
-    )
+    drops = int(cppyy.gbl.tcblab.g_drops) + dumbbell.device_drops(ns, net.all_devices)
     ns.Simulator.Destroy()
 
     wall = t3 - t2
