@@ -5,6 +5,8 @@
 //              and peak memory at 20/60/180 simulated seconds (flat when tracing is off);
 //              with BENCH_NS3=1 (or an existing ns-3 venv, see bench/ns3/README.md) the same
 //              scenario in ns-3 and the ratio of wall times.
+//   flavors    the same dumbbell under today's window rules (modern-bulk-cubic, modern-bulk-bbr):
+//              wall time, packets and the cost per simulated packet against NewReno's.
 //   reproduce  tcpsim reproduce --full of etcp-fig5-realistic, spand-fig10 and tcpint-fig-sack on
 //              1 and 2 jobs, and the speed-up.
 //   wasm       every preset (listed at run time): native and WASM (Node worker thread) wall time of
@@ -57,6 +59,29 @@ function benchSimCore() {
     console.log(`${String(seconds).padStart(4)} s simulated: ${fmt(s.peakRssBytes / 2 ** 20)} MiB peak, ${fmt(s.wallSeconds)} s wall`);
   }
   return wall;
+}
+
+// Today's window rules on dumbbell-bulk's network and workload. The flows move different numbers
+// of packets (BBR drops and resends more), so the comparison is the wall time per packet.
+function benchFlavors() {
+  console.log("\n== sim-core: today's window rules on dumbbell-bulk's dumbbell (cost per simulated packet)");
+  const rows = [
+    ['dumbbell-bulk', 'NewReno', null],
+    ['modern-bulk-cubic', 'CUBIC + HyStart++, PRR', 1.2],
+    ['modern-bulk-bbr', 'BBR v1, PRR', 1.5],
+  ].map(([preset, label, target]) => {
+    const runs = Array.from({ length: repeats }, () => tcpsimStats(preset));
+    const wall = median(runs.map((r) => r.wallSeconds));
+    const packets = runs[0].packets;
+    return { preset, label, target, wall, packets, nsPerPacket: (wall / packets) * 1e9 };
+  });
+  const base = rows[0].nsPerPacket;
+  console.log('preset             window rule              wall s   packets    ns/packet  vs NewReno  target');
+  for (const r of rows) {
+    const ratio = r.nsPerPacket / base;
+    const verdict = r.target === null ? '' : `${r.target}x ${ratio <= r.target ? 'met' : 'NOT met'}`;
+    console.log(`${r.preset.padEnd(18)} ${r.label.padEnd(24)} ${fmt(r.wall).padStart(6)}  ${String(r.packets).padStart(8)}  ${fmt(r.nsPerPacket).padStart(10)}  ${fmt(ratio).padStart(9)}x  ${verdict}`);
+  }
 }
 
 function benchNs3(ourWall) {
@@ -165,6 +190,7 @@ run('bash', [join(root, 'scripts/bootstrap')], { stdio: 'inherit' });
 run('bash', [join(root, 'scripts/build-sim-core'), 'release'], { stdio: ['ignore', 'ignore', 'inherit'] });
 run('bash', [join(root, 'scripts/build-wasm')], { stdio: ['ignore', 'ignore', 'inherit'] });
 const wall = benchSimCore();
+benchFlavors();
 benchNs3(wall);
 benchReproduce();
 await benchWasm();
