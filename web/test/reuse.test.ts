@@ -275,4 +275,31 @@ describe('a small sweep through the engine', () => {
     expect(independent[0].samples.completionS[0]).toBe(independent[1].samples.completionS[0]);
     expect(collectCells(s, axes, roles, await runOnce())).toEqual(first);
   });
+
+  it('a web page over browser-style HTTP/1.1: both copies’ repeat visits and their connections', async () => {
+    const s = spec({ path: 'scheme-independent', workload: 'page', sizes: ['etcp-text'], http: '1.1-persistent', idle: [5], schemes: ['independent', 'careful-resume'] });
+    const { request, roles, axes } = reuseRequest(dumbbellPath, s);
+    const plan = await sim.planGrid(request);
+    const runs = await Promise.all(
+      plan.points.map(async (p, point) => ({
+        point,
+        params: p.params as RunOutcome['params'],
+        replication: 0,
+        summary: (await sim.runScenario(p.scenario as unknown as Scenario, { seed: p.seed, trace: 'summary' })).summary,
+      })),
+    );
+    for (const r of runs) {
+      // Persistent connections per page: the repeat visit opens its own, after the first visit's closed.
+      const page = r.summary.pages!.find((p) => p.client === 0 && p.index === 1)!;
+      const opened = r.summary.flows!.filter((f) => f.to === 'left0' && f.startS >= page.startS);
+      expect(opened.length).toBeGreaterThan(0);
+      expect(r.summary.flows!.filter((f) => f.to === 'left0' && f.startS < page.startS).every((f) => f.endS !== null && f.endS <= page.startS)).toBe(true);
+    }
+    const cells = collectCells(s, axes, roles, runs);
+    expect(cells.map((c) => [c.scheme, c.size, c.bytes])).toEqual([
+      ['independent', 'etcp-text', 60416],
+      ['careful-resume', 'etcp-text', 60416],
+    ]);
+    for (const c of cells) for (const k of ['completionS', 'retransmissions', 'peakQueue', 'competitorS'] as const) expect(c.samples[k]).toHaveLength(1);
+  });
 });
