@@ -569,12 +569,12 @@ test('axe-core finds no serious or critical violation on any page', async () => 
   }
 });
 
-test('the landing view asks three questions; each opens compare mode with its plots', async () => {
+test('the landing view asks four questions; the first opens compare mode with its plots (the fourth, its own view: reuse.test.ts)', async () => {
   const { page, errors, close } = await newPage();
   try {
     await page.goto(`${server.url}/`);
     const questions = page.locator('[data-testid=landing] a.question');
-    assert.equal(await questions.count(), 3);
+    assert.equal(await questions.count(), 4);
     await questions.first().click();
     await page.locator('[data-testid=difference-table]').waitFor({ timeout: 120_000 });
     assert.ok((await page.locator('.multiple').count()) >= 3);

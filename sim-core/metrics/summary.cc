@@ -146,6 +146,9 @@ json BuildSummary(const SummaryInputs& in) {
       j["bytes"] = u.payload_received;
       j["goodputBps"] = GoodputBps(u.payload_received, f.start, end);
     }
+    const FlowNetworkStats ns = net.FlowStats(f.id);
+    j["packetsDropped"] = ns.dropped;
+    j["maxQueuePackets"] = ns.max_queue_packets;
     flows.push_back(std::move(j));
   }
   if (in.flow_records) s["flows"] = std::move(flows);

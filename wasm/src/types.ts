@@ -111,6 +111,17 @@ export interface GridPoint {
   durationS: number;
 }
 
+/** What a sample of values says about its mean: sim-core's Summarize and Student-t half-width. */
+export interface SampleStatistics {
+  n: number;
+  /** null without values. */
+  mean: number | null;
+  /** The sample standard deviation (divisor n - 1); null below two values. */
+  sd: number | null;
+  /** Half-width of the confidence interval of the mean at the level asked; null below two values. */
+  halfWidth: number | null;
+}
+
 /** An entry of the paper catalogue (sim-core/scenario/papers.json), as `tcpsim papers` prints it. */
 export interface Paper {
   id: string;

@@ -79,6 +79,18 @@ export interface Batch {
   points: { params: Record<string, unknown>; runs: number; stats: Record<string, Stats> }[];
 }
 
+/** One run of a batch (GET /api/batches/:id/results?summary=true). */
+export interface BatchRun {
+  point: number;
+  params: Record<string, unknown>;
+  replication: number;
+  seed: number;
+  status: 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
+  resultHash: string | null;
+  error: string | null;
+  summary: Result | null;
+}
+
 export type ReproductionStatus = 'queued' | 'running' | 'reporting' | 'completed' | 'cancelled' | 'failed';
 
 /** A reproduction on the server (GET /api/reproductions/:id). */
@@ -106,9 +118,11 @@ export const api = {
   saveExperiment: (body: { scenario: Scenario; result?: Result; title?: string }) =>
     request<{ id: string; url: string }>('POST', '/api/experiments', body),
   getExperiment: (id: string) => request<SavedExperiment>('GET', `/api/experiments/${encodeURIComponent(id)}`),
-  createBatch: (body: { scenario: Scenario; grid: Record<string, unknown[]>; replications: number; title?: string }, idempotencyKey: string) =>
+  createBatch: (body: { scenario: Scenario; grid: Record<string, unknown[]>; replications: number; title?: string; trace?: 'none' | 'summary' }, idempotencyKey: string) =>
     request<{ id: string; url: string; runs: number }>('POST', '/api/batches', body, { 'Idempotency-Key': idempotencyKey }),
   getBatch: (id: string) => request<Batch>('GET', `/api/batches/${encodeURIComponent(id)}`),
+  /** Every run of a batch with its stored summary, in point and replication order. */
+  getBatchRuns: (id: string) => request<BatchRun[]>('GET', `/api/batches/${encodeURIComponent(id)}/results?summary=true`),
   cancelBatch: (id: string) => request<Batch>('DELETE', `/api/batches/${encodeURIComponent(id)}`),
   createReproduction: (body: { experiment: string; mode: 'full' | 'quick' }) =>
     request<{ id: string; url: string; runs: number }>('POST', '/api/reproductions', body),
