@@ -3,7 +3,8 @@
 // closing connection saves the delivery rate and minimum RTT it observed for its endpoint, and the
 // next connection to it starts with cwnd = saved bandwidth x saved minimum RTT (clamped), paced at
 // the saved bandwidth for that first window, without Careful Resume's path confirmation,
-// validation or retreat: the aggressive reference point.
+// validation or retreat: the aggressive reference point. Over BBR the saved values seed BBR instead,
+// as Google QUIC's BbrSender::AdjustNetworkParameters() does (BbrOps::AdjustNetworkParameters).
 #pragma once
 
 #include <map>

@@ -3,7 +3,9 @@
 // endpoint; a later connection to that endpoint that confirms the path jumps to half the saved
 // capacity, paced, and validates the jump within about one RTT, retreating safely (and deleting the
 // saved values) if the jump met congestion. Phases (§4): Reconnaissance, Unvalidated, Validating,
-// Safe Retreat, Normal.
+// Safe Retreat, Normal. Over BBR the jump is by rate, as Appendix C describes: BBR paces at half the
+// saved bandwidth from Startup for a round, validates in the next, and retreats by Drain
+// (BbrOps::StartCarefulResume in tcp/bbr.h).
 #pragma once
 
 #include <map>

@@ -3,8 +3,10 @@
 // (tcp_update_metrics()), and a new connection to the destination reads it once established
 // (tcp_init_metrics()): the cached RTT seeds only the first retransmission timeout, ssthresh is
 // restored only when net.ipv4.tcp_no_ssthresh_metrics_save is 0 (its default has been 1 since
-// Linux 5.3), and the cached cwnd limits a connection only when the route locks it. Entries older
-// than an hour are reset (TCP_METRICS_TIMEOUT). The route's initcwnd sets the initial window.
+// Linux 5.6: commit 65e6d90168f3, "net-tcp: Disable TCP ssthresh metrics cache by default",
+// applied to net-next on 9 December 2019), and the cached cwnd limits a connection only when the route locks it. Entries older
+// than an hour are reset (TCP_METRICS_TIMEOUT). The route's initcwnd sets the initial window. The
+// reordering metric is left out: see docs/SCHEMES.md ("Linux tcp_metrics").
 #pragma once
 
 #include <map>

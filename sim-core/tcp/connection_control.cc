@@ -42,6 +42,7 @@ Bytes ConnectionControl::InFlight() const {
 }
 
 double ConnectionControl::pacing_rate_bps() const {
+  if (scheme_pacing_bps_ > 0) return scheme_pacing_bps_;
   const double own = ops_->PacingRateBps(tcb_);
   if (own > 0) return own;
   if (config_.pacing == PacingMode::kRate && tcb_.rtt.has_sample()) {

@@ -45,6 +45,15 @@ class ConnectionControl final : public CongestionControl {
   // Sharing schemes that initialise or redistribute a connection's state (RFC 9040, the TCBI
   // controllers) set it here.
   Tcb& tcb() { return tcb_; }
+  // The window rule, for a scheme that seeds a rate-based rule from saved path state (BBR:
+  // RFC 9959 Appendix C, QUIC's cached network parameters).
+  CongestionOps& ops() { return *ops_; }
+  // A sharing scheme's pacing rate, in bits per second, which replaces the rule's and the options'
+  // while it is nonzero (RFC 9959's paced Unvalidated Phase, a resumed window paced at the saved
+  // rate); 0 gives pacing back. The connection keeps one pacing clock whoever sets the rate, as
+  // Linux keeps one sk_pacing_rate: a segment the scheme paced is charged at the scheme's rate,
+  // never again at the rule's.
+  void SetSchemePacingRate(double rate_bps) { scheme_pacing_bps_ = rate_bps; }
   const Tcb& tcb() const { return tcb_; }
   const TcpConfig& config() const { return config_; }
   CongestionState state() const { return state_; }
@@ -125,6 +134,7 @@ class ConnectionControl final : public CongestionControl {
   SeqNo tlp_end_seq_ = 0;
   bool sending_probe_ = false;
   Pacer pacer_;
+  double scheme_pacing_bps_ = 0;  // See SetSchemePacingRate().
   bool sent_any_ = false;
   SimTime last_sent_;  // The latest data segment's departure.
 };

@@ -103,6 +103,33 @@ TEST_P(PresetInvariantsTest, HoldAndAreDeterministic) {
 INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(PresetNames()),
                          [](const auto& info) { return testing::TestName(info.param); });
 
+// The path presets (path-geo-satellite, path-mobile, path-intercontinental) are where a user asks
+// "what would reuse give my traffic?": each runs, whole, under every sharing scheme the schema
+// names, with its invariants, when hosts.server.sharing is set to the scheme alone.
+TEST(PathPresetsTest, RunUnderEverySharingScheme) {
+  std::vector<std::string> schemes;
+  for (const json& branch : ScenarioSchemaDocument()["$defs"]["sharing"]["oneOf"]) {
+    schemes.push_back(branch["properties"]["scheme"]["const"].get<std::string>());
+  }
+  ASSERT_GE(schemes.size(), 12u);
+  int presets = 0;
+  for (const std::string& name : PresetNames()) {
+    if (name.rfind("path-", 0) != 0) continue;
+    ++presets;
+    for (const std::string& scheme : schemes) {
+      SCOPED_TRACE(name + " under " + scheme);
+      json doc = json::parse(*PresetText(name));
+      doc["hosts"]["server"]["sharing"] = {{"scheme", scheme}};
+      RunOptions options;
+      options.trace = TraceLevel::kSummary;
+      const RunOutput run = RunScenario(ParseScenario(doc), options);
+      ExpectRunInvariants(run);
+      EXPECT_EQ(run.summary["items"]["file"]["transfersStarted"].get<int64_t>(), 3);
+    }
+  }
+  EXPECT_GE(presets, 3);
+}
+
 // A random sharing scheme with random parameters.
 json RandomSharing(Rng& rng) {
   const char* schemes[] = {"independent", "rfc9040-temporal", "rfc9040-ensemble", "mv-tcbi", "fs-tcbi",

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/recorder.h"
+#include "scenario/presets.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 
@@ -44,6 +45,21 @@ inline std::vector<int64_t> EventTimes(const RunOutput& run, PacketEvent event, 
 }
 
 inline const json& Flow(const RunOutput& run, size_t i) { return run.summary["flows"][i]; }
+
+// The preset path-geo-satellite (a 50 Mb/s, 600 ms GEO access path) with only its file transfers,
+// at `times`, of `bytes` each, the server's scheme `scheme`, the flavor `flavor`, run for
+// `duration_s`.
+inline json GeoSatellitePath(const char* scheme, const char* flavor, std::vector<double> times, int64_t bytes,
+                             double duration_s) {
+  json doc = json::parse(*PresetText("path-geo-satellite"));
+  doc["tcp"]["flavor"] = flavor;
+  doc["hosts"]["server"]["sharing"] = {{"scheme", scheme}};
+  doc["traffic"] = json::array({doc["traffic"][0]});
+  doc["traffic"][0]["atS"] = times;
+  doc["traffic"][0]["bytes"] = bytes;
+  doc["durationS"] = duration_s;
+  return doc;
+}
 
 // The goodput (b/s) of `n` bulk connections from left0 under `scheme`, beside one Reno connection
 // from left1, over a 5 Mb/s, 20 ms, 30-packet dumbbell for 120 s: how aggressive an ensemble is

@@ -67,6 +67,9 @@ export function randomScenario(seed: number): Scenario {
       'tcp-int',
       'spand',
       'congestion-manager',
+      'careful-resume',
+      'linux-tcp-metrics',
+      'bdp-resume',
     ] as const);
     const scope = r.pick(['host-pair', 'network', 'host'] as const);
     switch (scheme) {
@@ -91,6 +94,31 @@ export function randomScenario(seed: number): Scenario {
           merge: r.pick(['latest', 'mean', 'ewma'] as const),
           ageCwnd: r.chance(0.5),
           lifetimeS: 1 + r.int(20),
+        };
+      case 'careful-resume':
+        return {
+          scheme,
+          scope,
+          lifetimeS: r.uniform(1, 60),
+          maxJumpBytes: r.chance(0.3) ? 2000 + r.int(200000) : ('none' as const),
+          beta: r.uniform(0.5, 1),
+        };
+      case 'linux-tcp-metrics':
+        return {
+          scheme,
+          scope,
+          noMetricsSave: r.chance(0.2),
+          noSsthreshMetricsSave: r.chance(0.5),
+          initcwndSegments: r.chance(0.3) ? 1 + r.int(20) : ('none' as const),
+          cwndLockSegments: r.chance(0.2) ? 2 + r.int(50) : ('none' as const),
+          timeoutS: r.uniform(1, 30),
+        };
+      case 'bdp-resume':
+        return {
+          scheme,
+          scope,
+          lifetimeS: r.uniform(1, 60),
+          maxWindowBytes: r.chance(0.3) ? 2000 + r.int(200000) : ('none' as const),
         };
       default:
         return { scheme, scope };
