@@ -13,14 +13,11 @@ import { metricDefinitions } from '../sim/metrics.js';
 import type { Plan } from '../sim/batch.js';
 import { cancelChannel } from '../queue/names.js';
 import { addJobs, completeJobs, parseRunJobPayload, runJobSpec } from '../queue/jobs.js';
-import type { Static } from 'typebox';
-import type { Batch, BatchStatus, RunResult as RunResultSchema, RunStatus, Trace } from '../schemas/batches.js';
+import type { Batch, BatchStatus, RunCounts, RunResult, RunStatus, Trace } from '../schemas/batches.js';
 
 /** A batch as stored; the API adds its url and the metric definitions. */
-export type BatchView = Omit<Static<typeof Batch>, 'url' | 'metrics'>;
-export type BatchCounts = BatchView['counts'];
+export type BatchView = Omit<Batch, 'url' | 'metrics'>;
 export type BatchPoint = BatchView['points'][number];
-export type RunResult = Static<typeof RunResultSchema>;
 
 export interface NewBatch {
   title: string | null;
@@ -47,7 +44,7 @@ function requestHash(batch: NewBatch): string {
   return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
 }
 
-function deriveStatus(cancelled: boolean, c: BatchCounts): BatchStatus {
+function deriveStatus(cancelled: boolean, c: RunCounts): BatchStatus {
   if (cancelled) return 'cancelled';
   if (c.pending > 0) return c.running > 0 || c.done + c.failed > 0 ? 'running' : 'queued';
   return c.done === 0 && c.failed > 0 ? 'failed' : 'completed';

@@ -11,12 +11,12 @@ import { countRuns } from './run-counts.js';
 import { addJobs, completeJobs } from '../queue/jobs.js';
 import { cancelChannel } from '../queue/names.js';
 import { reproductionReportJobSpec, reproductionRunJobSpec } from '../queue/reproduction-jobs.js';
+import type { RunCounts } from '../schemas/batches.js';
 import type { Reproduction, ReproductionMode, ReproductionStatus } from '../schemas/reproductions.js';
 import type { RunRecord } from '../sim/experiment-engine.js';
 
 /** A reproduction as stored; the API adds its url and parses the report. */
 export type ReproductionView = Omit<Reproduction, 'url' | 'report'> & { reportJson: string | null };
-type Counts = Reproduction['counts'];
 
 export interface NewReproduction {
   experiment: string;
@@ -45,7 +45,7 @@ function float8Array(values: (number | null)[]): string {
   return `{${values.map((v) => (v === null ? 'NULL' : Object.is(v, -0) ? '-0' : String(v))).join(',')}}`;
 }
 
-function deriveStatus(cancelled: boolean, c: Counts, report: boolean, reportError: boolean): ReproductionStatus {
+function deriveStatus(cancelled: boolean, c: RunCounts, report: boolean, reportError: boolean): ReproductionStatus {
   if (cancelled) return 'cancelled';
   if (c.failed > 0 || reportError) return 'failed';
   if (c.pending > 0) return c.running > 0 || c.done > 0 ? 'running' : 'queued';

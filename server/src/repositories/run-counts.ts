@@ -1,16 +1,7 @@
 // The progress of a batch or a reproduction: its runs counted by status (the rows of one
 // `SELECT status, count(*) AS n, max(finished_at) AS last ... GROUP BY status`), and when the last
 // run that finished (done or failed) finished.
-
-export interface RunCounts {
-  total: number;
-  done: number;
-  failed: number;
-  cancelled: number;
-  /** Not finished: waiting or running. */
-  pending: number;
-  running: number;
-}
+import type { RunCounts } from '../schemas/batches.js';
 
 export function countRuns(total: number, rows: { status: string; n: number; last: Date | null }[]): { counts: RunCounts; lastFinished: Date | null } {
   const counts: RunCounts = { total, done: 0, failed: 0, cancelled: 0, pending: 0, running: 0 };

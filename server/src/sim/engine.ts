@@ -7,11 +7,11 @@ import { createRequire } from 'node:module';
 // Types only: the package itself is loaded at run time, when the WASM engine is chosen.
 import type * as Sim from '@tcb-lab/sim';
 import type { GridPlan, Paper } from '@tcb-lab/sim';
+import type { Trace as TraceLevel } from '../schemas/batches.js';
 
-export type { GridPlan, Paper };
+export type { GridPlan, Paper, TraceLevel };
 
 export type EngineKind = 'native' | 'wasm';
-export type TraceLevel = 'none' | 'summary';
 
 export type Validation =
   | { valid: true; scenario: Record<string, unknown> }
