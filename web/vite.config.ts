@@ -1,4 +1,4 @@
-// Vite builds the dashboard into dist/ (served by the server, see ../notes of the API contract), and
+// Vite builds the dashboard into dist/ (which the server serves, see docs/ARCHITECTURE.md), and
 // imports the scenario schema straight from sim-core (the one source of truth) through @schema, and
 // the reproduction documents from docs/ through @docs.
 import { fileURLToPath } from 'node:url';

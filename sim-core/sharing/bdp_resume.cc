@@ -87,28 +87,16 @@ Bytes BdpResumeScheme::ResumedWindow(const SavedBdp& saved, Bytes initial_window
   return window;
 }
 
-BdpResumeScheme::Entry& BdpResumeScheme::EntryFor(uint64_t key, const ConnectionContext& context) {
-  return FindOrCreate(entries_, key, [&] {
-    return Entry(TcbGroup(env_, "bdp-resume", DescribeGroupKey(config_.scope, context)));
-  });
-}
-
 std::unique_ptr<CongestionControl> BdpResumeScheme::Attach(const TcpConfig& config, SenderHandle& sender,
                                                            const ConnectionContext& context) {
   Entry& entry = EntryFor(GroupKey(config_.scope, context), context);
-  auto member = std::make_unique<Member>(config, sender, *this, entry);
-  entry.group.Add(member.get(), context.flow);
-  return member;
+  return Join(entry, std::make_unique<Member>(config, sender, *this, entry), context.flow);
 }
 
-void BdpResumeScheme::Describe(nlohmann::json& groups) const {
-  for (const auto& [key, e] : entries_) {
-    nlohmann::json g = e.group.Describe();
-    g["bdpResume"] = {{"resumed", e.resumed},
-                      {"savedBandwidthBps", e.saved ? e.saved->bandwidth_bps : 0.0},
-                      {"savedMinRttNs", e.saved ? e.saved->min_rtt.ns() : 0}};
-    groups.push_back(std::move(g));
-  }
+void BdpResumeScheme::DescribeEntry(const Entry& e, nlohmann::json& group) const {
+  group["bdpResume"] = {{"resumed", e.resumed},
+                        {"savedBandwidthBps", e.saved ? e.saved->bandwidth_bps : 0.0},
+                        {"savedMinRttNs", e.saved ? e.saved->min_rtt.ns() : 0}};
 }
 
 }  // namespace tcb

@@ -315,43 +315,31 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
   Outcome retreat_reason_ = Outcome::kRetreated;
 };
 
-CarefulResumeScheme::Entry& CarefulResumeScheme::EntryFor(uint64_t key, const ConnectionContext& context) {
-  return FindOrCreate(entries_, key, [&] {
-    return Entry(TcbGroup(env_, "careful-resume", DescribeGroupKey(config_.scope, context)));
-  });
-}
-
 std::unique_ptr<CongestionControl> CarefulResumeScheme::Attach(const TcpConfig& config, SenderHandle& sender,
                                                                const ConnectionContext& context) {
   const uint64_t key = GroupKey(config_.scope, context);
   Entry& entry = EntryFor(key, context);
-  auto member = std::make_unique<Member>(config, sender, *this, key, entry);
-  entry.group.Add(member.get(), context.flow);
-  return member;
+  return Join(entry, std::make_unique<Member>(config, sender, *this, key, entry), context.flow);
 }
 
 const SavedPath* CarefulResumeScheme::Saved(uint64_t key) const {
-  auto it = entries_.find(key);
-  return it != entries_.end() && it->second.saved ? &*it->second.saved : nullptr;
+  const Entry* e = FindEntry(key);
+  return e != nullptr && e->saved ? &*e->saved : nullptr;
 }
 
 void CarefulResumeScheme::Save(uint64_t key, const SavedPath& path) {
   // §4.1 "Updating saved CC parameters": one set per endpoint, replaced by a later observation; a
   // set in use by a resuming connection stays in use.
-  Entry& e = entries_.at(key);
+  Entry& e = EntryAt(key);
   const bool in_use = e.saved && e.saved->in_use;
   e.saved = path;
   e.saved->in_use = in_use;
 }
 
-void CarefulResumeScheme::Describe(nlohmann::json& groups) const {
-  for (const auto& [key, e] : entries_) {
-    nlohmann::json g = e.group.Describe();
-    nlohmann::json outcomes = nlohmann::json::object();
-    for (size_t i = 0; i < std::size(kOutcomeNames); ++i) outcomes[std::string(kOutcomeNames[i])] = e.outcomes[i];
-    g["carefulResume"] = outcomes;
-    groups.push_back(std::move(g));
-  }
+void CarefulResumeScheme::DescribeEntry(const Entry& e, nlohmann::json& group) const {
+  nlohmann::json outcomes = nlohmann::json::object();
+  for (size_t i = 0; i < std::size(kOutcomeNames); ++i) outcomes[std::string(kOutcomeNames[i])] = e.outcomes[i];
+  group["carefulResume"] = outcomes;
 }
 
 }  // namespace tcb

@@ -168,12 +168,12 @@ bool TcpIntHost::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
 }
 
 void TcpIntHost::OnRetransmissionTimeout(EnsembleMember& m) {
-  // A coarse timeout: back to one segment, ssthresh = max(FlightSize / 2, 2 SMSS) (RFC 5681 eq. 4)
-  // over the host's packets (or, in the proxy case, the connection's); the connection resends from
-  // snd_una, so its entries leave the list (go-back-N lists them again).
+  // A coarse timeout: back to one segment, ssthresh as RFC 5681 §3.1 eq. (4) over the host's
+  // packets (or, in the proxy case, the connection's); the connection resends from snd_una, so its
+  // entries leave the list (go-back-N lists them again).
   Window& w = WindowOf(m);
   const Bytes flight = scheme_.weighted ? m.sender().flight_size() : outstanding().bytes();
-  w.ssthresh = std::max(flight / 2, 2 * tcb().mss);
+  w.ssthresh = Rfc5681SsThresh(flight, tcb().mss);
   w.cwnd = tcb().mss;
   w.decr_ts = Now();
   w.decreased = true;
