@@ -379,6 +379,10 @@ void TcpEndpoint::Receive(Packet& p) {
     Establish();
     connected_now = true;
   }
+  // RFC 9293 §3.10.7.3 (SYN-SENT): a SYN-ACK that acknowledges our SYN is answered with an ACK at
+  // once; data queued for transmission may ride on it, but when none may go now (a group's window
+  // is full, a pacer waits), the ACK goes alone rather than leave the peer to resend its SYN-ACK.
+  if (connected_now && p.Has(tcp_flags::kSyn)) ack_now_ = true;
 
   TcpReceiver::Outcome in;
   if (receiver_.started()) {

@@ -221,6 +221,33 @@ TEST(TcpModelTest, HandshakeCostsOneRoundTrip) {
   EXPECT_NEAR(one_way, 0.05, 0.001);
 }
 
+// RFC 9293 §3.10.7.3: in SYN-SENT, a SYN-ACK that acknowledges the SYN is answered with an ACK at
+// once, whether or not data can ride on it. A telnet session whose first keystroke comes seconds
+// later acknowledges the SYN-ACK one round trip after its SYN, and the responder, established then,
+// never resends its SYN-ACK (before, it waited for the first data and resent it after its 1 s RTO).
+TEST(TcpModelTest, TheSynAckIsAcknowledgedAtOnceWithoutData) {
+  json doc = SingleLinkScenario(10, 50, "unlimited", {{"mssBytes", 1000}},
+                                {{"type", "telnet"}, {"from", "server"}, {"to", "client"}, {"meanIntervalS", 1000}});
+  doc["durationS"] = 5;
+  const RunOutput run = RunDoc(doc, TraceLevel::kFull);
+  const PacketTrace& t = run.recorder->packet_trace();
+  int syn_acks = 0;
+  int64_t first_ack_arrival = -1;  // At the responder.
+  for (size_t i = 0; i < t.size(); ++i) {
+    const bool syn = (t.flags[i] & tcp_flags::kSyn) != 0;
+    const bool sent = t.event[i] == static_cast<uint8_t>(PacketEvent::kSend) ||
+                      t.event[i] == static_cast<uint8_t>(PacketEvent::kRetransmit);
+    if (sent && t.from_initiator[i] == 0 && syn) ++syn_acks;
+    if (t.event[i] == static_cast<uint8_t>(PacketEvent::kAck) && t.from_initiator[i] == 1 && !syn &&
+        first_ack_arrival < 0) {
+      first_ack_arrival = t.time_ns[i];
+    }
+  }
+  EXPECT_EQ(syn_acks, 1);
+  EXPECT_NEAR(static_cast<double>(first_ack_arrival) / 1e9, 0.15, 0.002);  // SYN, SYN-ACK, ACK: 1.5 RTT.
+  EXPECT_EQ(Flow(run, 0)["dataSegmentsSent"], 0);
+}
+
 TEST(TcpModelTest, FullConnectionsCloseBothWays) {
   const json doc = SingleLinkScenario(10, 5, {{"packets", 5}}, {{"mssBytes", 1000}},
                                       Bulk({{"bytes", 300000}, {"repeat", 3}}));
