@@ -151,6 +151,24 @@ TEST(TcpModelTest, SackRepairsSeveralLossesFasterThanNewReno) {
 // Balakrishnan et al. §4: when the second segment of a two-segment window is lost, one duplicate
 // ACK comes back and standard TCP waits for a coarse timeout; right-edge recovery sends a new
 // segment for each early duplicate, collects three and fast-retransmits instead.
+// RFC 6675 §5.1: SACK information is kept across a timeout (the receiver does not renege) and used
+// in the loss recovery that follows, as Linux's tcp_enter_loss() keeps SACKed segments marked: the
+// sender goes back to snd_una but resends only what the receiver lacks. A 300-segment initial window
+// into a 50-packet queue loses 275 segments; recovery loses some retransmissions too, which RFC 6675
+// repairs by a timeout. Every loss costs one retransmission (before, the go-back after the timeout
+// resent 24 segments the receiver held).
+TEST(TcpModelTest, AfterATimeoutSackResendsOnlyWhatTheReceiverLacks) {
+  const json doc = SingleLinkScenario(
+      30, 40, {{"packets", 50}},
+      {{"flavor", "sack"}, {"mssBytes", 1000}, {"initialWindow", 300}, {"receiveWindowBytes", 1 << 25}},
+      {{"type", "transfers"}, {"from", "server"}, {"to", "client"}, {"bytes", 1000000}, {"atS", {0}}});
+  const RunOutput run = RunDoc(doc);
+  EXPECT_GE(Flow(run, 0)["timeouts"], 1);
+  EXPECT_GT(Flow(run, 0)["packetsDropped"], 200);
+  EXPECT_EQ(Flow(run, 0)["retransmissions"], Flow(run, 0)["packetsDropped"]);
+  EXPECT_EQ(Flow(run, 0)["bytes"], 1000000);
+}
+
 TEST(TcpModelTest, RightEdgeRecoveryAvoidsTheTimeoutOfASmallWindow) {
   auto run = [](bool right_edge) {
     json doc = SingleLinkScenario(
