@@ -61,5 +61,19 @@ TEST(CongestionManagerTest, FlowsRecoverTheirOwnLosses) {
   EXPECT_EQ(run.summary["flows"][0]["bytes"], 200000);
 }
 
+// The macroflow's window is a TCP window (RFC 3124 §4.5), and RFC 5681 §4.1 restarts a TCP window
+// after an idle period: on path-intercontinental the transfers that follow 20 s of idle start from
+// the initial window and lose nothing. Before the rule applied to the macroflow, the second sent the
+// 3570 segments the first had grown the window to in one burst and lost 2425 of them.
+TEST(CongestionManagerTest, TheMacroflowWindowRestartsAfterIdle) {
+  const RunOutput run = testing::RunDoc(
+      testing::PathTransfers("path-intercontinental", "congestion-manager", "cubic", {0, 20, 40}, 5'000'000, 60));
+  EXPECT_EQ(run.summary["items"]["file"]["transfersCompleted"], 3);
+  for (size_t i = 1; i <= 2; ++i) {
+    EXPECT_EQ(testing::Flow(run, i)["initial"]["cwndBytes"], 10 * 1460);  // IW10 (RFC 6928).
+    EXPECT_EQ(testing::Flow(run, i)["retransmissions"], 0);
+  }
+}
+
 }  // namespace
 }  // namespace tcb

@@ -34,6 +34,20 @@ class TcpIntHost final : public EnsembleGroup {
     member_windows_.erase(&m);
     SumWindows();
   }
+  void OnResumeAfterIdle(EnsembleMember&, bool) override {
+    // §5: one congestion window for the host's connections, halved on a loss, "achieving the effect
+    // of a single persistent TCP connection"; such a connection restarts its window after an idle
+    // period (RFC 5681 §4.1: min(IW, cwnd), with tcp.slowStartRestart). Without the restart, the
+    // first connection after idle sends the host's whole window, grown before the idle period, in
+    // one burst, and a burst that loses N packets of one connection costs N round trips (OnAck). In
+    // the proxy case every connection's window restarts, as each independent connection's would.
+    if (!config().slow_start_restart) return;
+    const Bytes restart = config().InitialWindowBytes();
+    host_window_.cwnd = std::min(host_window_.cwnd, restart);
+    for (auto& [member, w] : member_windows_) w.cwnd = std::min(w.cwnd, restart);
+    SumWindows();
+    Record();
+  }
   void OnSegmentSent(EnsembleMember& m, const SentSegment& s) override {
     // "The connection prepares the packet ... adding an entry at the tail of the list of
     // outstanding packets. The entry contains the sequence number, size and timestamp" (a
@@ -164,6 +178,11 @@ bool TcpIntHost::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
   SumWindows();
   Record();
   Pump();
+  // RFC 6298 §5.3: every ACK of new data restarts the retransmission timer, also one that passes a
+  // retransmission while later packets of the connection wait for theirs (NewReno's partial ACK, and
+  // RFC 6582 §4's Slow-but-Steady variant). The paper's TCP-INT recovers its losses without a coarse
+  // timeout (§5's sequence plot); the price is one repair per round trip when a connection loses
+  // many packets of one window.
   return true;
 }
 

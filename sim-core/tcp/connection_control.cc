@@ -116,8 +116,10 @@ void ConnectionControl::GrowWindow(SimTime now, Bytes acked, Bytes flight_before
 }
 
 bool ConnectionControl::CanSend(Bytes bytes) {
-  if (SackRecovery() && tcb_.in_recovery) {
-    // RFC 6675 §5 step (C): send while cwnd - pipe >= 1 SMSS.
+  if (SackRecovery() && (tcb_.in_recovery || state_ == CongestionState::kLoss)) {
+    // RFC 6675 §5 step (C): send while cwnd - pipe >= 1 SMSS. After a timeout too: the go-back
+    // skips SACKed data, which has left the network, so the window counts the pipe (Linux's
+    // tcp_packets_in_flight() in the Loss state; RFC 6675 §5.1 uses the SACK information).
     return tcb_.cwnd - log_->in_flight() >= bytes;
   }
   return sender_.snd_nxt() + bytes <= sender_.snd_una() + tcb_.cwnd;

@@ -167,9 +167,15 @@ void SentLog::MarkAppLimited(Bytes in_flight) {
 }
 
 void SentLog::OnRetransmissionTimeout() {
-  // As Linux's tcp_enter_loss(): SACK marks and retransmissions forgotten, everything outstanding
-  // lost (the sender resends it from snd_una).
-  for (SentRecord& r : records_) SetFlags(r, false, true, false);
+  // As Linux's tcp_timeout_mark_lost(): the receiver reneged if the first outstanding segment is
+  // SACKed (its cumulative ACK stopped at data it had reported holding), and then every SACK mark
+  // is forgotten; otherwise the marks stay (RFC 6675 §5.1). Everything else outstanding is lost and
+  // retransmissions in flight are forgotten: the sender resends from snd_una.
+  const bool reneged = !records_.empty() && records_.front().sacked;
+  for (SentRecord& r : records_) {
+    const bool sacked = r.sacked && !reneged;
+    SetFlags(r, sacked, !sacked, false);
+  }
 }
 
 }  // namespace tcb

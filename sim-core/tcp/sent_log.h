@@ -82,9 +82,10 @@ class SentLog {
   // Loss detection found the segment lost (RFC 6675's IsLost(), RACK): it leaves the pipe, and a
   // retransmission of it that was in flight counts as lost too.
   void MarkLost(SentRecord& r);
-  // After a retransmission timeout: the receiver's SACKs are not trusted any more (RFC 2018 §8; the
-  // sender's scoreboard is cleared with them), and what was marked or retransmitted is forgotten,
-  // as the sender goes back to the first unacknowledged segment.
+  // After a retransmission timeout: every segment not SACKed is lost and retransmissions in flight
+  // are forgotten, as the sender goes back to the first unacknowledged segment. SACK marks are kept
+  // (RFC 6675 §5.1) unless the receiver reneged: the first outstanding segment is SACKed (Linux's
+  // tcp_timeout_mark_lost()).
   void OnRetransmissionTimeout();
 
   // Bytes in the network (Linux's tcp_packets_in_flight(), RFC 6675's pipe in bytes): outstanding,

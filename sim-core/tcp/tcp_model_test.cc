@@ -151,6 +151,24 @@ TEST(TcpModelTest, SackRepairsSeveralLossesFasterThanNewReno) {
 // Balakrishnan et al. §4: when the second segment of a two-segment window is lost, one duplicate
 // ACK comes back and standard TCP waits for a coarse timeout; right-edge recovery sends a new
 // segment for each early duplicate, collects three and fast-retransmits instead.
+// RFC 6675 §5.1: SACK information is kept across a timeout (the receiver does not renege) and used
+// in the loss recovery that follows, as Linux's tcp_enter_loss() keeps SACKed segments marked: the
+// sender goes back to snd_una but resends only what the receiver lacks. A 300-segment initial window
+// into a 50-packet queue loses 275 segments; recovery loses some retransmissions too, which RFC 6675
+// repairs by a timeout. Every loss costs one retransmission (before, the go-back after the timeout
+// resent 24 segments the receiver held).
+TEST(TcpModelTest, AfterATimeoutSackResendsOnlyWhatTheReceiverLacks) {
+  const json doc = SingleLinkScenario(
+      30, 40, {{"packets", 50}},
+      {{"flavor", "sack"}, {"mssBytes", 1000}, {"initialWindow", 300}, {"receiveWindowBytes", 1 << 25}},
+      {{"type", "transfers"}, {"from", "server"}, {"to", "client"}, {"bytes", 1000000}, {"atS", {0}}});
+  const RunOutput run = RunDoc(doc);
+  EXPECT_GE(Flow(run, 0)["timeouts"], 1);
+  EXPECT_GT(Flow(run, 0)["packetsDropped"], 200);
+  EXPECT_EQ(Flow(run, 0)["retransmissions"], Flow(run, 0)["packetsDropped"]);
+  EXPECT_EQ(Flow(run, 0)["bytes"], 1000000);
+}
+
 TEST(TcpModelTest, RightEdgeRecoveryAvoidsTheTimeoutOfASmallWindow) {
   auto run = [](bool right_edge) {
     json doc = SingleLinkScenario(
@@ -219,6 +237,33 @@ TEST(TcpModelTest, HandshakeCostsOneRoundTrip) {
   const double one_way = completion("one-way");
   EXPECT_NEAR(full - one_way, 0.1, 0.001);  // SYN and SYN-ACK: one 100 ms round trip.
   EXPECT_NEAR(one_way, 0.05, 0.001);
+}
+
+// RFC 9293 §3.10.7.3: in SYN-SENT, a SYN-ACK that acknowledges the SYN is answered with an ACK at
+// once, whether or not data can ride on it. A telnet session whose first keystroke comes seconds
+// later acknowledges the SYN-ACK one round trip after its SYN, and the responder, established then,
+// never resends its SYN-ACK (before, it waited for the first data and resent it after its 1 s RTO).
+TEST(TcpModelTest, TheSynAckIsAcknowledgedAtOnceWithoutData) {
+  json doc = SingleLinkScenario(10, 50, "unlimited", {{"mssBytes", 1000}},
+                                {{"type", "telnet"}, {"from", "server"}, {"to", "client"}, {"meanIntervalS", 1000}});
+  doc["durationS"] = 5;
+  const RunOutput run = RunDoc(doc, TraceLevel::kFull);
+  const PacketTrace& t = run.recorder->packet_trace();
+  int syn_acks = 0;
+  int64_t first_ack_arrival = -1;  // At the responder.
+  for (size_t i = 0; i < t.size(); ++i) {
+    const bool syn = (t.flags[i] & tcp_flags::kSyn) != 0;
+    const bool sent = t.event[i] == static_cast<uint8_t>(PacketEvent::kSend) ||
+                      t.event[i] == static_cast<uint8_t>(PacketEvent::kRetransmit);
+    if (sent && t.from_initiator[i] == 0 && syn) ++syn_acks;
+    if (t.event[i] == static_cast<uint8_t>(PacketEvent::kAck) && t.from_initiator[i] == 1 && !syn &&
+        first_ack_arrival < 0) {
+      first_ack_arrival = t.time_ns[i];
+    }
+  }
+  EXPECT_EQ(syn_acks, 1);
+  EXPECT_NEAR(static_cast<double>(first_ack_arrival) / 1e9, 0.15, 0.002);  // SYN, SYN-ACK, ACK: 1.5 RTT.
+  EXPECT_EQ(Flow(run, 0)["dataSegmentsSent"], 0);
 }
 
 TEST(TcpModelTest, FullConnectionsCloseBothWays) {

@@ -46,12 +46,12 @@ inline std::vector<int64_t> EventTimes(const RunOutput& run, PacketEvent event, 
 
 inline const json& Flow(const RunOutput& run, size_t i) { return run.summary["flows"][i]; }
 
-// The preset path-geo-satellite (a 50 Mb/s, 600 ms GEO access path) with only its file transfers,
-// at `times`, of `bytes` each, the server's scheme `scheme`, the flavor `flavor`, run for
-// `duration_s`.
-inline json GeoSatellitePath(const char* scheme, const char* flavor, std::vector<double> times, int64_t bytes,
-                             double duration_s) {
-  json doc = json::parse(*PresetText("path-geo-satellite"));
+// The path preset `preset` (path-geo-satellite, path-mobile, path-intercontinental) with only its
+// file transfers, at `times`, of `bytes` each, the server's scheme `scheme`, the flavor `flavor`,
+// run for `duration_s`.
+inline json PathTransfers(const char* preset, const char* scheme, const char* flavor, std::vector<double> times,
+                          int64_t bytes, double duration_s) {
+  json doc = json::parse(*PresetText(preset));
   doc["tcp"]["flavor"] = flavor;
   doc["hosts"]["server"]["sharing"] = {{"scheme", scheme}};
   doc["traffic"] = json::array({doc["traffic"][0]});
@@ -59,6 +59,12 @@ inline json GeoSatellitePath(const char* scheme, const char* flavor, std::vector
   doc["traffic"][0]["bytes"] = bytes;
   doc["durationS"] = duration_s;
   return doc;
+}
+
+// The preset path-geo-satellite (a 50 Mb/s, 600 ms GEO access path) with only its file transfers.
+inline json GeoSatellitePath(const char* scheme, const char* flavor, std::vector<double> times, int64_t bytes,
+                             double duration_s) {
+  return PathTransfers("path-geo-satellite", scheme, flavor, std::move(times), bytes, duration_s);
 }
 
 // The goodput (b/s) of `n` bulk connections from left0 under `scheme`, beside one Reno connection

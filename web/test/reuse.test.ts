@@ -12,6 +12,7 @@ import {
   collectCells,
   costRows,
   defaultForm,
+  describePath,
   evenlySpaced,
   fieldOfPath,
   formFromQuery,
@@ -21,6 +22,7 @@ import {
   parseIdle,
   parseSize,
   pathRoles,
+  reusePaths,
   reuseRequest,
   reuseScenario,
   statsOf,
@@ -34,6 +36,10 @@ import {
 
 const sim = createSimulator({ maxWorkers: 1 });
 afterAll(() => sim.close());
+
+// Every preset, by name: the paths the view offers come from here.
+const presetFiles = import.meta.glob('../../sim-core/scenario/presets/*.json', { eager: true, import: 'default' }) as Record<string, Scenario>;
+const presetNamed = (name: string): Scenario | undefined => presetFiles[`../../sim-core/scenario/presets/${name}.json`];
 
 const geoPath = geo as unknown as Scenario;
 const dumbbellPath = dumbbell as unknown as Scenario;
@@ -110,6 +116,23 @@ describe('the path', () => {
   it('a dumbbell: pairs 0 and 1', () => {
     const r = pathRoles(dumbbellPath, 2);
     expect([r.servers, r.clients, r.bottleneckMbps, r.rttS]).toEqual([['left0', 'left1'], ['right0', 'right1'], 2, 0.084]);
+  });
+
+  it('every path the view offers names its server and client and has room for a competitor', () => {
+    // The custom paths' first traffic item must name concrete hosts, not {i} templates.
+    expect(reusePaths.map((p) => p.preset)).toEqual(expect.arrayContaining(['path-geo-satellite', 'path-mobile', 'path-intercontinental']));
+    for (const { preset } of reusePaths) {
+      const path = presetNamed(preset);
+      expect(path, preset).toBeDefined();
+      const r = pathRoles(path!, 2);
+      expect(r.servers, preset).toHaveLength(2);
+      expect(r.clients, preset).toHaveLength(2);
+      expect(describePath(path!), preset).not.toMatch(/template|no route|no place/);
+    }
+    const mobile = pathRoles(presetNamed('path-mobile')!, 2);
+    expect([mobile.servers, mobile.clients, mobile.bottleneckMbps, mobile.rttS]).toEqual([['server0', 'server1'], ['client', 'client'], 30, 0.08]);
+    const intercontinental = pathRoles(presetNamed('path-intercontinental')!, 2);
+    expect([intercontinental.bottleneckMbps, intercontinental.rttS]).toEqual([100, 0.15]);
   });
 
   it('a topology with no room for a second server is refused with the reason', () => {

@@ -20,6 +20,8 @@ type JsonObject = { [key: string]: Json };
  */
 export const reusePaths: { preset: string; label?: string }[] = [
   { preset: 'path-geo-satellite' },
+  { preset: 'path-mobile' },
+  { preset: 'path-intercontinental' },
   { preset: 'scheme-independent', label: 'the scheme presets’ dumbbell' },
   { preset: 'modern-bulk-cubic', label: 'a 100 Mb/s data-centre dumbbell with CUBIC' },
 ];
