@@ -47,6 +47,10 @@ void SentLog::MarkLost(SentRecord& r) {
   if (!r.sacked) SetFlags(r, false, true, false);
 }
 
+void SentLog::MarkOriginalLost(SentRecord& r) {
+  if (!r.sacked) SetFlags(r, false, true, r.retrans_in_flight);
+}
+
 void SentLog::OnSent(SimTime now, SeqNo seq, Bytes bytes) {
   if (bytes <= 0) return;
   // The draft §3.2: with nothing in flight, the next interval starts now.

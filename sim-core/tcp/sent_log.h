@@ -82,6 +82,10 @@ class SentLog {
   // Loss detection found the segment lost (RFC 6675's IsLost(), RACK): it leaves the pipe, and a
   // retransmission of it that was in flight counts as lost too.
   void MarkLost(SentRecord& r);
+  // RFC 6675's IsLost() now holds for the segment's original transmission: it leaves the pipe, but
+  // a retransmission of it in flight stays there (SetPipe(): a segment at or below HighRxt counts
+  // once more). NextSeg() rules (3) and (4) resend segments before IsLost() holds for them.
+  void MarkOriginalLost(SentRecord& r);
   // After a retransmission timeout: the receiver's SACKs are not trusted any more (RFC 2018 §8; the
   // sender's scoreboard is cleared with them), and what was marked or retransmitted is forgotten,
   // as the sender goes back to the first unacknowledged segment.
