@@ -409,7 +409,14 @@ ConnectionControl::NextSegment ConnectionControl::NextSeg() const {
 void ConnectionControl::OnRetransmissionTimeout(SimTime now) {
   // RFC 5681 §3.1: the window rule's ssthresh and a loss window of one segment; RFC 6582 §3.2
   // step 4: after a timeout, "recover" is the highest sequence number sent.
-  tcb_.ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size());
+  const Bytes rule_ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size());
+  // A timeout that ends a fast recovery keeps the recovery's smaller ssthresh: that recovery
+  // already reduced it for this window of data, and FlightSize now counts what the recovery sent
+  // besides (with NewReno's inflated window, far more than the path holds). RFC 5681 §3.1 eq. (4)
+  // asks for "no more than" max(FlightSize / 2, 2 * SMSS), so the smaller value is within it; Linux
+  // does not reduce again either (net/ipv4/tcp_input.c tcp_enter_loss(): "Reduce ssthresh if it
+  // has not yet been made inside this window", only from Open or Disorder).
+  tcb_.ssthresh = tcb_.in_recovery ? std::min(tcb_.ssthresh, rule_ssthresh) : rule_ssthresh;
   tcb_.cwnd = tcb_.mss;
   tcb_.in_recovery = false;
   tcb_.dupacks = 0;

@@ -158,6 +158,33 @@ TEST(ConnectionControlTest, TimeoutAndIdleRestart) {
   EXPECT_EQ(nssr.cc->cwnd(), 12 * kMss);  // "nssr" keeps the window (TCP/SPAND §6.2).
 }
 
+// RFC 5681 §3.1 eq. (4): after a timeout ssthresh is "no more than" max(FlightSize / 2, 2 * SMSS). A
+// timeout that ends a fast recovery keeps the recovery's smaller ssthresh, as Linux's
+// tcp_enter_loss() does not reduce twice within one window: FlightSize then counts what the
+// inflated window sent during the recovery.
+TEST(ConnectionControlTest, TimeoutEndingFastRecoveryKeepsTheSmallerSsthresh) {
+  for (const TcpFlavor flavor : {TcpFlavor::kNewReno, TcpFlavor::kSack}) {
+    Fixture f(flavor, 10);
+    f.SendTo(1 + 10 * kMss);
+    f.Dup(3);  // ssthresh = FlightSize / 2 = 5 MSS.
+    ASSERT_TRUE(f.cc->in_recovery());
+    f.SendTo(1 + 40 * kMss);  // The recovery sends 30 new segments.
+    f.cc->OnRetransmissionTimeout(SimTime::Zero());  // Eq. (4) alone would give 20 MSS.
+    EXPECT_EQ(f.cc->ssthresh(), 5 * kMss) << static_cast<int>(flavor);
+    EXPECT_EQ(f.cc->cwnd(), kMss);
+    EXPECT_FALSE(f.cc->in_recovery());
+  }
+  // Eq. (4) still bounds it when FlightSize has shrunk below the recovery's ssthresh.
+  Fixture g(TcpFlavor::kNewReno, 10);
+  g.SendTo(1 + 10 * kMss);
+  g.Dup(3);
+  g.Ack(1 + 7 * kMss);  // Partial ACK: FlightSize 3 MSS.
+  ASSERT_TRUE(g.cc->in_recovery());
+  g.cc->OnRetransmissionTimeout(SimTime::Zero());
+  EXPECT_EQ(g.cc->ssthresh(), 2 * kMss);  // max(1.5 MSS, 2 MSS).
+  // Outside recovery a timeout takes eq. (4) as before (TimeoutAndIdleRestart).
+}
+
 // RFC 6675: SACK blocks mark holes lost; recovery retransmits them within cwnd - pipe and ends when
 // the ACK covers RecoveryPoint.
 TEST(ConnectionControlTest, SackRecoveryRetransmitsTheHolesTheScoreboardMarksLost) {
