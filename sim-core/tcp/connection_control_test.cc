@@ -309,5 +309,25 @@ TEST(TcpConfigTest, Rfc3390InitialWindow) {
   EXPECT_EQ(c.InitialWindowBytes(), 6000);  // min(12000, 6000).
 }
 
+// RFC 6928 §2: IW = min(10 * MSS, max(2 * MSS, 14600 bytes)).
+TEST(TcpConfigTest, Rfc6928InitialWindow) {
+  TcpConfig c;
+  c.initial_window_rule = TcpConfig::InitialWindowRule::kRfc6928;
+  c.mss = 1460;
+  EXPECT_EQ(c.InitialWindowBytes(), 14600);  // min(14600, max(2920, 14600)): ten segments.
+  c.mss = 1000;
+  EXPECT_EQ(c.InitialWindowBytes(), 10000);  // min(10000, 14600): ten segments.
+  c.mss = 1500;
+  EXPECT_EQ(c.InitialWindowBytes(), 14600);  // min(15000, 14600): 14600 bytes, less than ten.
+  c.mss = 9000;
+  EXPECT_EQ(c.InitialWindowBytes(), 18000);  // min(90000, max(18000, 14600)): two segments.
+  // The connection starts with it.
+  Fixture f(TcpFlavor::kCubic);
+  f.config.initial_window_rule = TcpConfig::InitialWindowRule::kRfc6928;
+  f.cc = std::make_unique<ConnectionControl>(f.config, f.sender);
+  f.cc->OnEstablished(SimTime::Zero(), false);
+  EXPECT_EQ(f.cc->cwnd(), 10 * kMss);
+}
+
 }  // namespace
 }  // namespace tcb
