@@ -292,8 +292,11 @@ Bytes ConnectionControl::MarkLostSegments() {
   const SackScoreboard& sb = sender_.scoreboard();
   Bytes marked = 0;
   // IsLost() holds for a prefix of the unSACKed segments (the lower a segment, the more is SACKed
-  // above it), so marking stops at the first segment it does not hold for.
-  for (SentRecord& r : log_->records()) {
+  // above it), so marking starts at the first segment neither SACKed nor lost and stops at the first
+  // it does not hold for.
+  const auto records = log_->records();
+  for (size_t i = log_->FirstUnmarked(); i < records.size(); ++i) {
+    SentRecord& r = records[i];
     if (r.sacked || r.lost) continue;
     if (!sb.IsLost(r.seq, config_.dupack_threshold, tcb_.mss)) break;
     // A segment NextSeg() rule (3) or (4) has already resent keeps its retransmission in flight:
@@ -376,16 +379,13 @@ void ConnectionControl::SendSackRetransmissions() {
 }
 
 ConnectionControl::NextSegment ConnectionControl::NextSeg() const {
-  // RFC 6675 §4 NextSeg(). (1.b) "less than the highest octet covered by any received SACK".
-  const SeqNo highest_sack = sender_.scoreboard().HighestSacked(sender_.snd_una());
-  const SentRecord* rule3 = nullptr;
-  for (const SentRecord& r : log_->records()) {
-    if (r.sacked || r.retrans_in_flight) continue;
-    // Rule (1): the lowest segment deemed lost (IsLost(), or RACK's marks) not yet retransmitted.
-    if (r.lost) return {1, r.seq, r.bytes()};
-    // Rule (3)'s candidate: the lowest unSACKed segment above HighRxt (1.a) and below the highest
-    // SACK (1.b), lost or not.
-    if (rule3 == nullptr && r.seq >= high_rxt_ && r.end <= highest_sack) rule3 = &r;
+  const auto records = log_->records();
+  // Rule (1): the lowest segment deemed lost (IsLost(), or RACK's marks) not yet retransmitted; the
+  // SentLog counts such bytes, so the records are searched only when there is one.
+  if (log_->awaiting_retransmission() > 0) {
+    for (const SentRecord& r : records) {
+      if (r.lost && !r.sacked && !r.retrans_in_flight) return {1, r.seq, r.bytes()};
+    }
   }
   // Rule (2): new data, if the application has some and the receive window allows it; the sender
   // sends it through CanSend() when this controller returns.
@@ -394,7 +394,14 @@ ConnectionControl::NextSegment ConnectionControl::NextSeg() const {
   // loss marks are RACK's: rule (3) would resend the holes RACK is giving their reordering window
   // (§6.2), and the lost tail that rule (4) rescues is the tail loss probe's (§7).
   if (rack_on_) return {};
-  if (rule3 != nullptr) return {3, rule3->seq, rule3->bytes()};
+  // Rule (3): the lowest unSACKed segment above HighRxt (1.a) and below the highest octet covered by
+  // any received SACK (1.b). Records are in sequence order: the search starts at HighRxt and ends
+  // at the highest SACK.
+  const SeqNo highest_sack = sender_.scoreboard().HighestSacked(sender_.snd_una());
+  for (size_t i = log_->FirstEndingAbove(high_rxt_); i < records.size() && records[i].end <= highest_sack; ++i) {
+    const SentRecord& r = records[i];
+    if (r.seq >= high_rxt_ && !r.sacked && !r.retrans_in_flight && !r.lost) return {3, r.seq, r.bytes()};
+  }
   // Rule (4): once per recovery (HighACK > RescueRxt), one segment holding the highest outstanding
   // unSACKed byte. We resend it only from above the highest SACK, the tail no SACK can reveal
   // (below it, rule (3) has resent every hole above HighRxt). It stays in pipe like any
