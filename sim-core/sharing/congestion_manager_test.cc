@@ -45,6 +45,12 @@ TEST(CongestionManagerTest, AMacroflowIsAsAggressiveAsOneConnection) {
   EXPECT_GT(a.bundle, 1.3) << a.Describe();
 }
 
+// RFC 3124 §4.5: the macroflow's window follows "TCP-style" congestion control, here the flows'
+// window rule: with CUBIC, RFC 9438 §4.6's reduction and §4.2's cubic curve back to W_max.
+TEST(CongestionManagerTest, TheMacroflowWindowFollowsCubicsRule) {
+  testing::ExpectGroupWindowFollowsCubic(testing::CubicGroupAfterOneLoss("congestion-manager"));
+}
+
 // The flows keep their own reliability: three losses in one window of one flow are repaired by its
 // fast retransmit and partial ACKs, without a timeout.
 TEST(CongestionManagerTest, FlowsRecoverTheirOwnLosses) {

@@ -185,6 +185,10 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   void IncreaseWindow(Bytes acked) { ops_->IncreaseWindow(tcb_, Now(), acked); }
   // The window rule's ssthresh after a congestion event with `flight` bytes outstanding.
   Bytes SsThreshAfterLoss(Bytes flight) { return ops_->SsThresh(tcb_, Now(), flight); }
+  // Tells the window rule that a retransmission timeout cut the group's window to one segment
+  // (RFC 9438 §4.8: CUBIC's next congestion avoidance stage starts with K = 0 and W_max at its
+  // start); RFC 5681's rule keeps no state of it.
+  void NoteTimeout() { ops_->OnStateChange(tcb_, Now(), CongestionState::kLoss); }
   // Writes the group's window, RTT and flight to the series (at series level only).
   void Record() const;
 

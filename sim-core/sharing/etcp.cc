@@ -170,6 +170,7 @@ void EtcpEcb::OnRetransmissionTimeout(EnsembleMember& m) {
   // removed from the list."
   mutable_tcb().ssthresh = SsThreshAfterLoss(outstanding().bytes());
   mutable_tcb().cwnd = tcb().mss;
+  NoteTimeout();
   last_decrease_ = Now();
   outstanding().Clear();
   for (EnsembleMember* member : members()) {

@@ -132,6 +132,13 @@ TEST(EtcpTest, TheAggregateWindowStopsAtOneReceiveWindow) {
   EXPECT_LE(peak_flight, 10000);
 }
 
+// §3.3: "An incoming ACK on any connection increases the aggregate cwnd", by the connections' window
+// rule: with CUBIC the ensemble window is reduced by beta_cubic and returns to W_max along RFC 9438
+// §4.2's cubic curve, as one CUBIC connection's would.
+TEST(EtcpTest, TheAggregateWindowFollowsCubicsRule) {
+  testing::ExpectGroupWindowFollowsCubic(testing::CubicGroupAfterOneLoss("etcp"));
+}
+
 // §3.1 case 2 and Fig. 3: a connection opening on a cached ECB reuses its state, skips slow start
 // and the handshake (§5), paces its first window from the cached RTT and window, and finishes sooner.
 TEST(EtcpTest, Fig3RepeatedTransferReusesTheCachedEcb) {

@@ -141,6 +141,13 @@ TEST(TcpIntTest, TheHostWindowHalvesOncePerWindow) {
   EXPECT_NEAR(static_cast<double>(after), static_cast<double>(before) / 2, static_cast<double>(kMss) * 3);
 }
 
+// §5: the sender "increases the cwnd variable as appropriate": the host's one window follows the
+// connections' window rule, with CUBIC RFC 9438 §4.6's reduction and §4.2's cubic curve, once per
+// window of data (decr_ts) as with RFC 5681's.
+TEST(TcpIntTest, TheHostWindowFollowsCubicsRule) {
+  testing::ExpectGroupWindowFollowsCubic(testing::CubicGroupAfterOneLoss("tcp-int"));
+}
+
 // §5's test: staggered transfers over a small buffer. TCP-INT recovers every loss without a coarse
 // timeout and shares the bottleneck almost exactly; independent SACK or NewReno connections time out
 // and share less evenly.

@@ -85,9 +85,17 @@ class ConnectionControl final : public CongestionControl {
   // The window on an ACK in SACK-based recovery: PRR's (RFC 9937; `safe_ack`: the ACK advanced
   // snd_una and marked nothing lost), or the rule's own; RFC 6675 keeps cwnd = ssthresh.
   void UpdateRecoveryWindow(const AckSample& sample, bool safe_ack);
-  // RFC 6675 §5 step (C): retransmit lost segments (NextSeg() rule 1) while cwnd - pipe allows a
-  // segment.
+  // RFC 6675 §5 step (C): while cwnd - pipe allows a segment, send what NextSeg() returns: a
+  // retransmission (rules 1, 3, 4) here, new data (rule 2) through CanSend() once this returns.
   void SendSackRetransmissions();
+  // RFC 6675 §4 NextSeg() for a retransmission: the segment to resend and the rule that chose it,
+  // or rule 0 when the next segment is new data (rule 2) or there is none (rule 5).
+  struct NextSegment {
+    int rule = 0;
+    SeqNo seq = 0;
+    Bytes bytes = 0;
+  };
+  NextSegment NextSeg() const;
 
   // ---- RACK-TLP (RFC 8985), with `tcp.rack` ----
   // RFC 8985 §6.2 for one ACK: RACK's state from the segments it delivered, then loss detection;
@@ -118,6 +126,12 @@ class ConnectionControl final : public CongestionControl {
   std::unique_ptr<SentLog> log_;
   CongestionState state_ = CongestionState::kOpen;
   Prr prr_;
+  // RFC 6675 §2 HighRxt and RescueRxt for the current SACK-based recovery, each as one past the
+  // sequence number the RFC names: the end of the highest segment retransmitted by NextSeg() rules
+  // (1) and (3), and the end of the first retransmission, then RecoveryPoint + 1 once rule (4) has
+  // sent its rescue.
+  SeqNo high_rxt_ = 0;
+  SeqNo rescue_rxt_ = 0;
   // Bytes the latest ACK acknowledged cumulatively and selectively for the first time (RFC 9937
   // §6.1's RecoverFS needs them apart).
   Bytes ack_newly_acked_ = 0;
