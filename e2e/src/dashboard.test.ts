@@ -11,7 +11,8 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { deflateRawSync } from 'node:zlib';
 import { artifacts, launchBrowser, repoRoot, startServer, type Server } from './harness.js';
@@ -580,6 +581,84 @@ test('the landing view asks three questions; each opens compare mode with its pl
     assert.ok((await page.locator('.multiple').count()) >= 3);
     assert.equal(await page.locator('.multiple figure[data-plot="cwnd"]').count(), 0, 'the question asks for time–sequence graphs only');
     await page.screenshot({ path: join(artifacts, 'question-compare.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('SACK blocks: each ACK’s first block is drawn at the ACK’s time, as many as the native trace holds', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=flavor-sack`);
+    const tsq = page.locator('figure[data-plot="time-sequence"]');
+    await tsq.waitFor({ timeout: 60_000 });
+    await settled(page);
+    // The native trace: ACK rows of the data's connection (from the receiver) that carry SACK blocks.
+    const out = await mkdtemp(join(tmpdir(), 'tcb-sack-'));
+    try {
+      await run(tcpsim, ['run', '--preset', 'flavor-sack', '-o', out], { maxBuffer: 1 << 26 });
+      const [header, ...rows] = (await readFile(join(out, 'trace.csv'), 'utf8')).trim().split('\n');
+      const columns = header.split(',');
+      const at = (name: string) => columns.indexOf(name);
+      assert.ok(at('sack_blocks') > 0 && at('sack_start') > 0 && at('sack_end') > 0, header);
+      const sackAcks = rows.map((r) => r.split(',')).filter((r) => r[at('event')] === 'ack' && Number(r[at('sack_blocks')]) > 0);
+      assert.ok(sackAcks.length > 0, 'flavor-sack loses segments, and its receiver SACKs what arrives beyond them');
+      for (const r of sackAcks) assert.ok(Number(r[at('sack_start')]) > Number(r[at('ack')]) && Number(r[at('sack_end')]) > Number(r[at('sack_start')]));
+      assert.equal(Number(await tsq.getAttribute('data-sacks')), sackAcks.length);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+    assert.equal(await tsq.locator('.legend li', { hasText: 'SACK block' }).count(), 1);
+    // The graph's CSV is what it draws: the SACK blocks among the segments.
+    const [download] = await Promise.all([page.waitForEvent('download'), tsq.getByRole('button', { name: 'CSV' }).click()]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    assert.equal(csv.split(/\r?\n/).filter((l) => l.includes(',sack,')).length, Number(await tsq.getAttribute('data-sacks')));
+    // Zoomed in on the first loss: the blocks above the flat ACK line.
+    const firstSack = csv.split(/\r?\n/).find((l) => l.includes(',sack,'))!;
+    const t = Number(firstSack.split(',')[0]);
+    const frames = Number(await tsq.getAttribute('data-frames'));
+    const overlay = tsq.locator('.plot-overlay');
+    await overlay.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('+');
+    await page.waitForFunction((f) => Number(document.querySelector('figure[data-plot="time-sequence"]')?.getAttribute('data-frames')) > f, frames);
+    await tsq.screenshot({ path: join(artifacts, 'sack-time-sequence.png') });
+    console.log(`# flavor-sack: ${Number(await tsq.getAttribute('data-sacks'))} SACK blocks drawn, the first at ${t} s`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('today’s TCP: CUBIC’s W_max and K on the cwnd plot, BBR’s state and pacing gain, Careful Resume’s phases', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=flavor-cubic`);
+    const cwnd = page.locator('figure[data-plot="cwnd"][data-frames]');
+    await cwnd.waitFor({ timeout: 60_000 });
+    await settled(page);
+    assert.match((await cwnd.getAttribute('data-columns')) ?? '', /\bwMax\b/);
+    assert.ok(Number(await cwnd.getAttribute('data-k-marks')) >= 1, 'the cubic curve reaches W_max at least once in 30 s');
+    assert.equal(await cwnd.locator('.legend li', { hasText: 'W_max (dotted)' }).count(), 1);
+    await cwnd.screenshot({ path: join(artifacts, 'cubic-cwnd.png') });
+
+    await page.goto(`${server.url}/?preset=flavor-bbr`);
+    const bbr = page.locator('figure[data-plot="bbr-state"][data-frames]');
+    await bbr.waitFor({ timeout: 60_000 });
+    await settled(page);
+    // Startup, Drain, ProbeBW's cycle, and ProbeRTT after 10 s without a lower RTT.
+    assert.equal(await bbr.getAttribute('data-bands'), 'Startup,Drain,ProbeBW,ProbeRTT');
+    assert.equal(await bbr.getAttribute('data-columns'), 'pacingGain');
+    for (const state of ['Startup', 'Drain', 'ProbeBW', 'ProbeRTT']) assert.equal(await bbr.locator('.legend li', { hasText: state }).count(), 1, state);
+    await bbr.screenshot({ path: join(artifacts, 'bbr-state.png') });
+
+    await page.goto(`${server.url}/?preset=scheme-careful-resume`);
+    const cr = page.locator('figure[data-plot="cwnd"][data-frames]');
+    await cr.waitFor({ timeout: 60_000 });
+    await settled(page);
+    const phases = ((await cr.getAttribute('data-bands')) ?? '').split(',');
+    for (const phase of ['Reconnaissance', 'Unvalidated']) assert.ok(phases.includes(phase), `${phase} in ${phases}`);
+    await cr.screenshot({ path: join(artifacts, 'careful-resume-cwnd.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -4,17 +4,28 @@
 // (segments, step lines), which cost a few array writes each here, where a software-rendered
 // Canvas 2D path of a hundred thousand anti-aliased vertices costs tens of milliseconds a frame
 // (measured: docs/ARCHITECTURE.md, "Large traces"). Fills and text (few per frame) go to the 2D
-// context after the strokes, in their order. Coordinates are CSS pixels, as with a canvas.
+// context after the strokes, in their order. Coordinates are CSS pixels, as with a canvas. It draws
+// on the page's canvas or, in the plot worker (plotWorker.ts), on an OffscreenCanvas.
 import type { Painter } from './painter';
+
+/** A 2D context on the page's canvas or on an OffscreenCanvas (in the plot worker). */
+export type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
+/** A 1×1 2D context for reading colours back: on the page or, in a worker, offscreen. */
+export function scratchContext(): Context2D {
+  const ctx = typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d', { willReadFrequently: true }) : new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true });
+  if (!ctx) throw new Error('no 2D canvas context');
+  return ctx;
+}
 
 /** CSS colours as [r, g, b] bytes, parsed once by a 1×1 canvas and cached. */
 const colorCache = new Map<string, number>();
-let colorContext: CanvasRenderingContext2D | null = null;
+let colorContext: Context2D | null = null;
 export function packedRgb(css: string): number {
   let c = colorCache.get(css);
   if (c !== undefined) return c;
-  colorContext ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-  const ctx = colorContext!;
+  colorContext ??= scratchContext();
+  const ctx = colorContext;
   ctx.clearRect(0, 0, 1, 1);
   ctx.fillStyle = '#000';
   ctx.fillStyle = css;
@@ -25,7 +36,7 @@ export function packedRgb(css: string): number {
   return c;
 }
 
-type Deferred = (ctx: CanvasRenderingContext2D) => void;
+type Deferred = (ctx: Context2D) => void;
 
 export class PixelPainter implements Painter {
   fillStyle: string | CanvasGradient | CanvasPattern = '#000';
@@ -36,7 +47,7 @@ export class PixelPainter implements Painter {
   textAlign: CanvasTextAlign = 'start';
   textBaseline: CanvasTextBaseline = 'alphabetic';
 
-  readonly #ctx: CanvasRenderingContext2D;
+  readonly #ctx: Context2D;
   readonly #rgb: (css: string) => number;
   #image: ImageData | null = null;
   #pixels = new Uint32Array(0);
@@ -53,7 +64,7 @@ export class PixelPainter implements Painter {
   readonly #littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
   /** `rgb` parses a CSS colour to 0xRRGGBB (by default through a canvas). */
-  constructor(ctx: CanvasRenderingContext2D, rgb: (css: string) => number = packedRgb) {
+  constructor(ctx: Context2D, rgb: (css: string) => number = packedRgb) {
     this.#ctx = ctx;
     this.#rgb = rgb;
   }
