@@ -1,10 +1,10 @@
 // The dashboard's speed in Debian's Chromium against the real server, quiet and with another
 // process keeping one core busy: load to first plot of the default preset (median of 5 loads), and
 // zooming a time–sequence graph of about a million segments (dumbbell-bulk, 85 s); with
-// BENCH_LONG=1 also a longer run (BENCH_LONG_DURATION_S, default 400 s: about five million data
-// segments, fourteen million trace rows). For each graph: the time from applying the scenario to
-// the drawn graph, the renderer process's peak and current resident memory, and the zoom's frame
-// rates (the graph's drawn frames and the page's). Renderers side by side in one run
+// BENCH_LONG=1 also longer runs (BENCH_LONG_DURATION_S, a comma list, default 400 s: about five
+// million data segments, fourteen million trace rows). For each graph: the time from applying the
+// scenario to the drawn graph, the renderer process's peak and current resident memory, and the
+// zoom's frame rates (the graph's drawn frames and the page's). Renderers side by side in one run
 // (BENCH_RENDERERS, "painter" or "painter@thread" as in renderer.ts: "auto" is the default, the
 // plot worker; "pixels@main" PixelPainter on the page's thread, the default before the worker).
 // `npm run bench:render --workspace e2e` (after the builds of web, server and e2e). Printed,
@@ -14,7 +14,7 @@ import { describePhases, describeZoom, firstPlotPhases, measureZoom, median, ope
 
 const loads = Number(process.env.BENCH_LOADS ?? 5);
 const millionS = Number(process.env.BENCH_1M_DURATION_S ?? 85);
-const longS = Number(process.env.BENCH_LONG_DURATION_S ?? 400);
+const longS = (process.env.BENCH_LONG_DURATION_S ?? '400').split(',').map(Number);
 // The default first, then what it replaced.
 const renderers = (process.env.BENCH_RENDERERS ?? 'auto,pixels@main').split(',');
 
@@ -33,7 +33,7 @@ try {
       }
     });
   }
-  const sizes = [millionS, ...(process.env.BENCH_LONG ? [longS] : [])];
+  const sizes = [millionS, ...(process.env.BENCH_LONG ? longS : [])];
   for (const durationS of sizes) {
     for (const renderer of renderers) {
       const { page, readyMs, close } = await openLargeTrace(browser, server.url, durationS, renderer);

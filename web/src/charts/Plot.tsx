@@ -16,7 +16,7 @@ import { flushSync } from 'react-dom';
 import { download, slug, svgToPng } from './export';
 import { useFocus } from './focus';
 import { GlPainter } from './glPainter';
-import { buildScene, drawScene, type Frame, type Marks, type MarksStyle, type Scene } from './marks';
+import { buildScene, drawScene, marksRows, type Frame, type Marks, type MarksStyle, type Scene } from './marks';
 import { PixelPainter } from './pixelPainter';
 import { SvgPainter, type Painter } from './painter';
 import { RemotePlot } from './plotThread';
@@ -75,6 +75,8 @@ export interface PlotProps {
 }
 
 const margin = { top: 8, right: 16, bottom: 40, left: 68 };
+/** Plots of at most this many rows draw on the page until the worker's first frame (handOver). */
+const FIRST_FRAME_ON_PAGE_UP_TO = 200_000;
 const si = format('~s');
 const plain = format('~g');
 /** Axis numbers: plain below 10 000 (0.25 s, not 250m), SI prefixes above (1.5M B). */
@@ -98,6 +100,13 @@ export function Plot(props: PlotProps) {
   const renderer = thread === 'worker' ? preferredRenderer() : props.fast ? mainThreadPainter() : 'canvas2d';
   const useGl = renderer === 'webgl2' || thread === 'worker';
   const remote = useRef<RemotePlot | null>(null);
+  // Until the worker's first frame of a small plot, the page draws it (on a canvas of its own, laid
+  // over the worker's): the worker's first frame waits for the canvas machinery of a new thread, a
+  // cost the page's thread has paid already (docs/ARCHITECTURE.md, "Large traces").
+  const [workerDrawn, setWorkerDrawn] = useState(false);
+  const handOver = thread === 'worker' && !!props.marks && marksRows(props.marks.data) <= FIRST_FRAME_ON_PAGE_UP_TO;
+  const pageDraws = thread === 'main' || (handOver && !workerDrawn);
+  const pageCanvasRef = useRef<HTMLCanvasElement>(null);
   // The marks' scene (levels of detail) on the main thread, built when first drawn here.
   const marksData = props.marks?.data;
   const marksStyle = props.marks?.style;
@@ -237,8 +246,10 @@ export function Plot(props: PlotProps) {
   );
   const onWorker = useRef<(m: FromWorker) => void>(() => {});
   onWorker.current = (m: FromWorker) => {
-    if (m.type === 'drawn') drawn(m.at - performance.timeOrigin, m.drawMs, m.painter);
-    else setWorkerFailed(true);
+    if (m.type === 'drawn') {
+      drawn(m.at - performance.timeOrigin, m.drawMs, m.painter);
+      if (!workerDrawn) setWorkerDrawn(true);
+    } else setWorkerFailed(true);
   };
   // The worker path: the canvases go to the worker once; the data when it changes; the view with
   // every frame. Layout effects in this order, so that a new plot is attached before it is drawn.
@@ -264,10 +275,11 @@ export function Plot(props: PlotProps) {
   }, [thread, sx, sy, innerW, innerH, marksStyle]);
 
   useLayoutEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas || thread === 'worker') return;
+    const canvas = thread === 'main' ? canvasRef.current : pageCanvasRef.current;
+    if (!canvas || !pageDraws) return;
+    const painter = thread === 'main' ? renderer : 'pixels';
     const dpr = window.devicePixelRatio || 1;
-    for (const c of [canvas, overlayCanvasRef.current]) {
+    for (const c of [canvas, thread === 'main' ? overlayCanvasRef.current : null]) {
       if (c && (c.width !== Math.round(innerW * dpr) || c.height !== Math.round(innerH * dpr))) {
         c.width = Math.round(innerW * dpr);
         c.height = Math.round(innerH * dpr);
@@ -277,14 +289,14 @@ export function Plot(props: PlotProps) {
     {
       const started = performance.now();
       const frame = { width: innerW, height: innerH };
-      if (renderer === 'webgl2') {
+      if (painter === 'webgl2') {
         glPainter.current ??= new GlPainter(canvas, overlayCanvasRef.current!);
         const p = glPainter.current;
         p.begin(innerW, innerH, dpr);
         draw(p, sx, sy, frame);
         p.end();
-      } else if (renderer === 'pixels') {
-        pixelPainter.current ??= new PixelPainter(canvas.getContext('2d', { alpha: false })!);
+      } else if (painter === 'pixels') {
+        if (pixelPainter.current?.canvas !== canvas) pixelPainter.current = new PixelPainter(canvas.getContext('2d', { alpha: false })!);
         const p = pixelPainter.current;
         p.begin(innerW, innerH, dpr);
         draw(p, sx, sy, frame);
@@ -299,9 +311,9 @@ export function Plot(props: PlotProps) {
         draw(ctx, sx, sy, frame);
       }
       const now = performance.now();
-      drawn(now, now - started, renderer);
+      drawn(now, now - started, painter);
     }
-  }, [draw, sx, sy, innerW, innerH, renderer, thread, drawn]);
+  }, [draw, sx, sy, innerW, innerH, renderer, thread, drawn, pageDraws]);
 
   const zoomBy = useCallback(
     (factor: number, shift = 0) => {
@@ -430,6 +442,7 @@ export function Plot(props: PlotProps) {
           style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }}
         />
         {useGl && <canvas key={`overlay-${thread}`} ref={overlayCanvasRef} style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }} />}
+        {thread === 'worker' && pageDraws && <canvas ref={pageCanvasRef} style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }} />}
         <svg ref={axesRef} width={width} height={height} style={{ position: 'absolute', left: 0, top: 0 }} aria-hidden="true">
           <g transform={`translate(${margin.left},${margin.top + innerH})`} fontSize="11" fill="#222">
             <line x1={0} x2={innerW} stroke="#222" />

@@ -5,7 +5,7 @@
 // GL canvas. The draw functions of the charts are the same for the screen, this and SVG export. It
 // draws on the page's canvases or, in the plot worker (plotWorker.ts), on OffscreenCanvases.
 import type { Painter } from './painter';
-import { scratchContext, type Context2D } from './pixelPainter';
+import { parseColor, scratchContext, type Context2D } from './pixelPainter';
 
 const VERTEX = `#version 300 es
 in vec2 corner;      // x: 0 at the segment's start, 1 at its end; y: -1 or 1, the side
@@ -39,12 +39,18 @@ void main() {
   outColor = vec4(color.rgb * color.a, color.a);
 }`;
 
-/** CSS colours as RGBA in [0, 1], parsed once by a 1×1 canvas and cached. */
+/** CSS colours as RGBA in [0, 1]: parsed, or else read back from a 1×1 canvas; cached. */
 const colorCache = new Map<string, [number, number, number, number]>();
 let colorContext: Context2D | null = null;
 function rgba(css: string): [number, number, number, number] {
   let c = colorCache.get(css);
   if (c) return c;
+  const parsed = parseColor(css);
+  if (parsed) {
+    c = [parsed[0] / 255, parsed[1] / 255, parsed[2] / 255, parsed[3]];
+    colorCache.set(css, c);
+    return c;
+  }
   colorContext ??= scratchContext();
   const ctx = colorContext;
   ctx.clearRect(0, 0, 1, 1);

@@ -18,12 +18,40 @@ export function scratchContext(): Context2D {
   return ctx;
 }
 
-/** CSS colours as [r, g, b] bytes, parsed once by a 1×1 canvas and cached. */
+/**
+ * The colours the charts write (#rgb, #rrggbb, rgb(r, g, b), rgba(r, g, b, a)) as [r, g, b, a]
+ * (bytes, alpha in [0, 1]); null for anything else. Parsed here because reading a colour back from
+ * a canvas costs a 2D context, and the plot worker's first one took about 230 ms (measured on the
+ * 2-core machine: the first plot waited for it).
+ */
+export function parseColor(css: string): [number, number, number, number] | null {
+  const s = css.trim();
+  let m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(s);
+  if (m) {
+    const h = m[1].length === 3 ? m[1].replace(/./g, (x) => x + x) : m[1];
+    const v = parseInt(h, 16);
+    return [v >> 16, (v >> 8) & 255, v & 255, 1];
+  }
+  m = /^rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*(?:,\s*([\d.]+)\s*)?\)$/i.exec(s);
+  if (m) {
+    const [r, g, b] = [m[1], m[2], m[3]].map((x) => Math.min(255, Number(x)));
+    return [r, g, b, m[4] === undefined ? 1 : Math.max(0, Math.min(1, Number(m[4])))];
+  }
+  return null;
+}
+
+/** CSS colours as [r, g, b] bytes: parsed, or else read back from a 1×1 canvas; cached. */
 const colorCache = new Map<string, number>();
 let colorContext: Context2D | null = null;
 export function packedRgb(css: string): number {
   let c = colorCache.get(css);
   if (c !== undefined) return c;
+  const parsed = parseColor(css);
+  if (parsed) {
+    c = (parsed[0] << 16) | (parsed[1] << 8) | parsed[2];
+    colorCache.set(css, c);
+    return c;
+  }
   colorContext ??= scratchContext();
   const ctx = colorContext;
   ctx.clearRect(0, 0, 1, 1);
@@ -67,6 +95,11 @@ export class PixelPainter implements Painter {
   constructor(ctx: Context2D, rgb: (css: string) => number = packedRgb) {
     this.#ctx = ctx;
     this.#rgb = rgb;
+  }
+
+  /** The canvas it draws on. */
+  get canvas() {
+    return this.#ctx.canvas;
   }
 
   /** Starts a frame of width × height CSS pixels, white. */

@@ -26,6 +26,18 @@ export function buildScene(marks: Marks): Scene {
   }
 }
 
+/** How many rows the marks hold (a plot's size, for choosing where its first frame is drawn). */
+export function marksRows(marks: Marks): number {
+  switch (marks.kind) {
+    case 'time-sequence':
+      return marks.ts.segments.t.length + marks.ts.sacks.t.length + marks.ts.acks.reduce((n, a) => n + 2 * a.t.length, 0);
+    case 'flow-series':
+      return marks.lines.reduce((n, l) => n + l.t.length * l.values.length, 0);
+    case 'queue':
+      return marks.queues.reduce((n, q) => n + q.t.length, 0);
+  }
+}
+
 export function drawScene(p: Painter, scene: Scene, style: MarksStyle, sx: Scale, sy: Scale, frame: Frame) {
   switch (scene.kind) {
     case 'time-sequence':
