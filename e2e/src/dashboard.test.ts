@@ -627,14 +627,22 @@ test('SACK blocks: each ACK’s first block is drawn at the ACK’s time, as man
     const [download] = await Promise.all([page.waitForEvent('download'), tsq.getByRole('button', { name: 'CSV' }).click()]);
     const csv = await readFile((await download.path())!, 'utf8');
     assert.equal(csv.split(/\r?\n/).filter((l) => l.includes(',sack,')).length, Number(await tsq.getAttribute('data-sacks')));
-    // Zoomed in on the first loss: the blocks above the flat ACK line.
-    const firstSack = csv.split(/\r?\n/).find((l) => l.includes(',sack,'))!;
-    const t = Number(firstSack.split(',')[0]);
-    const frames = Number(await tsq.getAttribute('data-frames'));
+    // Zoomed in (the wheel, at the first SACK block's time) on the first loss: the blocks above the
+    // flat ACK line, and hovering one names it.
+    const firstSack = csv.split(/\r?\n/).find((l) => l.includes(',sack,'))!.split(',');
+    const t = Number(firstSack[0]);
     const overlay = tsq.locator('.plot-overlay');
-    await overlay.focus();
-    for (let i = 0; i < 5; i++) await page.keyboard.press('+');
-    await page.waitForFunction((f) => Number(document.querySelector('figure[data-plot="time-sequence"]')?.getAttribute('data-frames')) > f, frames);
+    const box = (await overlay.boundingBox())!;
+    // The time axis spans the run: flavor-sack's duration.
+    const end = (await presetScenario('flavor-sack')).durationS as number;
+    await page.mouse.move(box.x + (box.width * t) / end, box.y + box.height / 2);
+    for (let i = 0; i < 18; i++) {
+      const frames = Number(await tsq.getAttribute('data-frames'));
+      await page.mouse.wheel(0, -300);
+      await page.waitForFunction((f) => Number(document.querySelector('figure[data-plot="time-sequence"]')?.getAttribute('data-frames')) > f, frames);
+    }
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
     await tsq.screenshot({ path: join(artifacts, 'sack-time-sequence.png') });
     console.log(`# flavor-sack: ${Number(await tsq.getAttribute('data-sacks'))} SACK blocks drawn, the first at ${t} s`);
     assert.deepEqual(errors, []);
