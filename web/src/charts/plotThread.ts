@@ -1,6 +1,7 @@
 // The page's side of the plot worker (plotWorker.ts): one worker for every dense plot of the page,
-// started early (startPlotWorker, before the first run ends) so that its start-up overlaps the run.
-// A RemotePlot hands its canvases to the worker once, its data when it changes, and a view per
+// started with the first plot (starting it with the page cost the first run CPU on a 2-core
+// machine, and a small plot's first frame is drawn by the page anyway: Plot.tsx's handOver). A
+// RemotePlot hands its canvases to the worker once, its data when it changes, and a view per
 // frame. If the worker fails, every plot hears it and draws on the main thread instead.
 import type { Marks, MarksStyle } from './marks';
 import type { FromWorker, Painter, ToWorker, View } from './plotProtocol';
@@ -24,11 +25,8 @@ function plotWorker(): Worker {
   return worker;
 }
 
-/**
- * Starts the worker and has it choose its painter (it loads while the page does other work, such as
- * the first run); harmless to call again.
- */
-export function startPlotWorker(painter: Painter) {
+/** Starts the worker and has it choose its painter and warm up; harmless to call again. */
+function startPlotWorker(painter: Painter) {
   if (failed || worker) return;
   plotWorker().postMessage({ type: 'prepare', painter, id: 0 } satisfies ToWorker);
 }
@@ -54,6 +52,7 @@ export class RemotePlot {
     painter: Painter,
   ) {
     listeners.set(this.id, (m) => this.#listener(m));
+    startPlotWorker(painter);
     const main = canvas.transferControlToOffscreen();
     const over = overlay.transferControlToOffscreen();
     post({ type: 'attach', id: this.id, canvas: main, overlay: over, painter }, [main, over]);
