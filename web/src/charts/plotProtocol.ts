@@ -16,7 +16,7 @@ export interface View {
 }
 
 export type ToWorker =
-  /** Resolve 'auto' now (WebGL2's renderer is looked up once), before any plot is attached. */
+  /** The worker's first message: resolve 'auto' (WebGL2's renderer is looked up once) and warm up. */
   | { type: 'prepare'; painter: Painter; id: 0 }
   /** A plot's canvases, transferred (transferControlToOffscreen), and the painter asked for. */
   | { type: 'attach'; id: number; canvas: OffscreenCanvas; overlay: OffscreenCanvas; painter: Painter }
