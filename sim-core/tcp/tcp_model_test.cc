@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "tests/test_scenarios.h"
 
@@ -146,6 +147,46 @@ TEST(TcpModelTest, SackRepairsSeveralLossesFasterThanNewReno) {
   EXPECT_LT(sack_rexmits.back() - sack_rexmits.front(), rtt);
   EXPECT_GT(newreno_rexmits.back() - newreno_rexmits.front(), 2 * rtt);
   EXPECT_LT(Flow(sack, 0)["completionTimeS"].get<double>(), Flow(newreno, 0)["completionTimeS"].get<double>());
+}
+
+// RFC 2018 §4: the first SACK block holds the segment that triggered the ACK; the trace keeps that
+// block and the block count of every ACK (trace/columns.json, PacketRow::sack_*).
+TEST(TcpModelTest, TraceRecordsTheFirstSackBlockOfEachAck) {
+  const RunOutput sack = RunDoc(MultiLoss("sack"), TraceLevel::kFull);
+  const PacketTrace& t = sack.recorder->packet_trace();
+  std::vector<int64_t> lost;  // First byte of each data segment the link lost.
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.event[i] == static_cast<uint8_t>(PacketEvent::kLoss) && t.payload[i] > 0) lost.push_back(t.seq[i]);
+  }
+  ASSERT_EQ(lost.size(), 3u);
+  int with_sack = 0;
+  int most_blocks = 0;
+  std::vector<int64_t> first_left_edge;  // Per loss: the first block reported while it is the hole.
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.sack_blocks[i] == 0) {
+      EXPECT_EQ(t.sack_start[i], 0);
+      EXPECT_EQ(t.sack_end[i], 0);
+      continue;
+    }
+    ++with_sack;
+    most_blocks = std::max<int>(most_blocks, t.sack_blocks[i]);
+    EXPECT_EQ(t.event[i], static_cast<uint8_t>(PacketEvent::kAck));
+    EXPECT_GT(t.sack_start[i], t.ack[i]);
+    EXPECT_GT(t.sack_end[i], t.sack_start[i]);
+    EXPECT_LE(t.sack_blocks[i], 3);
+    if (first_left_edge.size() < lost.size() && t.ack[i] == lost[first_left_edge.size()]) {
+      first_left_edge.push_back(t.sack_start[i]);
+    }
+  }
+  EXPECT_GT(with_sack, 3);
+  EXPECT_EQ(most_blocks, 3);  // Three holes: three blocks.
+  // The first duplicate ACK for the first hole SACKs the segment right after the lost one.
+  ASSERT_FALSE(first_left_edge.empty());
+  EXPECT_EQ(first_left_edge[0], lost[0] + 1000);
+
+  const RunOutput newreno = RunDoc(MultiLoss("newreno"), TraceLevel::kFull);
+  const PacketTrace& n = newreno.recorder->packet_trace();
+  EXPECT_EQ(std::count_if(n.sack_blocks.begin(), n.sack_blocks.end(), [](uint8_t b) { return b > 0; }), 0);
 }
 
 // Balakrishnan et al. §4: when the second segment of a two-segment window is lost, one duplicate

@@ -411,6 +411,9 @@ describe('series and trace', () => {
       ['ack', (i) => trace.ack[i]],
       ['window', (i) => trace.window[i]],
       ['flags', (i) => trace.flags[i]],
+      ['sack_blocks', (i) => trace.sackBlocks[i]],
+      ['sack_start', (i) => trace.sackStart[i]],
+      ['sack_end', (i) => trace.sackEnd[i]],
       ['uid', (i) => trace.uid[i]],
     ];
     assert.deepEqual(columns.map(([name]) => name).sort(), [...header].sort());
