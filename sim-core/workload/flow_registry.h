@@ -4,8 +4,8 @@
 // long run's memory follows what is open, not everything that ever was.
 #pragma once
 
-#include <functional>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -72,7 +72,6 @@ struct UdpFlowStats {
   Bytes payload_received = 0;
 };
 
-// Receives the datagrams of one UDP flow.
 // A flow's record once it is final: a TCP connection's once the connection is gone (or the run is
 // over), a UDP flow's when the run is over.
 struct FlowRecord {
@@ -99,6 +98,7 @@ class FlowObserver {
   virtual void OnPageRecord(size_t /*page*/, const PageRecord&) {}
 };
 
+// Receives the datagrams of one UDP flow.
 class UdpSink final : public PacketSink {
  public:
   UdpSink(Network& network, UdpFlowStats& stats) : network_(network), stats_(stats) {}
@@ -136,7 +136,7 @@ class FlowRegistry {
   PageRecord& page(size_t page) { return open_pages_.at(page); }
   void EndPage(size_t page);
 
-  // Not owned; told about every flow that starts or ends from now on.
+  // Not owned; told about every flow, transfer and page that starts, ends or is final from now on.
   void AddObserver(FlowObserver* observer) { observers_.push_back(observer); }
 
   // The run is over: hands the observers every record not yet final, as it stands (flows, then
