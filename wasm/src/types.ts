@@ -63,7 +63,10 @@ export interface PacketTrace extends PacketTraceColumns {
 export interface SimulationResult {
   /** The summary exactly as `tcpsim run` prints it at the same trace level (with resultHash). */
   summary: Result;
-  /** Flow names, indexed by the flow columns. */
+  /**
+   * Flow names, indexed by the flow columns. Empty when the scenario's record.flowRecords is false and
+   * nothing refers to flows by index (trace level below 'series').
+   */
   flows: string[];
   /** Link direction names ("<link>:<from>><to>"), indexed by the link columns. */
   links: string[];
