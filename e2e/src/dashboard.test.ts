@@ -11,12 +11,11 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { deflateRawSync } from 'node:zlib';
-import { artifacts, launchBrowser, repoRoot, startServer, type Server } from './harness.js';
+import { artifacts, axeViolations, launchBrowser, repoRoot, startServer, type Server } from './harness.js';
 import { describeZoom, firstPlotTimes, measureZoom, median, openLargeTrace, withLoad } from './measure.js';
 
 let server: Server;
@@ -519,8 +518,6 @@ async function submitReproduction(experiment: string): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 test('axe-core finds no serious or critical violation on any page', async () => {
   // The app's Content-Security-Policy forbids inline scripts, as it should: axe comes in around it.
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 }, bypassCSP: true });
@@ -560,19 +557,7 @@ test('axe-core finds no serious or critical violation on any page', async () => 
     for (const [path, ready] of pages) {
       await page.goto(`${server.url}${path}`);
       await page.locator(ready).first().waitFor({ timeout: 120_000 });
-      await page.addScriptTag({ content: await axeSource });
-      const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ passes: unknown[]; violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-        const r = await axe.run(document, { resultTypes: ['violations'] });
-        return {
-          passes: r.passes.length,
-          list: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes[0]?.target.join(' ') })),
-        };
-      });
-      console.log(
-        `# axe ${path}: ${violations.passes} rules pass; ${violations.list.length ? violations.list.map((v) => `${v.impact} ${v.id} (${v.nodes}, e.g. ${v.first})`).join('; ') : 'no violations'}`,
-      );
-      for (const v of violations.list) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${path}: ${v.impact} ${v.id} at ${v.first}`);
+      found.push(...(await axeViolations(page, path)));
       // Checked while running: its runs need not keep the one worker busy any longer.
       if (path === `/r/${running}`) await fetch(`${server.url}/api/reproductions/${running}`, { method: 'DELETE' });
     }

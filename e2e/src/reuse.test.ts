@@ -3,12 +3,10 @@
 // the same sweep as a server batch (the native tcpsim) giving the same numbers and the same run
 // hashes, bad input shown at its field, axe-core on the page, and a 390 px screen.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { artifacts, launchBrowser, startServer, type Server } from './harness.js';
+import { artifacts, axeViolations, launchBrowser, startServer, type Server } from './harness.js';
 
 let server: Server;
 let browser: Browser;
@@ -149,19 +147,6 @@ test('a size of 0 or a negative idle time shows its message at the field, and no
   }
 });
 
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axe(page: Page, label: string): Promise<string[]> {
-  await page.addScriptTag({ content: await axeSource });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ passes: unknown[]; violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return { passes: r.passes.length, list: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes[0]?.target.join(' ') })) };
-  });
-  console.log(`# axe ${label}: ${violations.passes} rules pass; ${violations.list.length ? violations.list.map((v) => `${v.impact} ${v.id} (${v.nodes}, e.g. ${v.first})`).join('; ') : 'no violations'}`);
-  return violations.list.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${label}: ${v.impact} ${v.id} at ${v.first}`);
-}
-
 test('axe-core finds no serious or critical violation on the reuse view, with its results, wide and at 390 px', async () => {
   const found: string[] = [];
   for (const [width, height] of [
@@ -174,11 +159,11 @@ test('axe-core finds no serious or critical violation on the reuse view, with it
       const page = await context.newPage();
       await page.goto(`${server.url}${SMALL.replace('reps=2', 'reps=1')}`);
       await page.locator('#reuse-path-about', { hasText: 'Mb/s' }).waitFor({ timeout: 60_000 });
-      found.push(...(await axe(page, `/reuse (form, ${width} px)`)));
+      found.push(...(await axeViolations(page, `/reuse (form, ${width} px)`)));
       await page.locator('[data-testid=reuse-run]').click();
       await page.locator('[data-testid=reuse-results]').waitFor({ timeout: 120_000 });
       await page.locator('.reuse-all > summary').click();
-      found.push(...(await axe(page, `/reuse (results, ${width} px)`)));
+      found.push(...(await axeViolations(page, `/reuse (results, ${width} px)`)));
       if (width === 390) {
         // Readable on a phone: nothing wider than the screen but the tables, which scroll in their box.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
