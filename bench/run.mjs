@@ -9,8 +9,11 @@
 //              heavy background, about 18,000 connections per 1000 s) at 2,500, 25,000 and the
 //              paper's 250,000 simulated seconds: peak memory, flat when finished flows are folded
 //              into the run's totals (record.flowRecords false), against the target of 200 MB.
-//   flavors    the same dumbbell under today's window rules (modern-bulk-cubic, modern-bulk-bbr):
-//              wall time, packets and the cost per simulated packet against NewReno's.
+//   flavors    the same dumbbell (dumbbell-bulk's network and 20 flows) under each window rule and
+//              loss recovery: NewReno, SACK (RFC 6675), SACK + PRR, SACK + RACK-TLP, CUBIC
+//              (modern-bulk-cubic), BBR (modern-bulk-bbr): wall time, packets and the cost per
+//              simulated packet against NewReno's (with BENCH_CALLGRIND=1 in instructions per
+//              packet, valgrind's callgrind over 10 simulated seconds: repeatable on a busy machine).
 //   reproduce  tcpsim reproduce --full of etcp-fig5-realistic, spand-fig10 and tcpint-fig-sack on
 //              1 and 2 jobs, and the speed-up.
 //   wasm       every preset (listed at run time): native and WASM (Node worker thread) wall time of
@@ -18,8 +21,13 @@
 //   server     the simulation service (bench/server.mjs, also runnable alone): batch throughput with
 //              1 and 2 workers and their ratio, queue overhead per run, GET /api/experiments/:id
 //              under 200 concurrent connections.
+//
+//   npm run bench                       every section
+//   npm run bench -- flavors memory     only these sections (sim-core, memory, flavors, reproduce,
+//                                       wasm, server); WASM and the server are built only if asked for
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,9 +47,11 @@ function run(cmd, args, options = {}) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x, digits = 3) => Number(x).toPrecision(digits);
 
-// One run of a preset; returns the --stats line (stderr may also carry notes).
-function tcpsimStats(preset, extra = []) {
-  const r = run(tcpsim, ['run', '--preset', preset, '--trace', 'none', '--stats', ...extra]);
+// One run of a preset (or of a scenario file: `file` set); returns the --stats line (stderr may
+// also carry notes).
+function tcpsimStats(preset, extra = [], file = null) {
+  const what = file ? [file] : ['--preset', preset];
+  const r = run(tcpsim, ['run', ...what, '--trace', 'none', '--stats', ...extra]);
   return JSON.parse(r.stderr.trim().split('\n').findLast((line) => line.startsWith('{')));
 }
 
@@ -82,27 +92,60 @@ function benchLongRunMemory() {
   console.log(`paper-size run (250,000 s): ${fmt(mb)} MB peak; target < 200 MB: ${mb < 200 ? 'met' : 'NOT met'}`);
 }
 
-// Today's window rules on dumbbell-bulk's network and workload. The flows move different numbers
-// of packets (BBR drops and resends more), so the comparison is the wall time per packet.
+// Each window rule and loss recovery on dumbbell-bulk's network and workload. The flows move
+// different numbers of packets (BBR drops and resends more), so the comparison is the wall time per
+// simulated packet. The SACK, PRR and RACK-TLP rows are dumbbell-bulk with the tcp fields named
+// beside them; CUBIC's default recovery is PRR; BBR sets its window itself and paces at its own rate.
 function benchFlavors() {
-  console.log("\n== sim-core: today's window rules on dumbbell-bulk's dumbbell (cost per simulated packet)");
+  console.log("\n== sim-core: window rules and loss recovery on dumbbell-bulk's dumbbell (cost per simulated packet)");
+  const dir = mkdtempSync(join(tmpdir(), 'tcb-bench-'));
+  const variant = (preset, tcp) => {
+    const scenario = JSON.parse(run(tcpsim, ['preset', preset]).stdout);
+    Object.assign(scenario.tcp, tcp);
+    const file = join(dir, `${preset}-${Object.values(tcp).join('-')}.json`);
+    writeFileSync(file, JSON.stringify(scenario));
+    return file;
+  };
   const rows = [
-    ['dumbbell-bulk', 'NewReno', null],
-    ['modern-bulk-cubic', 'CUBIC + HyStart++, PRR', 1.2],
-    ['modern-bulk-bbr', 'BBR v1, PRR', 1.5],
-  ].map(([preset, label, target]) => {
-    const runs = Array.from({ length: repeats }, () => tcpsimStats(preset));
+    ['dumbbell-bulk', 'NewReno (RFC 6582)', null, null],
+    ['dumbbell-bulk', 'SACK (RFC 6675)', { flavor: 'sack' }, null],
+    ['dumbbell-bulk', 'SACK + PRR', { flavor: 'sack', recovery: 'prr' }, null],
+    ['dumbbell-bulk', 'SACK + RACK-TLP', { flavor: 'sack', rack: true }, null],
+    ['modern-bulk-cubic', 'CUBIC + HyStart++, PRR', null, 1.2],
+    ['modern-bulk-bbr', 'BBR v1 (paced at its rate)', null, 1.5],
+  ].map(([preset, label, tcp, target]) => {
+    const file = tcp ? variant(preset, tcp) : null;
+    const runs = Array.from({ length: repeats }, () => tcpsimStats(preset, [], file));
     const wall = median(runs.map((r) => r.wallSeconds));
     const packets = runs[0].packets;
-    return { preset, label, target, wall, packets, nsPerPacket: (wall / packets) * 1e9 };
+    return { preset, label, tcp, target, wall, packets, nsPerPacket: (wall / packets) * 1e9, irPerPacket: callgrind(preset, file) };
   });
-  const base = rows[0].nsPerPacket;
-  console.log('preset             window rule              wall s   packets    ns/packet  vs NewReno  target');
+  rmSync(dir, { recursive: true, force: true });
+  const base = useCallgrind ? rows[0].irPerPacket : rows[0].nsPerPacket;
+  const irColumn = useCallgrind ? '  instr/packet' : '';
+  console.log(`preset             tcp                                 rule                        wall s   packets    ns/packet${irColumn}  vs NewReno  target`);
   for (const r of rows) {
-    const ratio = r.nsPerPacket / base;
+    const ratio = (useCallgrind ? r.irPerPacket : r.nsPerPacket) / base;
+    const ir = useCallgrind ? String(Math.round(r.irPerPacket)).padStart(14) : '';
     const verdict = r.target === null ? '' : `${r.target}x ${ratio <= r.target ? 'met' : 'NOT met'}`;
-    console.log(`${r.preset.padEnd(18)} ${r.label.padEnd(24)} ${fmt(r.wall).padStart(6)}  ${String(r.packets).padStart(8)}  ${fmt(r.nsPerPacket).padStart(10)}  ${fmt(ratio).padStart(9)}x  ${verdict}`);
+    const tcp = r.tcp ? JSON.stringify(r.tcp) : '';
+    console.log(`${r.preset.padEnd(18)} ${tcp.padEnd(35)} ${r.label.padEnd(27)} ${fmt(r.wall).padStart(6)}  ${String(r.packets).padStart(8)}  ${fmt(r.nsPerPacket).padStart(10)}${ir}  ${fmt(ratio).padStart(9)}x  ${verdict}`);
   }
+  if (useCallgrind) console.log('vs NewReno: instructions per packet (callgrind, the runs cut to 10 simulated seconds)');
+}
+
+// BENCH_CALLGRIND=1: the flavors' ratio from instructions per simulated packet (valgrind's callgrind
+// over the first 10 simulated seconds), which a shared, loaded machine does not move as it moves
+// wall time.
+const useCallgrind = process.env.BENCH_CALLGRIND === '1';
+function callgrind(preset, file) {
+  if (!useCallgrind) return null;
+  const what = file ? [file] : ['--preset', preset];
+  const args = ['run', ...what, '--trace', 'none', '--duration', '10'];
+  const packets = JSON.parse(run(tcpsim, [...args, '--stats']).stderr.trim().split('\n').findLast((l) => l.startsWith('{'))).packets;
+  const r = run('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', tcpsim, ...args]);
+  const refs = Number(r.stderr.match(/refs:\s*([\d,]+)/)[1].replaceAll(',', ''));
+  return refs / packets;
 }
 
 function benchNs3(ourWall) {
@@ -207,16 +250,26 @@ function benchReproduce() {
   }
 }
 
+const SECTIONS = ['sim-core', 'memory', 'flavors', 'reproduce', 'wasm', 'server'];
+const asked = process.argv.slice(2);
+const unknown = asked.filter((x) => !SECTIONS.includes(x));
+if (unknown.length > 0) {
+  console.error(`bench: unknown section ${unknown.join(', ')}; sections: ${SECTIONS.join(', ')}`);
+  process.exit(2);
+}
+const want = (section) => asked.length === 0 || asked.includes(section);
+
 run('bash', [join(root, 'scripts/bootstrap')], { stdio: 'inherit' });
 run('bash', [join(root, 'scripts/build-sim-core'), 'release'], { stdio: ['ignore', 'ignore', 'inherit'] });
-run('bash', [join(root, 'scripts/build-wasm')], { stdio: ['ignore', 'ignore', 'inherit'] });
-const wall = benchSimCore();
-benchLongRunMemory();
-benchFlavors();
-benchNs3(wall);
-benchReproduce();
-await benchWasm();
-run('npm', ['run', '--silent', '--workspace', 'server', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
-const { benchServer } = await import('./server.mjs');
-await benchServer();
+if (want('wasm')) run('bash', [join(root, 'scripts/build-wasm')], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (want('sim-core')) benchNs3(benchSimCore());
+if (want('memory')) benchLongRunMemory();
+if (want('flavors')) benchFlavors();
+if (want('reproduce')) benchReproduce();
+if (want('wasm')) await benchWasm();
+if (want('server')) {
+  run('npm', ['run', '--silent', '--workspace', 'server', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const { benchServer } = await import('./server.mjs');
+  await benchServer();
+}
 process.exit(0);

@@ -36,8 +36,9 @@ SentRecord* SentLog::Find(SeqNo seq) {
   return it != records_.end() && it->seq <= seq ? &*it : nullptr;
 }
 
-SentLog::Iterator SentLog::SplitAt(SeqNo seq) {
-  auto it = LowerBound(seq);
+SentLog::Iterator SentLog::SplitAt(SeqNo seq) { return SplitAt(LowerBound(seq), seq); }
+
+SentLog::Iterator SentLog::SplitAt(Iterator it, SeqNo seq) {
   if (it == records_.end() || it->seq >= seq) return it;
   SentRecord upper = *it;
   upper.seq = seq;
@@ -159,24 +160,33 @@ const AckDelivery& SentLog::OnAck(SimTime now, SeqNo snd_una, const SackBlock* b
     const SeqNo start = std::max(blocks[i].start, snd_una);
     const SeqNo end = blocks[i].end;
     if (start >= end) continue;
-    SplitAt(end);
-    for (auto it = SplitAt(start); it != records_.end() && it->end <= end; ++it) {
+    // One search per block: the record holding `end`, if any, is split when the walk reaches it.
+    for (auto it = SplitAt(start); it != records_.end() && it->seq < end; ++it) {
+      if (it->end > end) it = SplitAt(it, end) - 1;
       if (it->sacked) continue;
       SetFlags(*it, true, false, false);
       ack_.newly_sacked += it->bytes();
       Deliver(now, *it);
     }
   }
-  SplitAt(snd_una);
-  while (!empty() && records_[head_].end <= snd_una) {
-    SentRecord& r = records_[head_];
-    if (!r.sacked) {
-      ack_.newly_acked += r.bytes();
-      Deliver(now, r);
+  // Everything below snd_una is acknowledged; a record holding it (an ACK inside a segment) can
+  // only be the oldest one left after that, so it is split there without a search.
+  auto remove_acked = [&] {
+    while (!empty() && records_[head_].end <= snd_una) {
+      SentRecord& r = records_[head_];
+      if (!r.sacked) {
+        ack_.newly_acked += r.bytes();
+        Deliver(now, r);
+      }
+      SetFlags(r, false, false, false);
+      outstanding_ -= r.bytes();
+      PopFront();
     }
-    SetFlags(r, false, false, false);
-    outstanding_ -= r.bytes();
-    PopFront();
+  };
+  remove_acked();
+  if (!empty() && records_[head_].seq < snd_una) {
+    SplitAt(begin(), snd_una);
+    remove_acked();
   }
   std::sort(ack_.segments.begin(), ack_.segments.end(),
             [](const SentRecord& a, const SentRecord& b) { return a.seq < b.seq; });

@@ -125,6 +125,8 @@ class SentLog {
   // Splits the record holding `seq` so that a record starts at `seq` (no-op at an edge or outside);
   // returns the first record ending above `seq`, the one starting at it after a split.
   Iterator SplitAt(SeqNo seq);
+  // The same with the first record ending above `seq` already found.
+  Iterator SplitAt(Iterator first_ending_above, SeqNo seq);
   // The first record whose end is above `seq`.
   Iterator LowerBound(SeqNo seq);
   Iterator begin() { return records_.begin() + static_cast<std::ptrdiff_t>(head_); }
