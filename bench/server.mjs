@@ -24,7 +24,8 @@
 // server's rate limit is raised for the run so that it measures the service, not the limiter.
 // BENCH_SERVER_RUNS (default 1000; the larger runs use half), BENCH_SERVER_REPEATS (default 2:
 // each configuration is measured that often, alternately, and its best kept),
-// BENCH_SERVER_SECONDS (default 10) and BENCH_BIG_RUNS (default 100000) scale it.
+// BENCH_SERVER_SECONDS (default 10; 0 skips the latency part) and BENCH_BIG_RUNS (default 100000)
+// scale it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { availableParallelism, tmpdir } from 'node:os';
@@ -314,11 +315,13 @@ export async function benchServer() {
       console.log(`per run, 1 worker                           : ${fmt(1e3 / best['today 1'])} ms through the queue, ${fmt(1e3 / best['bare serve 1'])} ms fed to tcpsim serve directly: ${fmt(1e3 / best['today 1'] - 1e3 / best['bare serve 1'])} ms of queue overhead (load average after: ${load()})`);
     }
 
-    console.log(`\n== server: GET /api/experiments/:id, 200 connections, ${seconds} s (autocannon)`);
-    const r = await latency(db.url, await freePort());
-    console.log(`requests per second                  : ${fmt(r.requests.average)}  (${r.requests.total} requests)`);
-    console.log(`latency p50 / p99 / max              : ${r.latency.p50} / ${r.latency.p99} / ${r.latency.max} ms`);
-    console.log(`errors / timeouts / non-2xx          : ${r.errors} / ${r.timeouts} / ${r.non2xx}; target 0 errors: ${r.errors + r.timeouts + r.non2xx === 0 ? 'met' : 'NOT met'}`);
+    if (seconds > 0) {
+      console.log(`\n== server: GET /api/experiments/:id, 200 connections, ${seconds} s (autocannon)`);
+      const r = await latency(db.url, await freePort());
+      console.log(`requests per second                  : ${fmt(r.requests.average)}  (${r.requests.total} requests)`);
+      console.log(`latency p50 / p99 / max              : ${r.latency.p50} / ${r.latency.p99} / ${r.latency.max} ms`);
+      console.log(`errors / timeouts / non-2xx          : ${r.errors} / ${r.timeouts} / ${r.non2xx}; target 0 errors: ${r.errors + r.timeouts + r.non2xx === 0 ? 'met' : 'NOT met'}`);
+    } else console.log('\n== server: GET /api/experiments/:id: skipped (BENCH_SERVER_SECONDS=0)');
 
     if (process.env.BENCH_BIG === '1') await big(db.url, pool, await freePort(), etcp);
     else console.log(`\n== server: the ${bigRuns}-run batch: skipped (BENCH_BIG=1 runs it; it takes minutes)`);
