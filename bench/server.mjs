@@ -11,7 +11,10 @@
 //               loops side by side: tcpsim started per run, and runs fed to `tcpsim serve`: what
 //               the (shared) machine gives one and two simulators at that moment. Runs per second
 //               count from the first run's claim to the last run's result, as PostgreSQL
-//               recorded them.
+//               recorded them. Beside the rates, the processor time each kind of process spent
+//               per run while the queue ran the batch (from /proc/<pid>/stat: the worker
+//               processes, PostgreSQL's, the simulators, the API server): on a machine shared with
+//               other work, rates move with the load, these much less.
 //   latency     GET /api/experiments/:id with 200 concurrent connections (autocannon, 10 s):
 //               requests per second, p50/p99 latency, errors and non-2xx answers.
 //   big         with BENCH_BIG=1: one batch of 100,000 small runs (scheme-etcp) on 2 workers: the
@@ -24,9 +27,10 @@
 // server's rate limit is raised for the run so that it measures the service, not the limiter.
 // BENCH_SERVER_RUNS (default 1000; the larger runs use half), BENCH_SERVER_REPEATS (default 2:
 // each configuration is measured that often, alternately, and its best kept),
-// BENCH_SERVER_SECONDS (default 10) and BENCH_BIG_RUNS (default 100000) scale it.
+// BENCH_SERVER_SECONDS (default 10; 0 skips the latency part) and BENCH_BIG_RUNS (default 100000)
+// scale it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os, { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +71,33 @@ function tcpsimOnce(args, input) {
     child.stdin.end(input);
   });
 }
+
+/** Processor time (user + system, in seconds) of the processes descending from `roots`, by kind. */
+function cpuByKind(roots, kindOf) {
+  const procs = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const f = stat.slice(close + 2).split(' ');
+      procs.set(Number(entry), { comm, ppid: Number(f[1]), seconds: (Number(f[11]) + Number(f[12])) / ticksPerSecond });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const out = {};
+  for (const [pid, p] of procs) {
+    let root = pid;
+    while (root > 1 && !roots.includes(root)) root = procs.get(root)?.ppid ?? 0;
+    if (root <= 1) continue;
+    const kind = kindOf(pid, p.comm, root);
+    out[kind] = (out[kind] ?? 0) + p.seconds;
+  }
+  return out;
+}
+const ticksPerSecond = 100; // sysconf(_SC_CLK_TCK) on Linux
 
 /** Resident memory of a process now (VmRSS), in bytes. */
 function rssBytes(pid) {
@@ -156,12 +187,16 @@ async function span(pool, id) {
   return r.rows[0];
 }
 
-async function throughput(databaseUrl, pool, port, workers, path, scenario, count) {
+async function throughput(databaseUrl, postmasterPid, pool, port, workers, path, scenario, count) {
   const server = await startServer(databaseUrl, port, workers, paths[path].env);
   try {
+    const kindOf = (pid, comm, root) => (root === postmasterPid ? 'postgres' : comm === 'tcpsim' ? 'simulators' : pid === server.pid ? 'server' : 'workers');
     const { id } = await submit(server, scenario, count, `bench ${path} ${workers} worker(s)`);
+    const before = cpuByKind([server.pid, postmasterPid], kindOf);
     await waitDone(server, id, count);
-    return await span(pool, id);
+    const after = cpuByKind([server.pid, postmasterPid], kindOf);
+    const cpu = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] - (before[k] ?? 0)) / count]));
+    return { ...(await span(pool, id)), cpu };
   } finally {
     await server.stop();
   }
@@ -274,6 +309,7 @@ export async function benchServer() {
   const dir = mkdtempSync(join(tmpdir(), 'tcblab-bench-pg-'));
   const db = await startEmbeddedPostgres({ dir, database: 'tcblab_bench' });
   const pool = createPool(db.url, { max: 2 });
+  const postmasterPid = Number(readFileSync(join(dir, 'cluster', 'postmaster.pid'), 'utf8').split('\n')[0]);
   try {
     await migrate(db.url);
     const etcp = JSON.parse(await tcpsimOnce(['preset', 'scheme-etcp'], ''));
@@ -290,13 +326,19 @@ export async function benchServer() {
         ...[1, 2].flatMap((n) => ['spawn', 'serve'].map((kind) => ({ key: `bare ${kind} ${n}`, measure: () => bare(kind, n, scenario, count) }))),
         ...[1, 2].flatMap((n) => Object.keys(paths).map((path) => ({
           key: `${path} ${n}`,
-          measure: async () => count / (await throughput(db.url, pool, await freePort(), n, path, scenario, count)).span,
+          measure: async () => {
+            const t = await throughput(db.url, postmasterPid, pool, await freePort(), n, path, scenario, count);
+            return { rate: count / t.span, cpu: t.cpu };
+          },
         }))),
       ];
       const best = {};
+      const cpu = {};
       for (let r = 0; r < repeats; ++r) {
         for (const config of r % 2 === 0 ? configs : [...configs].reverse()) {
-          const rate = await config.measure();
+          const m = await config.measure();
+          const rate = typeof m === 'number' ? m : m.rate;
+          if (rate > (best[config.key] ?? 0) && m.cpu) cpu[config.key] = m.cpu;
           best[config.key] = Math.max(best[config.key] ?? 0, rate);
         }
       }
@@ -311,14 +353,21 @@ export async function benchServer() {
       console.log(`2 workers / 2 bare serve loops              : ${fmt(ofBare)}; target >= 0.95: ${ofBare >= 0.95 ? 'met' : 'NOT met'}`);
       const scaling = best['today 2'] / best['today 1'] / (best['bare serve 2'] / best['bare serve 1']);
       console.log(`queue scaling (2/1) / machine scaling (2/1) : ${fmt(scaling)}`);
+      for (const n of [1, 2]) {
+        const c = cpu[`today ${n}`];
+        const ms = (k) => fmt((c[k] ?? 0) * 1e3);
+        console.log(`processor time per run, ${n} worker${n > 1 ? 's' : ' '}          : workers ${ms('workers')} ms + PostgreSQL ${ms('postgres')} ms + API server ${ms('server')} ms = ${fmt(((c.workers ?? 0) + (c.postgres ?? 0) + (c.server ?? 0)) * 1e3)} ms beside the simulators' ${ms('simulators')} ms`);
+      }
       console.log(`per run, 1 worker                           : ${fmt(1e3 / best['today 1'])} ms through the queue, ${fmt(1e3 / best['bare serve 1'])} ms fed to tcpsim serve directly: ${fmt(1e3 / best['today 1'] - 1e3 / best['bare serve 1'])} ms of queue overhead (load average after: ${load()})`);
     }
 
-    console.log(`\n== server: GET /api/experiments/:id, 200 connections, ${seconds} s (autocannon)`);
-    const r = await latency(db.url, await freePort());
-    console.log(`requests per second                  : ${fmt(r.requests.average)}  (${r.requests.total} requests)`);
-    console.log(`latency p50 / p99 / max              : ${r.latency.p50} / ${r.latency.p99} / ${r.latency.max} ms`);
-    console.log(`errors / timeouts / non-2xx          : ${r.errors} / ${r.timeouts} / ${r.non2xx}; target 0 errors: ${r.errors + r.timeouts + r.non2xx === 0 ? 'met' : 'NOT met'}`);
+    if (seconds > 0) {
+      console.log(`\n== server: GET /api/experiments/:id, 200 connections, ${seconds} s (autocannon)`);
+      const r = await latency(db.url, await freePort());
+      console.log(`requests per second                  : ${fmt(r.requests.average)}  (${r.requests.total} requests)`);
+      console.log(`latency p50 / p99 / max              : ${r.latency.p50} / ${r.latency.p99} / ${r.latency.max} ms`);
+      console.log(`errors / timeouts / non-2xx          : ${r.errors} / ${r.timeouts} / ${r.non2xx}; target 0 errors: ${r.errors + r.timeouts + r.non2xx === 0 ? 'met' : 'NOT met'}`);
+    } else console.log('\n== server: GET /api/experiments/:id: skipped (BENCH_SERVER_SECONDS=0)');
 
     if (process.env.BENCH_BIG === '1') await big(db.url, pool, await freePort(), etcp);
     else console.log(`\n== server: the ${bigRuns}-run batch: skipped (BENCH_BIG=1 runs it; it takes minutes)`);

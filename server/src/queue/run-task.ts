@@ -110,6 +110,8 @@ class JobRuns {
       void this.options.results.flush();
       const recorded = await Promise.all(this.#writes);
       if (recorded.includes(false)) throw new Error(lostJobMessage);
+      // A result recorded for every run of the job: none can be unfinished, nothing to ask.
+      if (recorded.length === this.ids.length) return;
       const left = await this.options.runs.unfinished(this.ids, this.lock.jobId);
       if (left.length > 0) throw new Error(`runs ${left.join(', ')} of the job are unfinished; the job runs again`);
     } finally {
