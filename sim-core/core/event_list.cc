@@ -18,33 +18,29 @@ void EventList::Push(const Entry& e) {
   heap_[i] = e;
 }
 
-void EventList::PopTop() {
-  Entry last = heap_.back();
-  heap_.pop_back();
-  const size_t n = heap_.size();
-  if (n == 0) return;
-  size_t i = 0;
+void EventList::SiftDown(size_t i, const Entry& e, size_t n) {
   for (;;) {
     size_t child = 2 * i + 1;
     if (child >= n) break;
     if (child + 1 < n && Later(heap_[child], heap_[child + 1])) ++child;
-    if (!Later(last, heap_[child])) break;
+    if (!Later(e, heap_[child])) break;
     heap_[i] = heap_[child];
     i = child;
   }
-  heap_[i] = last;
+  heap_[i] = e;
 }
 
-void EventList::Schedule(EventSource& source, SimTime at) {
-  if (at < now_) {
-    throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ns()) +
-                           " ns, now " + std::to_string(now_.ns()) + " ns");
-  }
-  const uint64_t seq = next_seq_++;
-  source.pending_seq_ = seq;
-  source.pending_at_ = at;
-  if (at > source.last_entry_at_) source.last_entry_at_ = at;
-  Push(Entry{at, seq, &source});
+void EventList::PopTop() {
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  if (!heap_.empty()) SiftDown(0, last, heap_.size());
+}
+
+void EventList::ReplaceTop(const Entry& e) { SiftDown(0, e, heap_.size()); }
+
+void EventList::ThrowScheduledInPast(SimTime at) const {
+  throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ns()) +
+                         " ns, now " + std::to_string(now_.ns()) + " ns");
 }
 
 void EventList::Cancel(EventSource& source) { source.pending_seq_ = 0; }
@@ -61,12 +57,21 @@ SimTime EventList::NextTime() {
 bool EventList::RunNext(SimTime until) {
   DropStaleTop();
   if (heap_.empty() || heap_.front().at > until) return false;
-  const Entry e = heap_.front();
-  PopTop();
-  now_ = e.at;
-  e.source->pending_seq_ = 0;
+  // The entry stays at the top while its source runs: whatever is scheduled meanwhile is due at or
+  // after now with a larger sequence number, so it orders after the entry and never rises above it.
+  EventSource* const source = heap_.front().source;
+  now_ = heap_.front().at;
+  source->pending_seq_ = 0;
   ++events_executed_;
-  e.source->OnEvent();
+  running_ = source;
+  has_replacement_ = false;
+  source->OnEvent();
+  running_ = nullptr;
+  if (has_replacement_) {
+    ReplaceTop(replacement_);
+  } else {
+    PopTop();
+  }
   return true;
 }
 

@@ -40,12 +40,29 @@ class EventSource {
 
 // A binary heap of (time, seq, source). Rescheduling or cancelling leaves the old entry in the heap;
 // it is recognised as stale by its sequence number and skipped when it reaches the top.
+//
+// The entry being run stays at the top of the heap while its source runs (every entry scheduled
+// meanwhile orders after it), and most sources schedule themselves again from OnEvent (a link its
+// next arrival): that entry then takes the top's place in one sift-down, instead of a pop and a push.
 class EventList {
  public:
   SimTime Now() const { return now_; }
 
   // Schedules `source` at `at` (>= Now()), replacing any pending event of that source.
-  void Schedule(EventSource& source, SimTime at);
+  void Schedule(EventSource& source, SimTime at) {
+    if (at < now_) ThrowScheduledInPast(at);
+    const uint64_t seq = next_seq_++;
+    source.pending_seq_ = seq;
+    source.pending_at_ = at;
+    if (at > source.last_entry_at_) source.last_entry_at_ = at;
+    if (&source == running_) {
+      // Replaces an earlier self-schedule of this run, which would have been stale.
+      replacement_ = Entry{at, seq, &source};
+      has_replacement_ = true;
+      return;
+    }
+    Push(Entry{at, seq, &source});
+  }
   void ScheduleIn(EventSource& source, SimTime delay) { Schedule(source, now_ + delay); }
   void Cancel(EventSource& source);
 
@@ -68,14 +85,23 @@ class EventList {
   static bool Later(const Entry& a, const Entry& b) {
     return a.at != b.at ? a.at > b.at : a.seq > b.seq;
   }
+  [[noreturn]] void ThrowScheduledInPast(SimTime at) const;
   void Push(const Entry& e);
+  // Removes the top entry; ReplaceTop puts `e` in its place.
   void PopTop();
+  void ReplaceTop(const Entry& e);
+  // Moves `e` down from the hole at `i` to its place among the first `n` entries.
+  void SiftDown(size_t i, const Entry& e, size_t n);
   void DropStaleTop();
 
   std::vector<Entry> heap_;
   SimTime now_;
   uint64_t next_seq_ = 1;
   uint64_t events_executed_ = 0;
+  // The source whose event is running, and the entry it scheduled for itself meanwhile.
+  EventSource* running_ = nullptr;  // Not owned.
+  bool has_replacement_ = false;
+  Entry replacement_{};
 };
 
 // A timer owned by a component: a callback at a deadline. Moving the deadline later costs nothing until
