@@ -18,7 +18,8 @@ Link::Link(Network& network, LinkId id, std::string name, Node& from, Node& to, 
       rate_(rate),
       delay_(delay),
       limit_(limit),
-      trace_(network.trace()) {}
+      trace_(network.trace()),
+      record_queue_(trace_ != nullptr && trace_->series()) {}
 
 void Link::QueueChanged(SimTime at) {
   queue_area_packet_ns_ += static_cast<double>(waiting_packets_) *
@@ -26,7 +27,7 @@ void Link::QueueChanged(SimTime at) {
   last_change_ = at;
 }
 
-void Link::AdvanceTo(SimTime now) {
+void Link::AdvanceStarts(SimTime now) {
   if (next_start_ < front_index_) {
     throw std::logic_error("link " + name_ + ": a packet left before its transmission was accounted");
   }
@@ -35,7 +36,7 @@ void Link::AdvanceTo(SimTime now) {
     const InFlight& f = fifo_[next_start_ - front_index_];
     if (f.tx_start > now) break;
     // Packets that found the transmitter idle never waited.
-    if (f.tx_start > f.enqueued_at) {
+    if (f.waited) {
       QueueChanged(f.tx_start);
       --waiting_packets_;
       waiting_bytes_ -= f.packet->size;
@@ -59,11 +60,11 @@ void Link::Receive(Packet& packet) {
     return;
   }
 
-  const SimTime tx_time = TransmissionTime(packet.size, rate_);
+  const SimTime tx_time = TxTime(packet.size);
   busy_until_ = tx_start + tx_time;
   busy_total_ += tx_time;
   const bool lost = loss_ != nullptr && loss_->Lose(packet);
-  fifo_.push_back(InFlight{tx_start, busy_until_, busy_until_ + delay_, &packet, lost, now});
+  fifo_.push_back(InFlight{tx_start, busy_until_ + delay_, &packet, lost, must_wait});
   ++stats_.packets_accepted;
   stats_.bytes_accepted += packet.size;
 
@@ -106,13 +107,14 @@ void Link::Finish(SimTime end) {
   SimTime overshoot;
   for (size_t i = 0; i < fifo_.size(); ++i) {
     const InFlight& f = fifo_[i];
-    if (f.tx_end > end) overshoot += f.tx_end - Max(f.tx_start, end);
+    const SimTime tx_end = f.arrival - delay_;
+    if (tx_end > end) overshoot += tx_end - Max(f.tx_start, end);
   }
   busy_within_end_ = busy_total_ - overshoot;
 }
 
 void Link::RecordQueue(SimTime at) const {
-  if (trace_ == nullptr || !trace_->series()) return;
+  if (!record_queue_) return;
   trace_->Record(QueueSeriesRow{at.ns(), id_, waiting_packets_, waiting_bytes_});
 }
 
