@@ -5,6 +5,10 @@
 //              and peak memory at 20/60/180 simulated seconds (flat when tracing is off);
 //              with BENCH_NS3=1 (or an existing ns-3 venv, see bench/ns3/README.md) the same
 //              scenario in ns-3 and the ratio of wall times.
+//   memory     Savorić et al.'s Table 2 scenario (the savoric-table2 preset: TCBI host, WWW sessions,
+//              heavy background, about 18,000 connections per 1000 s) at 2,500, 25,000 and the
+//              paper's 250,000 simulated seconds: peak memory, flat when finished flows are folded
+//              into the run's totals (record.flowRecords false), against the target of 200 MB.
 //   flavors    the same dumbbell under today's window rules (modern-bulk-cubic, modern-bulk-bbr):
 //              wall time, packets and the cost per simulated packet against NewReno's.
 //   reproduce  tcpsim reproduce --full of etcp-fig5-realistic, spand-fig10 and tcpint-fig-sack on
@@ -59,6 +63,23 @@ function benchSimCore() {
     console.log(`${String(seconds).padStart(4)} s simulated: ${fmt(s.peakRssBytes / 2 ** 20)} MiB peak, ${fmt(s.wallSeconds)} s wall`);
   }
   return wall;
+}
+
+// A long run that opens millions of connections: peak memory must follow the connections open, not
+// the simulated time. One run per duration (the longest takes a few minutes of CPU).
+function benchLongRunMemory() {
+  console.log("\n== sim-core: peak memory of Savorić et al.'s Table 2 scenario against simulated duration");
+  console.log('simulated s   connections   peak MB   wall s');
+  let longest;
+  for (const seconds of [2500, 25000, 250000]) {
+    const r = run(tcpsim, ['run', '--preset', 'savoric-table2', '--trace', 'none', '--stats', '--duration', String(seconds)]);
+    const s = JSON.parse(r.stderr.trim().split('\n').findLast((line) => line.startsWith('{')));
+    const flows = JSON.parse(r.stdout).run.tcpFlows;
+    console.log(`${String(seconds).padStart(11)}   ${String(flows).padStart(11)}   ${fmt(s.peakRssBytes / 1e6).padStart(7)}   ${fmt(s.wallSeconds).padStart(6)}`);
+    longest = s;
+  }
+  const mb = longest.peakRssBytes / 1e6;
+  console.log(`paper-size run (250,000 s): ${fmt(mb)} MB peak; target < 200 MB: ${mb < 200 ? 'met' : 'NOT met'}`);
 }
 
 // Today's window rules on dumbbell-bulk's network and workload. The flows move different numbers
@@ -190,6 +211,7 @@ run('bash', [join(root, 'scripts/bootstrap')], { stdio: 'inherit' });
 run('bash', [join(root, 'scripts/build-sim-core'), 'release'], { stdio: ['ignore', 'ignore', 'inherit'] });
 run('bash', [join(root, 'scripts/build-wasm')], { stdio: ['ignore', 'ignore', 'inherit'] });
 const wall = benchSimCore();
+benchLongRunMemory();
 benchFlavors();
 benchNs3(wall);
 benchReproduce();

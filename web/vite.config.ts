@@ -1,4 +1,4 @@
-// Vite builds the dashboard into dist/ (served by the server, see ../notes of the API contract), and
+// Vite builds the dashboard into dist/ (which the server serves, see docs/ARCHITECTURE.md), and
 // imports the scenario schema straight from sim-core (the one source of truth) through @schema, and
 // the reproduction documents from docs/ through @docs.
 import { fileURLToPath } from 'node:url';
@@ -27,10 +27,12 @@ function preloadWasm(): Plugin {
 const schemaDir = fileURLToPath(new URL('../sim-core/scenario/schema', import.meta.url));
 // The reproduction documents, shown beside the experiments they report (pages/ReproducePage.tsx).
 const docsDir = fileURLToPath(new URL('../docs', import.meta.url));
+// The built-in web pages, whose sizes the reuse view shows (data/reuse.ts).
+const pagesDir = fileURLToPath(new URL('../sim-core/scenario/pages', import.meta.url));
 
 export default defineConfig({
   plugins: [react(), preloadWasm()],
-  resolve: { alias: { '@schema': schemaDir, '@docs': docsDir } },
+  resolve: { alias: { '@schema': schemaDir, '@docs': docsDir, '@pages': pagesDir } },
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
   server: {

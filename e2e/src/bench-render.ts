@@ -1,31 +1,39 @@
 // The dashboard's speed in Debian's Chromium against the real server, quiet and with another
 // process keeping one core busy: load to first plot of the default preset (median of 5 loads), and
 // zooming a time–sequence graph of about a million segments (dumbbell-bulk, 85 s); with
-// BENCH_LONG=1 also a longer run (BENCH_LONG_DURATION_S, default 400 s: about five million data
-// segments, fourteen million trace rows). For each graph: the time from applying the scenario to
-// the drawn graph, the renderer process's peak and current resident memory, and the zoom's frame
-// rates. `npm run bench:render --workspace e2e` (after the builds of web, server and e2e). Printed,
+// BENCH_LONG=1 also longer runs (BENCH_LONG_DURATION_S, a comma list, default 400 s: about five
+// million data segments, fourteen million trace rows). For each graph: the time from applying the
+// scenario to the drawn graph, the renderer process's peak and current resident memory, and the
+// zoom's frame rates (the graph's drawn frames and the page's). Renderers side by side in one run
+// (BENCH_RENDERERS, "painter" or "painter@thread" as in renderer.ts: "auto" is the default, the
+// plot worker; "pixels@main" PixelPainter on the page's thread, the default before the worker).
+// `npm run bench:render --workspace e2e` (after the builds of web, server and e2e). Printed,
 // never asserted.
 import { launchBrowser, startServer } from './harness.js';
-import { describePhases, describeZoom, firstPlotPhases, measureZoom, median, openLargeTrace, rendererMemory, withLoad } from './measure.js';
+import { describePhases, describeZoom, firstPlotPhases, measureZoom, median, openLargeTrace, rendererMemory, rendererQuery, withLoad } from './measure.js';
 
 const loads = Number(process.env.BENCH_LOADS ?? 5);
 const millionS = Number(process.env.BENCH_1M_DURATION_S ?? 85);
-const longS = Number(process.env.BENCH_LONG_DURATION_S ?? 400);
-// Both renderers side by side, the default first.
-const renderers = (process.env.BENCH_RENDERERS ?? 'pixels,canvas2d,webgl2').split(',');
+const longS = (process.env.BENCH_LONG_DURATION_S ?? '400').split(',').map(Number);
+// The default first, then what it replaced.
+const renderers = (process.env.BENCH_RENDERERS ?? 'auto,pixels@main').split(',');
 
 const server = await startServer();
 const browser = await launchBrowser();
 try {
   for (const load of [false, true]) {
     const label = load ? 'one core busy' : 'quiet';
-    const phases = await withLoad(load, () => firstPlotPhases(browser, `${server.url}/`, loads));
-    const times = phases.map((p) => p.firstDraw);
-    console.log(`first plot (default preset, ${label}): ${times.map((t) => t.toFixed(0)).join(', ')} ms; median ${median(times).toFixed(0)} ms`);
-    console.log(`  steps: ${describePhases(phases)}`);
+    await withLoad(load, async () => {
+      for (const renderer of renderers) {
+        const query = rendererQuery(renderer).replace(/^&/, '?');
+        const phases = await firstPlotPhases(browser, `${server.url}/${query}`, loads);
+        const times = phases.map((p) => p.firstDraw);
+        console.log(`first plot (default preset, ${renderer}, ${label}): ${times.map((t) => t.toFixed(0)).join(', ')} ms; median ${median(times).toFixed(0)} ms`);
+        console.log(`  steps: ${describePhases(phases)}`);
+      }
+    });
   }
-  const sizes = [millionS, ...(process.env.BENCH_LONG ? [longS] : [])];
+  const sizes = [millionS, ...(process.env.BENCH_LONG ? longS : [])];
   for (const durationS of sizes) {
     for (const renderer of renderers) {
       const { page, readyMs, close } = await openLargeTrace(browser, server.url, durationS, renderer);

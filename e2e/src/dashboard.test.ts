@@ -1,8 +1,9 @@
 // The dashboard in a browser against the real server on embedded PostgreSQL: explorer and plots,
 // the shared connection highlight, scheme change, save and share (on the server and in the link),
 // field validation, a small batch, working offline, unknown ids, the reproductions page against
-// the CLI's reports (the quick size in the browser, the full size on the server's queue), and
-// axe-core on every page. Load-to-first-plot time and the frame times while
+// the CLI's reports (the quick size in the browser, the full size on the server's queue), SACK
+// blocks and today's TCP's plots (CUBIC, BBR, Careful Resume), a walk through the explorer by
+// keyboard alone, and axe-core on every page (a saved experiment and a finished batch among them). Load-to-first-plot time and the frame times while
 // zooming a large trace, quiet and with one core busy, are printed, not asserted (the long
 // measurements: npm run bench:render).
 import assert from 'node:assert/strict';
@@ -10,11 +11,11 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { deflateRawSync } from 'node:zlib';
-import { artifacts, launchBrowser, repoRoot, startServer, type Server } from './harness.js';
+import { artifacts, axeViolations, launchBrowser, repoRoot, startServer, type Server } from './harness.js';
 import { describeZoom, firstPlotTimes, measureZoom, median, openLargeTrace, withLoad } from './measure.js';
 
 let server: Server;
@@ -517,8 +518,6 @@ async function submitReproduction(experiment: string): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 test('axe-core finds no serious or critical violation on any page', async () => {
   // The app's Content-Security-Policy forbids inline scripts, as it should: axe comes in around it.
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 }, bypassCSP: true });
@@ -528,6 +527,15 @@ test('axe-core finds no serious or critical violation on any page', async () => 
   // size, cancelled below), and one finished.
   const finished = await submitReproduction('etcp-fig6-model');
   const running = await submitReproduction('tcpint-fig-sack');
+  // A saved experiment and a batch of four short runs (queued behind the reproductions; the running
+  // one is cancelled once its page is checked).
+  const postJson = async (path: string, body: unknown) => {
+    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.ok(response.status < 300, await response.clone().text());
+    return (await response.json()) as { id: string };
+  };
+  const experiment = await postJson('/api/experiments', { scenario: await presetScenario(PRESET), title: 'fig4, saved' });
+  const batch = await postJson('/api/batches', { scenario: await presetScenario('spand-single-30k'), grid: { '/tcp/initialWindow': [1, 4] }, replications: 2, title: 'initial window' });
   try {
     const pages: [string, string][] = [
       [`/r/${running}`, '[data-testid=reproduction-run] [data-testid=reproduction-progress]'],
@@ -541,24 +549,15 @@ test('axe-core finds no serious or critical violation on any page', async () => 
       ['/reproduce/savoric-table2', '[data-testid=claims]'],
       ['/reproduce/spand-fig10', 'figure[data-plot="sweep"]'],
       ['/e/AAAAAAAAAAAAAAAAAAAAAA', '[data-testid=experiment-error]'],
+      [`/e/${experiment.id}`, '[data-testid=hash-check]'],
+      [`/b/${batch.id}`, '[data-testid=batch-page][data-status=completed] figure[data-plot="sweep"]'],
+      ['/?preset=flavor-bbr', 'figure[data-plot="bbr-state"][data-frames]'],
     ];
     const found: string[] = [];
     for (const [path, ready] of pages) {
       await page.goto(`${server.url}${path}`);
       await page.locator(ready).first().waitFor({ timeout: 120_000 });
-      await page.addScriptTag({ content: await axeSource });
-      const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ passes: unknown[]; violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-        const r = await axe.run(document, { resultTypes: ['violations'] });
-        return {
-          passes: r.passes.length,
-          list: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes[0]?.target.join(' ') })),
-        };
-      });
-      console.log(
-        `# axe ${path}: ${violations.passes} rules pass; ${violations.list.length ? violations.list.map((v) => `${v.impact} ${v.id} (${v.nodes}, e.g. ${v.first})`).join('; ') : 'no violations'}`,
-      );
-      for (const v of violations.list) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${path}: ${v.impact} ${v.id} at ${v.first}`);
+      found.push(...(await axeViolations(page, path)));
       // Checked while running: its runs need not keep the one worker busy any longer.
       if (path === `/r/${running}`) await fetch(`${server.url}/api/reproductions/${running}`, { method: 'DELETE' });
     }
@@ -569,17 +568,177 @@ test('axe-core finds no serious or critical violation on any page', async () => 
   }
 });
 
-test('the landing view asks three questions; each opens compare mode with its plots', async () => {
+test('the landing view asks four questions; the first opens compare mode with its plots (the fourth, its own view: reuse.test.ts)', async () => {
   const { page, errors, close } = await newPage();
   try {
     await page.goto(`${server.url}/`);
     const questions = page.locator('[data-testid=landing] a.question');
-    assert.equal(await questions.count(), 3);
+    assert.equal(await questions.count(), 4);
     await questions.first().click();
     await page.locator('[data-testid=difference-table]').waitFor({ timeout: 120_000 });
     assert.ok((await page.locator('.multiple').count()) >= 3);
     assert.equal(await page.locator('.multiple figure[data-plot="cwnd"]').count(), 0, 'the question asks for time–sequence graphs only');
     await page.screenshot({ path: join(artifacts, 'question-compare.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('SACK blocks: each ACK’s first block is drawn at the ACK’s time, as many as the native trace holds', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=flavor-sack`);
+    const tsq = page.locator('figure[data-plot="time-sequence"]');
+    await tsq.waitFor({ timeout: 60_000 });
+    await settled(page);
+    // The native trace: ACK rows of the data's connection (from the receiver) that carry SACK blocks.
+    const out = await mkdtemp(join(tmpdir(), 'tcb-sack-'));
+    try {
+      await run(tcpsim, ['run', '--preset', 'flavor-sack', '-o', out], { maxBuffer: 1 << 26 });
+      const [header, ...rows] = (await readFile(join(out, 'trace.csv'), 'utf8')).trim().split('\n');
+      const columns = header.split(',');
+      const at = (name: string) => columns.indexOf(name);
+      assert.ok(at('sack_blocks') > 0 && at('sack_start') > 0 && at('sack_end') > 0, header);
+      const sackAcks = rows.map((r) => r.split(',')).filter((r) => r[at('event')] === 'ack' && Number(r[at('sack_blocks')]) > 0);
+      assert.ok(sackAcks.length > 0, 'flavor-sack loses segments, and its receiver SACKs what arrives beyond them');
+      for (const r of sackAcks) assert.ok(Number(r[at('sack_start')]) > Number(r[at('ack')]) && Number(r[at('sack_end')]) > Number(r[at('sack_start')]));
+      assert.equal(Number(await tsq.getAttribute('data-sacks')), sackAcks.length);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+    assert.equal(await tsq.locator('.legend li', { hasText: 'SACK block' }).count(), 1);
+    // The graph's CSV is what it draws: the SACK blocks among the segments.
+    const [download] = await Promise.all([page.waitForEvent('download'), tsq.getByRole('button', { name: 'CSV' }).click()]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    assert.equal(csv.split(/\r?\n/).filter((l) => l.includes(',sack,')).length, Number(await tsq.getAttribute('data-sacks')));
+    // Zoomed in (the wheel, at the first SACK block's time) on the first loss: the blocks above the
+    // flat ACK line, and hovering one names it.
+    const firstSack = csv.split(/\r?\n/).find((l) => l.includes(',sack,'))!.split(',');
+    const t = Number(firstSack[0]);
+    const overlay = tsq.locator('.plot-overlay');
+    const box = (await overlay.boundingBox())!;
+    // The time axis spans the run: flavor-sack's duration.
+    const end = (await presetScenario('flavor-sack')).durationS as number;
+    await page.mouse.move(box.x + (box.width * t) / end, box.y + box.height / 2);
+    for (let i = 0; i < 18; i++) {
+      const frames = Number(await tsq.getAttribute('data-frames'));
+      await page.mouse.wheel(0, -300);
+      await page.waitForFunction((f) => Number(document.querySelector('figure[data-plot="time-sequence"]')?.getAttribute('data-frames')) > f, frames);
+    }
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
+    await tsq.screenshot({ path: join(artifacts, 'sack-time-sequence.png') });
+    console.log(`# flavor-sack: ${Number(await tsq.getAttribute('data-sacks'))} SACK blocks drawn, the first at ${t} s`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('today’s TCP: CUBIC’s W_max and K on the cwnd plot, BBR’s state and pacing gain, Careful Resume’s phases', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=flavor-cubic`);
+    const cwnd = page.locator('figure[data-plot="cwnd"][data-frames]');
+    await cwnd.waitFor({ timeout: 60_000 });
+    await settled(page);
+    assert.match((await cwnd.getAttribute('data-columns')) ?? '', /\bwMax\b/);
+    assert.ok(Number(await cwnd.getAttribute('data-k-marks')) >= 1, 'the cubic curve reaches W_max at least once in 30 s');
+    assert.equal(await cwnd.locator('.legend li', { hasText: 'W_max (dotted)' }).count(), 1);
+    await cwnd.screenshot({ path: join(artifacts, 'cubic-cwnd.png') });
+
+    await page.goto(`${server.url}/?preset=flavor-bbr`);
+    const bbr = page.locator('figure[data-plot="bbr-state"][data-frames]');
+    await bbr.waitFor({ timeout: 60_000 });
+    await settled(page);
+    // Startup, Drain, ProbeBW's cycle, and ProbeRTT after 10 s without a lower RTT.
+    assert.equal(await bbr.getAttribute('data-bands'), 'Startup,Drain,ProbeBW,ProbeRTT');
+    assert.equal(await bbr.getAttribute('data-columns'), 'pacingGain');
+    for (const state of ['Startup', 'Drain', 'ProbeBW', 'ProbeRTT']) assert.equal(await bbr.locator('.legend li', { hasText: state }).count(), 1, state);
+    await bbr.screenshot({ path: join(artifacts, 'bbr-state.png') });
+
+    await page.goto(`${server.url}/?preset=scheme-careful-resume`);
+    const cr = page.locator('figure[data-plot="cwnd"][data-frames]');
+    await cr.waitFor({ timeout: 60_000 });
+    await settled(page);
+    const phases = ((await cr.getAttribute('data-bands')) ?? '').split(',');
+    for (const phase of ['Reconnaissance', 'Unvalidated']) assert.ok(phases.includes(phase), `${phase} in ${phases}`);
+    await cr.screenshot({ path: join(artifacts, 'careful-resume-cwnd.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+/** Presses Tab (Shift+Tab backwards) until the focused element matches `selector`; fails after `max` presses. */
+async function tabTo(page: Page, selector: string, max = 600, backwards = false): Promise<number> {
+  for (let i = 1; i <= max; i++) {
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+    if (await page.evaluate((sel) => !!document.activeElement?.matches(sel), selector)) return i;
+  }
+  throw new Error(`${selector} not reached with ${max} presses of ${backwards ? 'Shift+Tab' : 'Tab'}`);
+}
+
+test('keyboard only: Tab reaches the explorer’s controls, and the run button, the legend, the connection picker, a plot toggle and a plot work from the keyboard', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=scheme-etcp`);
+    await page.locator('figure[data-plot="time-sequence"][data-frames]').waitFor({ timeout: 60_000 });
+    await settled(page);
+    const seq = page.locator('figure[data-plot="time-sequence"]');
+    const connections = Number(await seq.getAttribute('data-connections'));
+    // From the top of the page: the form's first choice, then the run button. Tabbing through
+    // the form's fields changes nothing (nothing is checked or run again).
+    const runs = await page.evaluate(() => performance.getEntriesByName('tcb:run-start').length);
+    const toScheme = await tabTo(page, '#scheme');
+    const toRun = await tabTo(page, '[data-testid=run]');
+    assert.equal(await page.locator('[data-testid=run-status]').textContent(), 'up to date');
+    assert.equal(await page.evaluate(() => performance.getEntriesByName('tcb:run-start').length), runs);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => performance.getEntriesByName('tcb:run-start').length > n, runs);
+    await settled(page);
+    // The legend (the connection panel, one for every plot): open a group, focus a connection (it
+    // is highlighted in every plot), isolate it with Enter, then "Show all".
+    const toPanel = await tabTo(page, '[data-testid=connection-panel] summary');
+    await page.keyboard.press('Enter');
+    await tabTo(page, '[data-testid=connection-panel] details[open] button.conn-name', 20);
+    const flow = await page.evaluate(() => document.activeElement!.getAttribute('data-flow'));
+    await attributeEverywhere(page, 'figure[data-plot="time-sequence"], figure[data-plot="cwnd"]', 'data-highlight', flow!);
+    await page.keyboard.press('Enter');
+    assert.equal(await seq.getAttribute('data-hidden'), String(connections - 1));
+    await tabTo(page, '[data-testid=show-all]', 60, true);
+    await page.keyboard.press('Enter');
+    assert.equal(await seq.getAttribute('data-hidden'), '0');
+    // The connection picker: type into the search, Tab to what it found, Enter isolates it.
+    await tabTo(page, '[data-testid=connection-panel] input[type=search]', 10);
+    await page.keyboard.type('images3 #1');
+    await tabTo(page, '[data-testid=connection-panel] .found button.conn-name', 10);
+    assert.match((await page.evaluate(() => document.activeElement!.textContent)) ?? '', /images3#1/);
+    await page.keyboard.press('Enter');
+    assert.equal(await seq.getAttribute('data-hidden'), String(connections - 1));
+    // A plot toggle: Space shows the queue plot.
+    const toToggle = await tabTo(page, '[data-plot-toggle=queue]');
+    assert.equal(await page.locator('[data-plot-toggle=queue]').getAttribute('aria-pressed'), 'false');
+    await page.keyboard.press('Space');
+    await page.locator('figure[data-plot="queue"][data-frames]').waitFor();
+    assert.equal(await page.locator('[data-plot-toggle=queue]').getAttribute('aria-pressed'), 'true');
+    // A plot: + zooms in (a redraw), 0 resets.
+    await tabTo(page, 'figure[data-plot="time-sequence"] .plot-overlay', 40);
+    const frames = Number(await seq.getAttribute('data-frames'));
+    await page.keyboard.press('+');
+    await page.waitForFunction((f) => Number(document.querySelector('figure[data-plot="time-sequence"]')?.getAttribute('data-frames')) > f, frames);
+    await page.keyboard.press('0');
+    await page.locator('[data-testid=connection-panel]').screenshot({ path: join(artifacts, 'keyboard-legend.png') });
+    // The form's hundreds of fields come before the run in the page: a skip link jumps over them.
+    await page.goto(`${server.url}/?preset=scheme-etcp`);
+    await settled(page);
+    const toSkip = await tabTo(page, 'a[href="#workspace"]', 10);
+    await page.keyboard.press('Enter');
+    const skipToRun = await tabTo(page, '[data-testid=run]', 10);
+    console.log(
+      `# keyboard: the scheme field after ${toScheme} presses of Tab, the run button ${toRun} more through the form (${toSkip} + ${skipToRun} with the skip link), the legend ${toPanel} more, the queue toggle ${toToggle} after the search`,
+    );
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -1,11 +1,12 @@
 // The e2e harness: the real server (server/dist/src/main.js, as `npm start` runs it) on a fresh
 // embedded PostgreSQL in a temporary data directory, and Debian's Chromium driven by playwright-core.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const artifacts = join(repoRoot, 'e2e/artifacts');
@@ -75,4 +76,23 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core on the page as it is now, prints every violation it finds (with the number of rules
+ * that pass), and returns the serious and critical ones as `label: impact rule at target`. The
+ * app's Content-Security-Policy forbids inline scripts, as it should: the page's context must be
+ * opened with `bypassCSP` for axe to come in.
+ */
+export async function axeViolations(page: Page, label: string): Promise<string[]> {
+  await page.addScriptTag({ content: await axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ passes: unknown[]; violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return { passes: r.passes.length, list: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes[0]?.target.join(' ') })) };
+  });
+  console.log(`# axe ${label}: ${violations.passes} rules pass; ${violations.list.length ? violations.list.map((v) => `${v.impact} ${v.id} (${v.nodes}, e.g. ${v.first})`).join('; ') : 'no violations'}`);
+  return violations.list.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${label}: ${v.impact} ${v.id} at ${v.first}`);
 }

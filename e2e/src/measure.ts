@@ -1,6 +1,7 @@
 // Measurements of the dashboard in the browser, printed and never asserted: load to first plot,
-// and the frame times while zooming a large time–sequence graph, with and without another process
-// keeping one core busy (a loop of native tcpsim runs, as a busy machine would have).
+// and the frame times while zooming a large time–sequence graph (the graph's drawn frames and the
+// page's), with and without another process keeping one core busy (a loop of native tcpsim runs,
+// as a busy machine would have).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -107,14 +108,31 @@ export const describePhases = (phases: FirstPlotPhases[]) =>
 
 export interface ZoomFigures {
   segments: number;
-  /** Frames per second from the median frame time. */
+  /**
+   * The graph's frames: the intervals between the plot's drawn frames (its `plotframe` events,
+   * wherever it draws: the plot worker or the page's thread). Frames per second from the median.
+   */
   medianFps: number;
   medianFrameMs: number;
   p95FrameMs: number;
+  /** The page's frames: the intervals between its animation frames (input, axes, layout). */
+  pageMedianFps: number;
+  pageP95FrameMs: number;
   /** Redraws of the plot per second while zooming. */
   redrawsPerS: number;
   drawMedianMs: number;
   renderer: string;
+  thread: string;
+}
+
+/**
+ * The address's renderer options for "painter" or "painter@thread" (renderer.ts): "pixels@main" is
+ * PixelPainter on the page's thread, "auto" (or nothing) the default (the plot worker).
+ */
+export function rendererQuery(renderer?: string): string {
+  if (!renderer || renderer === 'auto') return '';
+  const [painter, thread] = renderer.split('@');
+  return `${painter && painter !== 'auto' ? `&renderer=${painter}` : ''}${thread ? `&thread=${thread}` : ''}`;
 }
 
 /**
@@ -124,7 +142,7 @@ export interface ZoomFigures {
 export async function openLargeTrace(browser: Browser, base: string, durationS: number, renderer?: string): Promise<{ page: Page; readyMs: number; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
   const page = await context.newPage();
-  await page.goto(`${base}/?preset=dumbbell-bulk${renderer ? `&renderer=${renderer}` : ''}`);
+  await page.goto(`${base}/?preset=dumbbell-bulk${rendererQuery(renderer)}`);
   await page.locator('#scheme').waitFor({ timeout: 60_000 });
   await page.getByRole('tab', { name: 'JSON' }).click();
   const scenario = JSON.parse(await page.locator('#json').inputValue());
@@ -144,47 +162,78 @@ export async function openLargeTrace(browser: Browser, base: string, durationS: 
 }
 
 /**
- * Zooms the time–sequence graph with wheel events, one per animation frame, in and out, for
- * `seconds`; frame times are the intervals between animation frames (what the user sees).
+ * Zooms the time–sequence graph with wheel events, one per animation frame of the page, for
+ * `seconds`: 25 steps in, 24 out, and so on (never back at the whole run, where a step out would
+ * change nothing and draw nothing). Records the graph's frames (the intervals between the plot's
+ * drawn frames: what the user sees of the marks) and the page's (between its animation frames).
  */
-export async function measureZoom(page: Page, seconds = 3): Promise<ZoomFigures> {
+export async function measureZoom(page: Page, seconds = 3, warmUpSeconds = 1): Promise<ZoomFigures> {
   const fig = page.locator('figure[data-plot="time-sequence"]');
   const segments = Number(await fig.getAttribute('data-segments'));
-  // From the whole run in view, the costliest frame to draw, whatever an earlier measurement left.
+  // A first zoom, not counted, so that the first measurement of a page (compiled code, memory
+  // left by the run) is not unlike the later ones; then from the whole run in view, the costliest
+  // frame to draw, whatever an earlier measurement left.
+  if (warmUpSeconds > 0) await zoomInPage(page, warmUpSeconds * 1000);
   await fig.locator('.plot-overlay').press('0');
-  await page.waitForTimeout(300);
-  const m = await page.evaluate(async (ms) => {
+  await page.waitForTimeout(500);
+  const m = await zoomInPage(page, seconds * 1000);
+  const medianFrameMs = median(m.graphFrames);
+  return {
+    segments,
+    medianFps: 1000 / medianFrameMs,
+    medianFrameMs,
+    p95FrameMs: percentile(m.graphFrames, 0.95),
+    pageMedianFps: 1000 / median(m.pageFrames),
+    pageP95FrameMs: percentile(m.pageFrames, 0.95),
+    redrawsPerS: m.redraws / m.seconds,
+    drawMedianMs: median(m.draws),
+    renderer: m.renderer,
+    thread: m.thread,
+  };
+}
+
+/** Zooms in the page for `ms`; the frames seen. */
+function zoomInPage(page: Page, ms: number) {
+  return page.evaluate(async (ms) => {
     const fig = document.querySelector('figure[data-plot="time-sequence"]') as HTMLElement;
     const overlay = fig.querySelector('.plot-overlay') as HTMLElement;
     const r = overlay.getBoundingClientRect();
     const frames0 = Number(fig.dataset.frames);
-    const frameTimes: number[] = [];
+    const pageFrames: number[] = [];
+    const drawn: number[] = [];
     const draws: number[] = [];
+    const onFrame = (e: Event) => {
+      const d = (e as CustomEvent<{ at: number; drawMs: number }>).detail;
+      drawn.push(d.at);
+      draws.push(d.drawMs);
+    };
+    fig.addEventListener('plotframe', onFrame);
     let last = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
     const t0 = last;
     let i = 0;
     while (last - t0 < ms) {
       overlay.dispatchEvent(
-        new WheelEvent('wheel', { deltaY: (Math.floor(i / 25) % 2 ? 1 : -1) * 80, clientX: r.left + r.width * 0.6, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }),
+        new WheelEvent('wheel', { deltaY: i % 49 < 25 ? -80 : 80, clientX: r.left + r.width * 0.6, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }),
       );
       i++;
       const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
-      frameTimes.push(now - last);
+      pageFrames.push(now - last);
       last = now;
-      draws.push(Number(fig.dataset.drawMs));
     }
-    return { frameTimes, draws, redraws: Number(fig.dataset.frames) - frames0, seconds: (last - t0) / 1000, renderer: fig.dataset.renderer ?? 'canvas2d' };
-  }, seconds * 1000);
-  const medianFrameMs = median(m.frameTimes);
-  return {
-    segments,
-    medianFps: 1000 / medianFrameMs,
-    medianFrameMs,
-    p95FrameMs: percentile(m.frameTimes, 0.95),
-    redrawsPerS: m.redraws / m.seconds,
-    drawMedianMs: median(m.draws),
-    renderer: m.renderer,
-  };
+    // The frames asked for in the last animation frame are still being drawn.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    fig.removeEventListener('plotframe', onFrame);
+    const graphFrames = drawn.filter((at) => at >= t0).map((at, k, a) => (k === 0 ? NaN : at - a[k - 1])).slice(1);
+    return {
+      pageFrames,
+      graphFrames,
+      draws,
+      redraws: Number(fig.dataset.frames) - frames0,
+      seconds: (last - t0) / 1000,
+      renderer: fig.dataset.renderer ?? 'canvas2d',
+      thread: fig.dataset.thread ?? 'main',
+    };
+  }, ms);
 }
 
 /** The processes descended from this one (Chromium's, launched by playwright-core), by pid. */
@@ -232,6 +281,6 @@ export function rendererMemory(): { peakMiB: number; nowMiB: number } {
 }
 
 export const describeZoom = (z: ZoomFigures) =>
-  `${z.segments} segments, ${z.renderer}: median ${z.medianFps.toFixed(1)} frames/s (frame ${z.medianFrameMs.toFixed(1)} ms), p95 frame ${z.p95FrameMs.toFixed(1)} ms, ${z.redrawsPerS.toFixed(1)} redraws/s, draw median ${z.drawMedianMs.toFixed(1)} ms`;
+  `${z.segments} segments, ${z.renderer} on the ${z.thread === 'worker' ? 'plot worker' : 'page’s thread'}: graph median ${z.medianFps.toFixed(1)} frames/s (frame ${z.medianFrameMs.toFixed(1)} ms), p95 frame ${z.p95FrameMs.toFixed(1)} ms; page median ${z.pageMedianFps.toFixed(1)} frames/s, p95 frame ${z.pageP95FrameMs.toFixed(1)} ms; ${z.redrawsPerS.toFixed(1)} redraws/s, draw median ${z.drawMedianMs.toFixed(1)} ms`;
 
 export { median, percentile };

@@ -3,6 +3,7 @@
 // sim-core/scenario/schema/ at start) as components and points the routes' placeholders at them, links each created
 // resource's id to the routes that read it, and gives the routes that take a scenario an example
 // request built from a preset.
+import { toPointer } from '@tcb-lab/sim/json-pointer';
 import { rebaseSchema, simSchemas } from './sim/schemas.js';
 
 const components = { Scenario: 'scenario', Result: 'result', ExperimentDocument: 'experiment', ExperimentReport: 'report' } as const;
@@ -55,7 +56,7 @@ function addLinks(paths: Paths): void {
         .filter(([, [to, method]]) => paths[to]?.[method])
         .map(([name, [to, method]]) => [
           name,
-          { operationRef: `#/paths/${to.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`, parameters: { id: '$response.body#/id' } },
+          { operationRef: `#${toPointer(['paths', to, method])}`, parameters: { id: '$response.body#/id' } },
         ]),
     );
   }

@@ -1,9 +1,7 @@
 // The built-in scenarios (presets) and experiments, read from the simulator once at start-up.
-import type { Static } from 'typebox';
-import type { PresetInfo as PresetInfoSchema } from './schemas/presets.js';
+import type { PresetInfo } from './schemas/presets.js';
 import type { Engine, Paper } from './sim/engine.js';
 
-export type PresetInfo = Static<typeof PresetInfoSchema>;
 type PaperOfPreset = NonNullable<PresetInfo['paper']>;
 
 /** A document's `paper: {id, section}`, resolved in the paper catalogue. */

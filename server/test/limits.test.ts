@@ -93,7 +93,9 @@ describe('under pressure', () => {
     }
     assert.ok(threadNices(server.pid).every((n) => n === 0), 'the API process keeps its priority');
 
-    // Health while the workers saturate the machine (measured, not asserted).
+    // Health while the workers saturate the machine: its p99 is printed beside the target, never
+    // asserted (timed assertions fail on a shared, noisy machine).
+    const targetP99Ms = 50;
     const latencies: number[] = [];
     for (let i = 0; i < 200; ++i) {
       const started = performance.now();
@@ -103,9 +105,11 @@ describe('under pressure', () => {
       assert.equal(r.status, 200);
     }
     const b = await json(await fetch(`${server.url}/api/batches/${created.id}`));
+    const p99 = percentile(latencies, 0.99);
     console.log(
-      `# GET /api/health under batch work (${b.counts.running} runs in progress, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}): ` +
-        `p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms over ${latencies.length} requests`,
+      `# health p99 under batch work: ${p99.toFixed(1)} ms (target < ${targetP99Ms} ms: ${p99 < targetP99Ms ? 'met' : 'NOT met'}; printed, not asserted) | ` +
+        `GET /api/health x ${latencies.length}: p50 ${percentile(latencies, 0.5).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; ` +
+        `${b.counts.running} run${b.counts.running === 1 ? '' : 's'} in progress at the end, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
     );
     await fetch(`${server.url}/api/batches/${created.id}`, { method: 'DELETE' });
   });

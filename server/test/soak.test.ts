@@ -2,8 +2,14 @@
 // stand-alone worker processes, for SOAK_MINUTES (default 0.3: the short version in `npm test`;
 // `npm run soak` runs 10), under a mix of 200 concurrent readers, experiment saves, small
 // synchronous runs and batches of mixed sizes, while a chaos loop kills a worker by pid, restarts
-// one, and pauses PostgreSQL's postmaster for a few seconds. It drives the service only through its
-// HTTP API and process signals, so it keeps working whatever runs the runs underneath.
+// one, pauses PostgreSQL's postmaster for a few seconds and cuts a remote worker's link for a few
+// seconds. It drives the service only through its HTTP API, process signals and the link, so it
+// keeps working whatever runs the runs underneath.
+//
+// The remote worker runs on another host (a network namespace, helpers/netns.ts, as root with `ip
+// netns`; without them the soak says why and goes on without it). It reaches PostgreSQL over its
+// own link, through a TCP relay on this host's end of the link, since the embedded PostgreSQL of
+// `npm start` listens on loopback only; the cut is of the link itself (`ip link set ... down`).
 //
 // At the end: every batch has recorded each of its grid points x replications exactly once (and
 // the same seed gave the same result everywhere), no run is left running, no request got a 5xx
@@ -11,10 +17,13 @@
 // percentiles are printed (figures, not assertions: machines are noisy).
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { createNetnsHost, netnsUnavailable, type NetnsHost } from './helpers/netns.js';
 import { json, post, startServer, startWorkerProcess, waitFor, type Proc, type TestServer } from './helpers/server.js';
 import { preset } from './helpers/native.js';
 import { percentile } from './helpers/latency.js';
@@ -23,6 +32,11 @@ const minutes = Number(process.env.SOAK_MINUTES || 0.3);
 const readers = Number(process.env.SOAK_READERS || 200);
 const workerCount = 2;
 const pauseSeconds = 3;
+// Longer than WORKER_DEAD_AFTER_MS in the tests (3 s, helpers/server.ts): the cut-off worker is taken
+// for dead, its runs go to the others, and what it sends when the link is back is fenced out.
+const cutSeconds = 4;
+// Why there is no remote worker here, if there is none.
+const noRemote = netnsUnavailable();
 
 /** A chaos action: something that goes wrong in production, done to the running service. */
 interface ChaosAction {
@@ -70,13 +84,49 @@ function rssMb(pid: number): number {
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 
-test(`soak: ${minutes} min, ${readers} readers, saves, synchronous runs and batches under chaos (kill and restart workers, pause PostgreSQL)`, { timeout: (minutes * 60 + 600) * 1000 }, async () => {
+/**
+ * Relays TCP connections made to `address` (on a free port) to 127.0.0.1:`port`: how another host
+ * reaches the embedded PostgreSQL, which listens on loopback only.
+ */
+async function startRelay(address: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => {}); // A reset while the link is down; the other side is closed with it.
+  };
+  const server = createServer((inbound) => {
+    const outbound = connect(port, '127.0.0.1');
+    track(inbound);
+    track(outbound);
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+    inbound.on('close', () => outbound.destroy());
+    outbound.on('close', () => inbound.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, address, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+test(`soak: ${minutes} min, ${readers} readers, saves, synchronous runs and batches under chaos (kill and restart workers, pause PostgreSQL, cut a remote worker's link)`, { timeout: (minutes * 60 + 600) * 1000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tcblab-soak-'));
   chmodSync(dataDir, 0o755); // Reachable for the postgres user when the tests run as root.
   const small = preset('spand-single-30k');
   const medium = preset('scheme-etcp');
   let server: TestServer | undefined;
   const workers = new Set<Proc>();
+  let remoteHost: NetnsHost | undefined;
+  let relay: Awaited<ReturnType<typeof startRelay>> | undefined;
+  let remoteWorker: Proc | undefined;
   try {
     server = await startServer('', { DATA_DIR: dataDir, WORKERS: '0', RATE_LIMIT_MAX: '100000000', RATE_LIMIT_RUNS_MAX: '100000000' });
     const url = server.url;
@@ -86,6 +136,14 @@ test(`soak: ${minutes} min, ${readers} readers, saves, synchronous runs and batc
     const databaseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/tcblab`;
     const startWorker = async () => workers.add(await startWorkerProcess(databaseUrl));
     for (let i = 0; i < workerCount; ++i) await startWorker();
+    if (noRemote) {
+      console.log(`# soak: no remote worker, so no link is cut: ${noRemote}`);
+    } else {
+      remoteHost = createNetnsHost();
+      relay = await startRelay(remoteHost.hostAddress, Number(pgPort));
+      const remoteUrl = `postgres://postgres:${encodeURIComponent(password)}@${remoteHost.hostAddress}:${relay.port}/tcblab`;
+      remoteWorker = await startWorkerProcess(remoteUrl, {}, remoteHost);
+    }
     const postmasterPid = Number(readFileSync(join(dataDir, 'postgres/cluster/postmaster.pid'), 'utf8').split('\n')[0]);
 
     const meter = new Meter();
@@ -160,8 +218,7 @@ test(`soak: ${minutes} min, ${readers} readers, saves, synchronous runs and batc
       }
     };
 
-    // The chaos loop: one action every few seconds, in turn. A network cut between a remote worker
-    // host and PostgreSQL belongs in this list once there is a harness for remote worker hosts.
+    // The chaos loop: one action every few seconds, in turn.
     const chaosLog: string[] = [];
     const liveWorker = () => [...workers].find((w) => w.child.exitCode === null && w.child.signalCode === null);
     const actions: ChaosAction[] = [
@@ -198,6 +255,20 @@ test(`soak: ${minutes} min, ${readers} readers, saves, synchronous runs and batc
         },
       },
     ];
+    if (remoteHost) {
+      const host = remoteHost;
+      actions.push({
+        name: `cut the remote worker's link for ${cutSeconds} s (ip link set ${host.hostLink} down, then up)`,
+        async run() {
+          host.cut();
+          try {
+            await sleep(cutSeconds * 1000);
+          } finally {
+            host.restore();
+          }
+        },
+      });
+    }
     const chaos = async () => {
       while (running()) {
         await sleep(3000);
@@ -270,9 +341,22 @@ test(`soak: ${minutes} min, ${readers} readers, saves, synchronous runs and batc
       assert.equal(runs.length, b.runs, `batch ${b.id}: ${runs.length} runs recorded for ${b.runs}`);
     }
     const health = await json(await fetch(`${url}/api/health`));
+    // What the remote worker recorded (its worker id holds its pid, queue/liveness.ts).
+    let remoteRuns = 0;
+    if (remoteWorker) {
+      const db = new pg.Client({ connectionString: databaseUrl });
+      await db.connect();
+      try {
+        const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM runs WHERE status = 'done' AND position($1 in worker_id) > 0`, [`:${remoteWorker.pid}:`]);
+        remoteRuns = r.rows[0].n;
+      } finally {
+        await db.end();
+      }
+    }
 
-    console.log(`# soak: ${loadSeconds.toFixed(0)} s of load, ${readers} readers, ${workers.size} workers at the end`);
+    console.log(`# soak: ${loadSeconds.toFixed(0)} s of load, ${readers} readers, ${workers.size} local workers at the end${remoteWorker ? ' and one remote' : ` (no remote worker: ${noRemote})`}`);
     console.log(`# chaos: ${chaosLog.length} actions: ${chaosLog.join('; ')}`);
+    if (remoteWorker) console.log(`# the remote worker recorded ${remoteRuns} runs`);
     console.log(`# runs: ${submitted.length} batches, ${expectedRuns} runs submitted, ${recorded} recorded (${failed} failed), ${duplicates} duplicates, ${lost} lost; queue at the end: ${health.queue.pending} pending, ${health.queue.running} running`);
     console.log(`# server RSS (MB) over time (s): ${rss.map(([t, mb]) => `${t.toFixed(0)}:${mb.toFixed(0)}`).join(' ')}`);
     console.log(`# server RSS: start ${rss[0][1].toFixed(0)} MB, end ${rss[rss.length - 1][1].toFixed(0)} MB, peak ${Math.max(...rss.map(([, mb]) => mb)).toFixed(0)} MB`);
@@ -294,6 +378,10 @@ test(`soak: ${minutes} min, ${readers} readers, saves, synchronous runs and batc
     }
   } finally {
     for (const w of workers) await w.stop().catch(() => {});
+    remoteHost?.restore();
+    await remoteWorker?.stop().catch(() => {});
+    await relay?.close();
+    remoteHost?.remove();
     await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "experiment/grid.h"
-#include "experiment/json_pointer.h"
+#include "json/json_pointer.h"
 #include "scenario/embedded_files.h"
 #include "scenario/json_schema.h"
 #include "scenario/run.h"

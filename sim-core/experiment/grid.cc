@@ -3,7 +3,7 @@
 #include <string>
 #include <utility>
 
-#include "experiment/json_pointer.h"
+#include "json/json_pointer.h"
 #include "scenario/json_schema.h"
 #include "scenario/scenario.h"
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "experiment/claims.h"
-#include "experiment/json_pointer.h"
+#include "json/json_pointer.h"
 #include "metrics/sha256.h"
 #include "metrics/statistics.h"
 #include "scenario/embedded_files.h"

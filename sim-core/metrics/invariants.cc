@@ -44,10 +44,8 @@ void CheckRunInvariants(const Network& network, const FlowRegistry& flows) {
     throw InvariantViolation("packets in flight (" + std::to_string(live) +
                              ") are not all in links (" + std::to_string(in_links) + ")");
   }
-  for (const FlowInfo& f : flows.flows()) {
-    // Reclaimed connections were checked when they were destroyed.
-    if (const TcpConnection* conn = flows.connection(f.id)) CheckConnectionInvariants(f, *conn);
-  }
+  // Reclaimed connections were checked when they were destroyed.
+  flows.ForEachConnection(CheckConnectionInvariants);
 }
 
 void CheckConnectionInvariants(const FlowInfo& flow, const TcpConnection& connection) {

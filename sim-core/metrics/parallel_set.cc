@@ -9,7 +9,9 @@
 namespace tcb {
 
 ParallelSetMonitor::ParallelSetMonitor(const FlowRegistry& flows, std::vector<std::string> items)
-    : flows_(flows), items_(std::move(items)) {}
+    : flows_(flows), items_(std::move(items)) {
+  for (const std::string& item : items_) fresh_[item];
+}
 
 bool ParallelSetMonitor::InSet(const FlowInfo& flow) const {
   return flow.protocol == Protocol::kTcp &&
@@ -38,23 +40,19 @@ void ParallelSetMonitor::ClosePeriod(SimTime now) {
 void ParallelSetMonitor::OnFlowStart(const FlowInfo& flow) {
   if (!InSet(flow)) return;
   ClosePeriod(flow.start);
-  if (could_share_.size() <= static_cast<size_t>(flow.id)) {
-    could_share_.resize(flow.id + 1, 0);
-    overlapped_.resize(flow.id + 1, 0);
-  }
-  for (const Live& l : live_) {
+  bool could_share = false;
+  for (Live& l : live_) {
     const TcpConnection& other = *flows_.connection(l.flow);
     // The data sender is the side the application wrote to.
     const TcpEndpoint& sender = other.initiator().bytes_written() >= other.responder().bytes_written()
                                     ? other.initiator()
                                     : other.responder();
     if ((sender.established() || sender.closed()) && sender.controller().rtt().has_sample()) {
-      could_share_[flow.id] = 1;
+      could_share = true;
     }
-    overlapped_[l.flow] = 1;
-    overlapped_[flow.id] = 1;
+    l.overlapped = true;
   }
-  live_.push_back({flow.id, Delivered(flow.id)});
+  live_.push_back({flow.id, Delivered(flow.id), could_share, !live_.empty()});
   ++members_;
 }
 
@@ -63,78 +61,55 @@ void ParallelSetMonitor::OnFlowEnd(const FlowInfo& flow) {
   auto it = std::find_if(live_.begin(), live_.end(), [&](const Live& l) { return l.flow == flow.id; });
   if (it == live_.end()) return;
   ClosePeriod(flow.end);
+  const Live member = *it;
   live_.erase(it);
-  const TcpConnection& c = *flows_.connection(flow.id);
-  const TcpFlowRecord r = TcpFlowRecord::Of(c);
-  if (flow.end > flow.start) {
-    ended_.push_back({flow.id, static_cast<double>(r.bytes) / static_cast<double>(r.mss),
-                      (flow.end - flow.start).seconds(), r.initial, r.mss});
+  if (flow.end <= flow.start) return;
+  // The member is final: it no longer overlaps anyone new, and it ended before the run stopped.
+  const TcpFlowRecord r = TcpFlowRecord::Of(*flows_.connection(flow.id));
+  const double segments = static_cast<double>(r.bytes) / static_cast<double>(r.mss);
+  const double seconds = (flow.end - flow.start).seconds();
+  if (member.overlapped) parallel_.Add(segments, seconds);
+  if (!member.could_share) return;
+  NewStats& n = fresh_[flow.item];
+  n.throughput.Add(segments, seconds);
+  if (!r.initial.valid) return;
+  const double mss = static_cast<double>(r.mss);
+  n.cwnd.Add(static_cast<double>(r.initial.cwnd) / mss);
+  n.ssthresh.Add(static_cast<double>(std::min(r.initial.ssthresh, TcpConfig::kInfiniteSsthresh)) / mss);
+  if (r.initial.has_rtt) {
+    n.srtt.Add(r.initial.srtt.seconds());
+    n.rttvar.Add(r.initial.rttvar.seconds());
   }
 }
 
-namespace {
+void ParallelSetMonitor::Throughput::Add(double s, double d) {
+  ++count;
+  segments += s;
+  seconds += d;
+  rate_sum += s / d;
+}
 
-// Sums for T1 and T2 over finished connections.
-struct Throughput {
-  int64_t count = 0;
-  double segments = 0;
-  double seconds = 0;
-  double rate_sum = 0;
+nlohmann::json ParallelSetMonitor::Throughput::Json() const {
+  using nlohmann::json;
+  return {{"connections", count},
+          {"t1SegmentsPerS", seconds > 0 ? json(segments / seconds) : json(nullptr)},
+          {"t2SegmentsPerS", count > 0 ? json(rate_sum / count) : json(nullptr)}};
+}
 
-  void Add(double s, double d) {
-    ++count;
-    segments += s;
-    seconds += d;
-    rate_sum += s / d;
-  }
-  nlohmann::json Json() const {
-    using nlohmann::json;
-    return {{"connections", count},
-            {"t1SegmentsPerS", seconds > 0 ? json(segments / seconds) : json(nullptr)},
-            {"t2SegmentsPerS", count > 0 ? json(rate_sum / count) : json(nullptr)}};
-  }
-};
+void ParallelSetMonitor::Mean::Add(double x) {
+  sum += x;
+  ++n;
+}
 
-struct Mean {
-  double sum = 0;
-  int64_t n = 0;
-  void Add(double x) {
-    sum += x;
-    ++n;
-  }
-  nlohmann::json Json() const { return n > 0 ? nlohmann::json(sum / n) : nlohmann::json(nullptr); }
-};
-
-}  // namespace
+nlohmann::json ParallelSetMonitor::Mean::Json() const {
+  return n > 0 ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
+}
 
 nlohmann::json ParallelSetMonitor::Summary(SimTime stop) {
   using nlohmann::json;
   ClosePeriod(stop);
-  struct NewStats {
-    Throughput throughput;
-    Mean cwnd, ssthresh, srtt, rttvar;
-  };
-  std::map<std::string, NewStats> fresh;
-  for (const std::string& item : items_) fresh[item];
-  Throughput parallel;
-  for (const Ended& e : ended_) {
-    const FlowInfo& f = flows_.flows()[e.flow];
-    if (f.end > stop) continue;
-    if (overlapped_[e.flow]) parallel.Add(e.segments, e.seconds);
-    if (!could_share_[e.flow]) continue;
-    NewStats& n = fresh[f.item];
-    n.throughput.Add(e.segments, e.seconds);
-    if (!e.initial.valid) continue;
-    const double mss = static_cast<double>(e.mss);
-    n.cwnd.Add(static_cast<double>(e.initial.cwnd) / mss);
-    n.ssthresh.Add(static_cast<double>(std::min(e.initial.ssthresh, TcpConfig::kInfiniteSsthresh)) / mss);
-    if (e.initial.has_rtt) {
-      n.srtt.Add(e.initial.srtt.seconds());
-      n.rttvar.Add(e.initial.rttvar.seconds());
-    }
-  }
   json new_connections = json::object();
-  for (const auto& [item, n] : fresh) {
+  for (const auto& [item, n] : fresh_) {
     json j = n.throughput.Json();
     j["meanInitialCwndSegments"] = n.cwnd.Json();
     j["meanInitialSsthreshSegments"] = n.ssthresh.Json();
@@ -142,7 +117,7 @@ nlohmann::json ParallelSetMonitor::Summary(SimTime stop) {
     j["meanInitialRttvarS"] = n.rttvar.Json();
     new_connections[item] = std::move(j);
   }
-  json parallel_json = parallel.Json();
+  json parallel_json = parallel_.Json();
   parallel_json["meanJainIndex"] = periods_ > 0 ? json(jain_sum_ / static_cast<double>(periods_)) : json(nullptr);
   parallel_json["periods"] = periods_;
   return {{"items", items_},

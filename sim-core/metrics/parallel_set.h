@@ -9,9 +9,11 @@
 //  - parallel connections: members that ran at the same time as another member. T1 and T2 over them,
 //    and the mean of Jain's fairness index over the periods in which n >= 2 members ran in parallel,
 //    each period's index over the members' mean throughputs in that period (§5's I_f).
-// The set is followed as it changes, through the flow registry's start and end notices.
+// The set is followed as it changes, through the flow registry's start and end notices, and each
+// member is folded into the metrics when it ends, so that only the members alive are kept.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,14 +37,29 @@ class ParallelSetMonitor final : public FlowObserver {
   struct Live {
     FlowId flow;
     Bytes bytes_at_period_start;
+    bool could_share;  // Started beside an established, measured member.
+    bool overlapped;   // Ran at the same time as another member.
   };
-  // A member as it ended (its connection may be gone by the time of the summary).
-  struct Ended {
-    FlowId flow;
-    double segments;
-    double seconds;
-    TcpInitialState initial;
-    Bytes mss;
+  // Sums for T1 and T2 over finished connections.
+  struct Throughput {
+    int64_t count = 0;
+    double segments = 0;
+    double seconds = 0;
+    double rate_sum = 0;
+
+    void Add(double s, double d);
+    nlohmann::json Json() const;
+  };
+  struct Mean {
+    double sum = 0;
+    int64_t n = 0;
+    void Add(double x);
+    nlohmann::json Json() const;
+  };
+  // New connections of one traffic item.
+  struct NewStats {
+    Throughput throughput;
+    Mean cwnd, ssthresh, srtt, rttvar;
   };
   bool InSet(const FlowInfo& flow) const;
   Bytes Delivered(FlowId flow) const;
@@ -55,9 +72,9 @@ class ParallelSetMonitor final : public FlowObserver {
   double jain_sum_ = 0;
   int64_t periods_ = 0;
   int64_t members_ = 0;
-  std::vector<Ended> ended_;         // Every member that ended, in end order.
-  std::vector<uint8_t> could_share_;  // By flow id: started beside an established, measured member.
-  std::vector<uint8_t> overlapped_;   // By flow id: ran at the same time as another member.
+  // Folded in as members end, in end order.
+  std::map<std::string, NewStats> fresh_;
+  Throughput parallel_;
 };
 
 }  // namespace tcb

@@ -9,22 +9,40 @@
 #include <nlohmann/json.hpp>
 
 #include "core/simulation.h"
+#include "metrics/run_totals.h"
 #include "net/network.h"
 #include "workload/flow_registry.h"
 
 namespace tcb {
+
+// Every flow's, transfer's and page's record, kept for the summary's arrays (the scenario's
+// record.flowRecords); a long run that opens millions of flows does without.
+class FlowRecordArchive final : public FlowObserver {
+ public:
+  void OnFlowRecord(const FlowRecord& r) override;
+  void OnTransferRecord(size_t transfer, const TransferRecord& t) override;
+  void OnPageRecord(size_t page, const PageRecord& p) override;
+
+  // By id or index; complete once the flow registry has finished.
+  const std::vector<FlowRecord>& flows() const { return flows_; }
+  const std::vector<TransferRecord>& transfers() const { return transfers_; }
+  const std::vector<PageRecord>& pages() const { return pages_; }
+
+ private:
+  std::vector<FlowRecord> flows_;
+  std::vector<TransferRecord> transfers_;
+  std::vector<PageRecord> pages_;
+};
 
 struct SummaryInputs {
   std::string scenario_name;
   uint64_t seed = 0;
   const Simulation* sim = nullptr;
   const Network* network = nullptr;
-  const FlowRegistry* flows = nullptr;
+  const RunTotals* totals = nullptr;           // Finished.
+  const FlowRecordArchive* records = nullptr;  // Null: no flows, transfers and pages arrays.
   SimTime stop;
   bool stopped_idle = false;
-  std::vector<std::string> fairness_items;  // Empty: every TCP flow.
-  std::vector<std::string> items;           // Every traffic item, in scenario order.
-  bool flow_records = true;                 // Include the flows, transfers and pages arrays.
 };
 
 nlohmann::json BuildSummary(const SummaryInputs& in);

@@ -74,6 +74,7 @@ void Link::Receive(Packet& packet) {
     waiting_bytes_ += packet.size;
     if (waiting_packets_ > stats_.max_queue_packets) stats_.max_queue_packets = waiting_packets_;
     if (waiting_bytes_ > stats_.max_queue_bytes) stats_.max_queue_bytes = waiting_bytes_;
+    network_.Queued(packet, waiting_packets_);
     RecordQueue(now);
   } else {
     ++next_start_;

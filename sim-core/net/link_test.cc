@@ -35,8 +35,9 @@ struct TwoNodes {
     link = net.AddDuplexLink(a, b, "ab", rate, delay, limit);
     net.EnsureRoutesTo(b);
   }
-  void Send(Bytes size) {
+  void Send(Bytes size, FlowId flow = -1) {
     Packet& p = net.NewPacket();
+    p.flow = flow;
     p.src = a;
     p.dst = b;
     p.endpoint = &sink;
@@ -77,6 +78,25 @@ TEST(LinkTest, DropTailCountsWaitingPacketsOnly) {
   EXPECT_EQ(t.net.counters().injected, 5);
   EXPECT_EQ(t.net.counters().delivered + t.net.counters().dropped, 5);
   EXPECT_EQ(t.net.packets_live(), 0u);
+}
+
+// Per flow: the drops that fell on its packets and the longest queue one of them joined (the
+// packet that finds the transmitter idle joins no queue).
+TEST(LinkTest, FlowStatsAttributeDropsAndQueueJoins) {
+  TwoNodes t(8000000, SimTime::Milliseconds(1), QueueLimit::Packets(3));
+  // Flow 0 starts the burst and transmits at once; the queue fills 1, 2, 3 with flows 1, 0, 1; then
+  // one packet of each flow is dropped.
+  for (FlowId flow : {0, 1, 0, 1, 0, 1}) t.Send(1000, flow);
+  t.RunAll();
+  EXPECT_EQ(t.net.FlowStats(0).dropped, 1);
+  EXPECT_EQ(t.net.FlowStats(1).dropped, 1);
+  EXPECT_EQ(t.net.FlowStats(0).max_queue_packets, 2);
+  EXPECT_EQ(t.net.FlowStats(1).max_queue_packets, 3);
+  EXPECT_EQ(t.net.FlowStats(0).in_flight, 0);
+  EXPECT_EQ(t.net.link(t.link).stats().max_queue_packets, 3);
+  // A flow that sent nothing has met nothing.
+  EXPECT_EQ(t.net.FlowStats(7).dropped, 0);
+  EXPECT_EQ(t.net.FlowStats(7).max_queue_packets, 0);
 }
 
 TEST(LinkTest, ByteLimit) {

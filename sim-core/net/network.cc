@@ -89,8 +89,8 @@ Packet& Network::NewPacket() {
 void Network::Inject(Packet& packet) {
   ++counters_.injected;
   if (packet.flow >= 0) {
-    if (static_cast<size_t>(packet.flow) >= flow_in_flight_.size()) flow_in_flight_.resize(packet.flow + 1, 0);
-    ++flow_in_flight_[packet.flow];
+    if (static_cast<size_t>(packet.flow) >= flows_.size()) flows_.resize(packet.flow + 1);
+    ++flows_[packet.flow].in_flight;
   }
   packet.sent_at = sim_.Now();
   nodes_[packet.src]->Receive(packet);
@@ -98,13 +98,17 @@ void Network::Inject(Packet& packet) {
 
 void Network::Deliver(Packet& packet) {
   ++counters_.delivered;
-  if (packet.flow >= 0) --flow_in_flight_[packet.flow];
+  if (packet.flow >= 0) --flows_[packet.flow].in_flight;
   packet.endpoint->Receive(packet);
 }
 
 void Network::Drop(Packet& packet, LinkId link, PacketEvent why) {
   ++counters_.dropped;
-  if (packet.flow >= 0) --flow_in_flight_[packet.flow];
+  if (packet.flow >= 0) {
+    FlowNetworkStats& f = flows_[packet.flow];
+    --f.in_flight;
+    ++f.dropped;
+  }
   if (trace_ != nullptr && trace_->packets()) {
     trace_->Record(TraceRow(sim_.Now(), why, packet, link));
   }

@@ -42,6 +42,14 @@ struct NetworkCounters {
   int64_t dropped = 0;    // Dropped by a queue or lost on a link.
 };
 
+// What the network did to one flow's packets (both directions): the cost a flow pays, or is made to
+// pay by others, which a link's totals cannot attribute.
+struct FlowNetworkStats {
+  int32_t in_flight = 0;          // Injected and not yet delivered or dropped.
+  int32_t max_queue_packets = 0;  // Longest queue (waiting packets, itself included) one of them joined.
+  int64_t dropped = 0;            // Dropped by a queue or lost on a link.
+};
+
 class Network {
  public:
   Network(Simulation& sim, TraceSink* trace) : sim_(sim), trace_(trace) {}
@@ -74,12 +82,20 @@ class Network {
   void Deliver(Packet& packet);
   // Called by a link that drops a packet; releases it.
   void Drop(Packet& packet, LinkId link, PacketEvent why);
+  // Called by a link when `packet` joins its queue, `waiting` packets long with it.
+  void Queued(const Packet& packet, int32_t waiting) {
+    if (packet.flow < 0 || static_cast<size_t>(packet.flow) >= flows_.size()) return;
+    int32_t& max = flows_[packet.flow].max_queue_packets;
+    if (waiting > max) max = waiting;
+  }
   // Called by an endpoint that has consumed a packet.
   void Release(Packet& packet) { pool_.Release(&packet); }
   // Packets of `flow` injected and not yet delivered or dropped: an endpoint may be destroyed only
   // when none is left to reach it.
-  int32_t FlowInFlight(FlowId flow) const {
-    return flow >= 0 && static_cast<size_t>(flow) < flow_in_flight_.size() ? flow_in_flight_[flow] : 0;
+  int32_t FlowInFlight(FlowId flow) const { return FlowStats(flow).in_flight; }
+  // The flow's packets so far; zeros for a flow that has sent nothing.
+  FlowNetworkStats FlowStats(FlowId flow) const {
+    return flow >= 0 && static_cast<size_t>(flow) < flows_.size() ? flows_[flow] : FlowNetworkStats{};
   }
 
   Simulation& sim() { return sim_; }
@@ -100,7 +116,7 @@ class Network {
  private:
   Simulation& sim_;
   TraceSink* trace_;                     // Not owned; may be null.
-  std::vector<int32_t> flow_in_flight_;  // By flow id.
+  std::vector<FlowNetworkStats> flows_;  // By flow id.
   ObjectPool<Packet> pool_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<Link>> links_;

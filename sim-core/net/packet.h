@@ -82,6 +82,13 @@ inline PacketRow TraceRow(SimTime now, PacketEvent event, const Packet& p, LinkI
   row.ack = p.ack;
   row.window = p.window;
   row.flags = p.flags;
+  // RFC 2018 §4: the first block reports the most recently received data; the others repeat
+  // earlier blocks, so the trace keeps the first and the count (the pcap capture keeps them all).
+  row.sack_blocks = p.sack_count;
+  if (p.sack_count > 0) {
+    row.sack_start = p.sack[0].start;
+    row.sack_end = p.sack[0].end;
+  }
   row.uid = p.uid;
   return row;
 }

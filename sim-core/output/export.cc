@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "output/csv.h"
 #include "output/pcap_writer.h"
 #include "tcp/tcp_config.h"
 
@@ -64,12 +67,19 @@ void WriteSeriesJson(const RunOutput& run, std::ostream& out) {
 
 void WriteTraceCsv(const RunOutput& run, std::ostream& out) {
   const PacketTrace& t = run.recorder->packet_trace();
-  // The name a column's value stands for: an event, a flow or a link direction ("" for none).
+  // The cells of the names each column's values stand for (events, flows, link directions), made
+  // once: names come from the scenario, so they are written as every CSV cell of the product is
+  // (output/csv.h: a name starting with '-' would be a formula to a spreadsheet).
+  std::vector<std::string> event_cells, flow_cells, link_cells;
+  for (std::string_view e : PacketEventNames()) event_cells.push_back(CsvCell(e));
+  for (const FlowLabel& f : run.flows) flow_cells.push_back(CsvCell(f.name));
+  for (const std::string& l : run.links) link_cells.push_back(CsvCell(l));
+  // The cell of the name a column's value stands for ("" for none).
   auto label = [&](std::string_view indexes, int64_t v) -> std::string_view {
     if (v < 0) return "";
-    if (indexes == "events") return PacketEventName(static_cast<PacketEvent>(v));
-    if (indexes == "flows") return run.flows[v].name;
-    if (indexes == "links") return run.links[v];
+    if (indexes == "events") return event_cells[v];
+    if (indexes == "flows") return flow_cells[v];
+    if (indexes == "links") return link_cells[v];
     return "";
   };
   const char* separator = "";

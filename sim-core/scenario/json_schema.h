@@ -85,10 +85,4 @@ class JsonSchema {
   std::shared_ptr<const Impl> impl_;
 };
 
-// Path of property `key` under `parent`: "$.name" for identifier-like keys, "$['odd key']" otherwise
-// (with ' and \ backslash-escaped and control characters as \u00XX, so a path stays on one line).
-std::string JsonPathChild(const std::string& parent, std::string_view key);
-// Path of array element `index` under `parent`: "$.traffic[3]".
-std::string JsonPathIndex(const std::string& parent, size_t index);
-
 }  // namespace tcb

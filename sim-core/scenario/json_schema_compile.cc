@@ -76,23 +76,8 @@ std::optional<std::vector<std::string>> ParseFragment(std::string_view at) {
     pointer += static_cast<char>(hi * 16 + lo);
     i += 2;
   }
-  std::vector<std::string> tokens;
-  if (pointer.empty()) return tokens;
-  if (pointer[0] != '/') return std::nullopt;
-  std::string token;
-  for (size_t i = 1; i <= pointer.size(); ++i) {
-    if (i == pointer.size() || pointer[i] == '/') {
-      tokens.push_back(token);
-      token.clear();
-    } else if (pointer[i] == '~') {
-      if (i + 1 >= pointer.size() || (pointer[i + 1] != '0' && pointer[i + 1] != '1')) return std::nullopt;
-      token += pointer[i + 1] == '0' ? '~' : '/';
-      ++i;
-    } else {
-      token += pointer[i];
-    }
-  }
-  return tokens;
+  // RFC 6901 §6: the fragment, percent-decoded, is a JSON Pointer.
+  return ParseJsonPointer(pointer);
 }
 
 }  // namespace
@@ -217,13 +202,12 @@ const json* JsonSchema::Impl::Navigate(std::string_view at, std::string* why) co
       }
       node = &*it;
     } else if (node->is_array()) {
-      bool digits = !token.empty() && token.size() < 10 &&
-                    std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
-      if (!digits || (token.size() > 1 && token[0] == '0') || std::stoul(token) >= node->size()) {
+      const std::optional<size_t> index = JsonPointerIndex(token);
+      if (!index || *index >= node->size()) {
         *why = "no item " + Quote(token) + " in " + reached;
         return nullptr;
       }
-      node = &(*node)[std::stoul(token)];
+      node = &(*node)[*index];
     } else {
       *why = reached + " has no members";
       return nullptr;

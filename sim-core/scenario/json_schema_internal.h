@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json/json_pointer.h"
 #include "scenario/json_schema.h"
 
 namespace tcb {

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "json/json_pointer.h"
+
 namespace tcb {
 namespace {
 
@@ -684,22 +686,6 @@ TEST(JsonSchemaTest, DefaultsFromRefTargetAllOfAndAnyOf) {
   json empty = json::object();
   schema.ApplyDefaults(empty, "#/properties/nested");
   EXPECT_EQ(empty, json::parse(R"({"n": 3})"));
-}
-
-// --- Paths. ---
-
-TEST(JsonPathTest, ChildAndIndex) {
-  EXPECT_EQ(JsonPathChild("$", "name"), "$.name");
-  EXPECT_EQ(JsonPathChild("$", "_x9"), "$._x9");
-  EXPECT_EQ(JsonPathChild("$", "9x"), "$['9x']");
-  EXPECT_EQ(JsonPathChild("$", "rate-bps"), "$['rate-bps']");
-  EXPECT_EQ(JsonPathChild("$", ""), "$['']");
-  EXPECT_EQ(JsonPathChild("$.a", "it's"), "$.a['it\\'s']");
-  EXPECT_EQ(JsonPathChild("$", "back\\slash"), "$['back\\\\slash']");
-  EXPECT_EQ(JsonPathChild("$", "two\nlines"), "$['two\\u000alines']");
-  EXPECT_EQ(JsonPathIndex(JsonPathChild("$", "traffic"), 3), "$.traffic[3]");
-  EXPECT_EQ(JsonPathChild(JsonPathIndex(JsonPathChild(JsonPathChild("$", "topology"), "links"), 0), "odd key"),
-            "$.topology.links[0]['odd key']");
 }
 
 // --- Compile errors. ---

@@ -5,12 +5,13 @@
 
 #include "core/distributions.h"
 #include "metrics/invariants.h"
+#include "metrics/parallel_set.h"
+#include "metrics/run_totals.h"
 #include "metrics/summary.h"
 #include "net/network.h"
 #include "sharing/registry.h"
 #include "workload/bulk.h"
 #include "workload/flow_registry.h"
-#include "metrics/parallel_set.h"
 #include "workload/onoff_udp.h"
 #include "workload/rounds.h"
 #include "workload/sessions.h"
@@ -95,6 +96,30 @@ std::vector<std::unique_ptr<Application>> MakeApplications(const Scenario& scena
   return apps;
 }
 
+// What exporters need to name each flow, taken as flows start.
+class FlowLabels final : public FlowObserver {
+ public:
+  FlowLabels(const Network& net, const FlowRegistry& flows, std::vector<FlowLabel>& labels)
+      : net_(net), flows_(flows), labels_(labels) {}
+  void OnFlowStart(const FlowInfo& f) override {
+    FlowLabel label;
+    label.name = f.name;
+    label.protocol = f.protocol;
+    label.from_address = net_.node(f.from).address();
+    label.to_address = net_.node(f.to).address();
+    // Ephemeral ports for initiators, a well-known port per application kind for responders.
+    label.from_port = static_cast<uint16_t>(10000 + f.id % 50000);
+    label.to_port = f.protocol == Protocol::kTcp ? 5001 : 9;
+    if (const TcpConnection* c = flows_.connection(f.id)) label.mss = c->initiator().config().mss;
+    labels_.push_back(std::move(label));
+  }
+
+ private:
+  const Network& net_;
+  const FlowRegistry& flows_;
+  std::vector<FlowLabel>& labels_;
+};
+
 // The registry names hosts by node id; the summary names them by node name.
 nlohmann::json NameGroupHosts(nlohmann::json groups, const Network& net) {
   for (nlohmann::json& g : groups) g["host"] = net.node(g["host"].get<NodeId>()).name();
@@ -153,6 +178,23 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   FlowRegistry flows(net);
   // Connections are destroyed as they finish; their invariants are checked then.
   flows.SetReclaimHook([](const FlowInfo& f, const TcpConnection& c) { CheckConnectionInvariants(f, c); });
+  // The run's totals are folded in as flows, transfers and pages finish; their records are kept only
+  // if the result lists them (record.flowRecords), and their names only if something refers to flows
+  // by index (series, packet trace, captures).
+  std::vector<std::string> item_names;
+  for (const TrafficItem& item : scenario.traffic) item_names.push_back(item.name);
+  RunTotals totals(item_names, scenario.record.fairness);
+  flows.AddObserver(&totals);
+  std::unique_ptr<FlowRecordArchive> records;
+  if (scenario.record.flow_records) {
+    records = std::make_unique<FlowRecordArchive>();
+    flows.AddObserver(records.get());
+  }
+  std::unique_ptr<FlowLabels> labels;
+  if (scenario.record.flow_records || out.trace >= TraceLevel::kSeries || !out.captures.empty()) {
+    labels = std::make_unique<FlowLabels>(net, flows, out.flows);
+    flows.AddObserver(labels.get());
+  }
   std::unique_ptr<ParallelSetMonitor> parallel_set;
   if (!scenario.record.parallel_set.empty()) {
     parallel_set = std::make_unique<ParallelSetMonitor>(flows, scenario.record.parallel_set);
@@ -183,36 +225,24 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   for (size_t i = 0; i < net.link_count(); ++i) net.link(static_cast<LinkId>(i)).Finish(stop);
   if (options.on_progress) options.on_progress(end, end);
   CheckRunInvariants(net, flows);
+  flows.Finish();
+  totals.Finish(stop);
 
   SummaryInputs in;
   in.scenario_name = scenario.name;
   in.seed = seed;
   in.sim = &sim;
   in.network = &net;
-  in.flows = &flows;
+  in.totals = &totals;
+  in.records = records.get();
   in.stop = stop;
   in.stopped_idle = idle && scenario.stop_when_idle;
-  in.fairness_items = scenario.record.fairness;
-  for (const TrafficItem& item : scenario.traffic) in.items.push_back(item.name);
-  in.flow_records = scenario.record.flow_records;
   out.summary = BuildSummary(in);
   out.peak_live_connections = flows.peak_live_connections();
   if (parallel_set) out.summary["run"]["parallelSet"] = parallel_set->Summary(stop);
   out.summary["groups"] = NameGroupHosts(sharing.Describe(), net);
   out.result_hash = AddResultHash(out.summary);
 
-  for (const FlowInfo& f : flows.flows()) {
-    FlowLabel label;
-    label.name = f.name;
-    label.protocol = f.protocol;
-    label.from_address = net.node(f.from).address();
-    label.to_address = net.node(f.to).address();
-    // Ephemeral ports for initiators, a well-known port per application kind for responders.
-    label.from_port = static_cast<uint16_t>(10000 + f.id % 50000);
-    label.to_port = f.protocol == Protocol::kTcp ? 5001 : 9;
-    if (flows.is_tcp(f.id)) label.mss = flows.tcp_record(f.id).mss;
-    out.flows.push_back(std::move(label));
-  }
   for (size_t i = 0; i < net.link_count(); ++i) out.links.push_back(net.link(static_cast<LinkId>(i)).name());
   out.recorder->Flush();
   return out;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "scenario/embedded_files.h"
+#include "json/json_pointer.h"
 #include "scenario/json_schema.h"
 #include "scenario/papers.h"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "sharing/path_observer.h"
-#include "tcp/pacer.h"
+#include "tcp/bbr.h"
 
 namespace tcb {
 
@@ -20,27 +20,34 @@ class BdpResumeScheme::Member final : public ForwardingControl {
   void OnEstablished(SimTime now, bool syn_lost) override {
     ForwardingControl::OnEstablished(now, syn_lost);
     if (!saved_ || syn_lost) return;
+    if (auto* bbr = dynamic_cast<BbrOps*>(&ops())) {
+      // A rate-based rule resumes by its model, as Google QUIC's BBR takes the cached network
+      // parameters (quiche bbr_sender.cc BbrSender::AdjustNetworkParameters()): the window from
+      // the saved bandwidth and minimum RTT, paced at least at the saved rate while in Startup.
+      if (bbr->AdjustNetworkParameters(tcb(), saved_->bandwidth_bps / 8, saved_->min_rtt, tcb().cwnd,
+                                       scheme_.config_.bdp_max_window)) {
+        ++entry_.resumed;
+      }
+      return;
+    }
     // The resumed window: cwnd = saved bandwidth x saved min RTT, paced at the saved bandwidth
     // until one such window has left (the BDP frame draft's "paced ... initial window").
     const Bytes window = scheme_.ResumedWindow(*saved_, tcb().cwnd);
     if (window <= tcb().cwnd) return;
     tcb().cwnd = window;
     paced_left_ = window;
+    SetSchemePacingRate(saved_->bandwidth_bps);
     ++entry_.resumed;
   }
 
   void OnSegmentSent(SimTime now, const SentSegment& segment) override {
+    // The connection's pacing clock charges the segment at the saved rate while the resumed
+    // window leaves, then returns to the connection's own pacing.
     ForwardingControl::OnSegmentSent(now, segment);
     if (paced_left_ > 0) {
-      pacer_.OnSent(now, segment.bytes, saved_->bandwidth_bps);
       paced_left_ -= segment.bytes;
+      if (paced_left_ <= 0) SetSchemePacingRate(0);
     }
-  }
-  SimTime NextSendTime(SimTime now) const override {
-    return paced_left_ > 0 ? pacer_.NextSendTime(now) : ForwardingControl::NextSendTime(now);
-  }
-  double pacing_rate_bps() const override {
-    return paced_left_ > 0 ? saved_->bandwidth_bps : ForwardingControl::pacing_rate_bps();
   }
 
   bool OnAck(SimTime now, const AckInfo& ack) override {
@@ -70,7 +77,6 @@ class BdpResumeScheme::Member final : public ForwardingControl {
   Entry& entry_;
   std::optional<SavedBdp> saved_;
   PathObserver observer_;
-  Pacer pacer_;
   Bytes paced_left_ = 0;
 };
 
@@ -81,28 +87,16 @@ Bytes BdpResumeScheme::ResumedWindow(const SavedBdp& saved, Bytes initial_window
   return window;
 }
 
-BdpResumeScheme::Entry& BdpResumeScheme::EntryFor(uint64_t key, const ConnectionContext& context) {
-  return FindOrCreate(entries_, key, [&] {
-    return Entry(TcbGroup(env_, "bdp-resume", DescribeGroupKey(config_.scope, context)));
-  });
-}
-
 std::unique_ptr<CongestionControl> BdpResumeScheme::Attach(const TcpConfig& config, SenderHandle& sender,
                                                            const ConnectionContext& context) {
   Entry& entry = EntryFor(GroupKey(config_.scope, context), context);
-  auto member = std::make_unique<Member>(config, sender, *this, entry);
-  entry.group.Add(member.get(), context.flow);
-  return member;
+  return Join(entry, std::make_unique<Member>(config, sender, *this, entry), context.flow);
 }
 
-void BdpResumeScheme::Describe(nlohmann::json& groups) const {
-  for (const auto& [key, e] : entries_) {
-    nlohmann::json g = e.group.Describe();
-    g["bdpResume"] = {{"resumed", e.resumed},
-                      {"savedBandwidthBps", e.saved ? e.saved->bandwidth_bps : 0.0},
-                      {"savedMinRttNs", e.saved ? e.saved->min_rtt.ns() : 0}};
-    groups.push_back(std::move(g));
-  }
+void BdpResumeScheme::DescribeEntry(const Entry& e, nlohmann::json& group) const {
+  group["bdpResume"] = {{"resumed", e.resumed},
+                        {"savedBandwidthBps", e.saved ? e.saved->bandwidth_bps : 0.0},
+                        {"savedMinRttNs", e.saved ? e.saved->min_rtt.ns() : 0}};
 }
 
 }  // namespace tcb

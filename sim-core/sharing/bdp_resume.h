@@ -3,15 +3,14 @@
 // closing connection saves the delivery rate and minimum RTT it observed for its endpoint, and the
 // next connection to it starts with cwnd = saved bandwidth x saved minimum RTT (clamped), paced at
 // the saved bandwidth for that first window, without Careful Resume's path confirmation,
-// validation or retreat: the aggressive reference point.
+// validation or retreat: the aggressive reference point. Over BBR the saved values seed BBR instead,
+// as Google QUIC's BbrSender::AdjustNetworkParameters() does (BbrOps::AdjustNetworkParameters).
 #pragma once
 
-#include <map>
 #include <memory>
 #include <optional>
 
-#include "sharing/sharing_config.h"
-#include "sharing/tcb_group.h"
+#include "sharing/cache_scheme.h"
 
 namespace tcb {
 
@@ -21,13 +20,19 @@ struct SavedBdp {
   SimTime saved_at;
 };
 
-class BdpResumeScheme final : public SharingScheme {
+struct BdpResumeEntry : CacheEntry {
+  using CacheEntry::CacheEntry;
+  std::optional<SavedBdp> saved;
+  int64_t resumed = 0;  // Connections that started from the saved BDP.
+};
+
+class BdpResumeScheme final : public CacheScheme<BdpResumeEntry> {
  public:
-  BdpResumeScheme(const SharingConfig& config, const SharingEnvironment& env) : config_(config), env_(env) {}
+  BdpResumeScheme(const SharingConfig& config, const SharingEnvironment& env)
+      : CacheScheme("bdp-resume", config, env) {}
 
   std::unique_ptr<CongestionControl> Attach(const TcpConfig& config, SenderHandle& sender,
                                             const ConnectionContext& context) override;
-  void Describe(nlohmann::json& groups) const override;
 
   // The initial window a connection resuming from `saved` starts with: the saved BDP, no less than
   // `initial_window` and no more than the configured maximum.
@@ -35,17 +40,8 @@ class BdpResumeScheme final : public SharingScheme {
 
  private:
   class Member;
-  struct Entry {
-    explicit Entry(TcbGroup g) : group(std::move(g)) {}
-    TcbGroup group;
-    std::optional<SavedBdp> saved;
-    int64_t resumed = 0;  // Connections that started from the saved BDP.
-  };
-  Entry& EntryFor(uint64_t key, const ConnectionContext& context);
-
-  SharingConfig config_;
-  SharingEnvironment env_;
-  std::map<uint64_t, Entry> entries_;
+  using Entry = BdpResumeEntry;
+  void DescribeEntry(const Entry& e, nlohmann::json& group) const override;
 };
 
 }  // namespace tcb

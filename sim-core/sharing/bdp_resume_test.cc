@@ -59,5 +59,35 @@ TEST(BdpResumeTest, TheResumedWindowIsPaced) {
   for (size_t i = 1; i < sends.size(); ++i) EXPECT_GE(sends[i] - sends[i - 1], 1000LL * 8 * 1'000'000'000 / rate - 1);
 }
 
+// Over BBR the saved BDP seeds BBR as Google QUIC does (quiche bbr_sender.cc
+// BbrSender::AdjustNetworkParameters()): the window is the saved bandwidth x min RTT and Startup
+// paces at least at the saved rate. On path-geo-satellite's path the resumed transfer beats the
+// cold one. (The scheme used to pace the window beside BBR, and the connection's pacing clock
+// charged it at BBR's initial 0.55 Mb/s: a resumed transfer took 39 s against 6.2 s cold.)
+TEST(BdpResumeTest, OverBbrTheSavedBdpSeedsBbrAndTheTransferIsFaster) {
+  const RunOutput cold =
+      testing::RunDoc(testing::GeoSatellitePath("bdp-resume", "bbr", {0}, 5'300'000, 15), TraceLevel::kSummary);
+  const json& saved = cold.summary["groups"][0]["bdpResume"];
+  const double saved_bps = saved["savedBandwidthBps"].get<double>();
+  const double bdp = saved_bps / 8 * saved["savedMinRttNs"].get<double>() / 1e9;
+
+  const RunOutput run = testing::RunDoc(testing::GeoSatellitePath("bdp-resume", "bbr", {0, 30}, 5'300'000, 45),
+                                        TraceLevel::kSeries);
+  EXPECT_EQ(run.summary["groups"][0]["bdpResume"]["resumed"], 1);
+  // min RTT: the saved one, below the handshake's SRTT.
+  EXPECT_NEAR(run.summary["flows"][1]["initial"]["cwndBytes"].get<double>(), bdp, 1.0);
+  const TcpSeries& s = run.recorder->tcp_series();
+  bool first = true;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.flow[i] != 1 || s.bbr_state[i] != 1 || s.cwnd[i] < bdp - 1) continue;
+    if (first) EXPECT_NEAR(static_cast<double>(s.pacing_bps[i]), saved_bps, saved_bps * 1e-6);
+    first = false;
+    EXPECT_GE(static_cast<double>(s.pacing_bps[i]), saved_bps * (1 - 1e-6));  // Startup only raises it.
+  }
+  EXPECT_FALSE(first);
+  const json& t = run.summary["transfers"];
+  EXPECT_LT(t[1]["completionTimeS"].get<double>(), 0.8 * t[0]["completionTimeS"].get<double>());
+}
+
 }  // namespace
 }  // namespace tcb

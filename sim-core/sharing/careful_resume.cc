@@ -5,7 +5,7 @@
 
 #include "core/enum_names.h"
 #include "sharing/path_observer.h"
-#include "tcp/pacer.h"
+#include "tcp/bbr.h"
 
 namespace tcb {
 
@@ -22,7 +22,11 @@ std::string_view CrPhaseName(CrPhase phase) { return EnumName(kTcpCrPhaseLabels,
 class CarefulResumeScheme::Member final : public ForwardingControl {
  public:
   Member(const TcpConfig& config, SenderHandle& sender, CarefulResumeScheme& scheme, uint64_t key, Entry& entry)
-      : ForwardingControl(config, sender), scheme_(scheme), key_(key), entry_(entry) {
+      : ForwardingControl(config, sender),
+        scheme_(scheme),
+        key_(key),
+        entry_(entry),
+        bbr_(dynamic_cast<BbrOps*>(&ops())) {
     const SimTime now = scheme_.env_.sim->Now();
     if (!entry_.saved) {
       Count(Outcome::kNoSavedParameters);
@@ -48,11 +52,10 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
 
   void OnSegmentSent(SimTime now, const SentSegment& segment) override {
     ForwardingControl::OnSegmentSent(now, segment);
-    if (phase_ == CrPhase::kUnvalidated) {
-      pacer_.OnSent(now, segment.bytes, UnvalidatedRateBps());
-      // §4.3 "Completed sending all unvalidated packets": the jump window is full (less than one
-      // segment of it unused).
-      if (flight_size() + config().mss > tcb().cwnd) EndUnvalidated(now);
+    // §4.3 "Completed sending all unvalidated packets": the jump window is full (less than one
+    // segment of it unused). (Over BBR, rounds delimit the phases: Appendix C.)
+    if (phase_ == CrPhase::kUnvalidated && bbr_ == nullptr && flight_size() + config().mss > tcb().cwnd) {
+      EndUnvalidated(now);
     }
   }
 
@@ -85,6 +88,8 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
     ForwardingControl::OnRttSample(now, rtt);
     observer_.OnRttSample(rtt);
     last_rtt_ = rtt;
+    // §4.3 "Pacing transmission": the pacing rate follows the current RTT.
+    if (phase_ == CrPhase::kUnvalidated && bbr_ == nullptr) SetSchemePacingRate(UnvalidatedRateBps());
     if (phase_ == CrPhase::kUnvalidated && entry_.saved) {
       // §4.3 "Confirming the path during transmission" with §5.2's bounds: an RTT below half or
       // above ten times saved_rtt means the path changed.
@@ -105,14 +110,6 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
     entry_.group.Remove(this);
   }
 
-  SimTime NextSendTime(SimTime now) const override {
-    // §4.3 "Pacing transmission": every packet sent in the Unvalidated Phase is paced.
-    if (phase_ == CrPhase::kUnvalidated) return pacer_.NextSendTime(now);
-    return ForwardingControl::NextSendTime(now);
-  }
-  double pacing_rate_bps() const override {
-    return phase_ == CrPhase::kUnvalidated ? UnvalidatedRateBps() : ForwardingControl::pacing_rate_bps();
-  }
   void DescribeState(TcpSeriesRow& row) const override {
     ForwardingControl::DescribeState(row);
     row.cr_phase = static_cast<uint8_t>(phase_);
@@ -123,10 +120,18 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
  private:
   void Count(Outcome outcome) { ++entry_.outcomes[static_cast<size_t>(outcome)]; }
 
+  // Enters `phase`. §4.3 "Pacing transmission": every packet sent in the Unvalidated Phase is
+  // paced at jump_cwnd per current RTT, by the connection's one pacing clock (over BBR, by BBR's
+  // own pacing rate: Appendix C.1).
+  void SetPhase(CrPhase phase) {
+    phase_ = phase;
+    SetSchemePacingRate(phase == CrPhase::kUnvalidated && bbr_ == nullptr ? UnvalidatedRateBps() : 0);
+  }
+
   // Leaves Careful Resume for normal CC.
   void Finish(Outcome outcome) {
     Count(outcome);
-    phase_ = CrPhase::kNormal;
+    SetPhase(CrPhase::kNormal);
     Release();
     // §4.6: once no longer using Careful Resume, the sender may start observing the path afresh.
     if (jumped_) observer_ = PathObserver();
@@ -138,6 +143,9 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
 
   void AfterAck(SimTime now, const AckInfo& ack, bool was_in_recovery) {
     const bool congestion = !was_in_recovery && in_recovery();
+    if (bbr_ != nullptr && phase_ != CrPhase::kNormal && phase_ != CrPhase::kReconnaissance) {
+      return AfterAckBbr(now, ack, congestion);
+    }
     switch (phase_) {
       case CrPhase::kNormal:
         return;
@@ -172,6 +180,45 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
     }
   }
 
+  // RFC 9959 Appendix C over BBR: the Unvalidated Phase is the first round of "carefully
+  // resuming", the Validating Phase the second (C.2: BBR's own rules for leaving Startup validate
+  // the rate), and Safe Retreat is Drain entered while the flag is still set (C.3).
+  void AfterAckBbr(SimTime now, const AckInfo& ack, bool congestion) {
+    pipe_size_ += ack.newly_acked;
+    if (phase_ != CrPhase::kSafeRetreat &&
+        (congestion || (bbr_->carefully_resuming() && bbr_->mode() == BbrOps::Mode::kDrain))) {
+      return EnterSafeRetreat(now, Outcome::kRetreated);
+    }
+    switch (phase_) {
+      case CrPhase::kUnvalidated:
+        // The first unvalidated packet is acknowledged: the round the jump started is over.
+        if (bbr_->round_count() <= bbr_->careful_resume_round()) return;
+        // §4.3 "Check flight_size", which Appendix C leaves as it is: a sender that did not use
+        // the jump stops carefully resuming (BBR's window follows its own model).
+        if (flight_size() < config().InitialWindowBytes() || flight_size() <= pipe_size_) {
+          bbr_->StopCarefulResume();
+          return Finish(Outcome::kRateLimited);
+        }
+        last_unvalidated_ = sender().snd_max() - 1;
+        SetPhase(CrPhase::kValidating);
+        return;
+      case CrPhase::kValidating:
+        // C.1: the flag is reset two rounds after it was set, "i.e., after all the packets sent in
+        // the first round of 'carefully resuming' have been received and acknowledged": whichever
+        // BBR's round count or the ACK of the last of them shows first (a sender with nothing more
+        // to send ends no further round). Without congestion: validated.
+        if (bbr_->carefully_resuming() && ack.ack > last_unvalidated_) bbr_->StopCarefulResume();
+        if (!bbr_->carefully_resuming()) Finish(Outcome::kValidated);
+        return;
+      case CrPhase::kSafeRetreat:
+        // C.3: "This flag is cleared upon exiting the Drain state."
+        if (!bbr_->carefully_resuming()) Finish(retreat_reason_);
+        return;
+      default:
+        return;
+    }
+  }
+
   // §4.2 "Path confirmed": every check, then the jump when there is data to use it.
   void ConfirmPath(SimTime now) {
     const SavedPath& saved = *entry_.saved;
@@ -184,15 +231,26 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
     // §4.3: jump_cwnd = min(max_jump, saved_cwnd / 2); PipeSize starts at flight_size.
     jump_cwnd_ = saved.saved_cwnd / 2;
     if (scheme_.config_.cr_max_jump > 0) jump_cwnd_ = std::min(jump_cwnd_, scheme_.config_.cr_max_jump);
-    if (jump_cwnd_ <= tcb().cwnd) return Finish(Outcome::kNothingToGain);
+    if (bbr_ != nullptr) {
+      // Appendix C.1: "The probing rate is configured to 1/2 of the bottleneck bandwidth, derived
+      // from the CWND calculation specified in the saved CC parameters": jump_cwnd per current RTT
+      // (§4.3's pacing rate), which is saved_cwnd / 2 per saved_rtt on an unchanged path. BBR jumps
+      // only from Startup and only to a rate above its own.
+      const double probing_bw = UnvalidatedRateBps() / 8;
+      if (!bbr_->StartCarefulResume(tcb(), probing_bw, sent_log()->delivered())) {
+        return Finish(Outcome::kNothingToGain);
+      }
+    } else {
+      if (jump_cwnd_ <= tcb().cwnd) return Finish(Outcome::kNothingToGain);
+      tcb().cwnd = jump_cwnd_;
+    }
     entry_.saved->in_use = true;
     holds_saved_ = true;
     jumped_ = true;
     pipe_size_ = flight_size();
-    tcb().cwnd = jump_cwnd_;
     first_unvalidated_ = sender().snd_nxt();
     unvalidated_since_ = now;
-    phase_ = CrPhase::kUnvalidated;
+    SetPhase(CrPhase::kUnvalidated);
   }
 
   // §4.3 "Check flight_size", on any of the events that end the Unvalidated Phase.
@@ -205,7 +263,7 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
       return Finish(Outcome::kRateLimited);
     }
     tcb().cwnd = flight;
-    phase_ = CrPhase::kValidating;
+    SetPhase(CrPhase::kValidating);
   }
 
   // §4.5: the jump met congestion: delete the saved parameters, cwnd = PipeSize / 2 (at least two
@@ -215,12 +273,19 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
     retreat_reason_ = reason;
     entry_.saved.reset();
     holds_saved_ = false;
+    if (bbr_ != nullptr) {
+      // Appendix C.3: over BBR, Safe Retreat is Drain while the flag is set; BBR's window follows
+      // its model, not PipeSize (an immediate exit if BBR no longer resumes).
+      bbr_->RetreatCarefulResume();
+      SetPhase(CrPhase::kSafeRetreat);
+      return;
+    }
     retreat_cwnd_ = std::max(pipe_size_ / 2, 2 * config().mss);
     tcb().cwnd = std::min(tcb().cwnd, retreat_cwnd_);
     // Loss recovery lasts until the last packet sent in the Unvalidated or Validating Phase is
     // acknowledged.
     last_unvalidated_ = sender().snd_max() - 1;
-    phase_ = CrPhase::kSafeRetreat;
+    SetPhase(CrPhase::kSafeRetreat);
   }
 
   // §5.4: the Unvalidated Phase paces jump_cwnd per current RTT (ITT = RTT x MPS / jump_cwnd).
@@ -234,9 +299,9 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
   CarefulResumeScheme& scheme_;
   uint64_t key_;
   Entry& entry_;
+  BbrOps* bbr_;  // The connection's window rule when it is BBR (Appendix C), else null. Not owned.
   CrPhase phase_ = CrPhase::kNormal;
   PathObserver observer_;
-  Pacer pacer_;
   SimTime last_rtt_;
   SeqNo initial_data_end_ = 0;
   bool holds_saved_ = false;
@@ -250,43 +315,31 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
   Outcome retreat_reason_ = Outcome::kRetreated;
 };
 
-CarefulResumeScheme::Entry& CarefulResumeScheme::EntryFor(uint64_t key, const ConnectionContext& context) {
-  return FindOrCreate(entries_, key, [&] {
-    return Entry(TcbGroup(env_, "careful-resume", DescribeGroupKey(config_.scope, context)));
-  });
-}
-
 std::unique_ptr<CongestionControl> CarefulResumeScheme::Attach(const TcpConfig& config, SenderHandle& sender,
                                                                const ConnectionContext& context) {
   const uint64_t key = GroupKey(config_.scope, context);
   Entry& entry = EntryFor(key, context);
-  auto member = std::make_unique<Member>(config, sender, *this, key, entry);
-  entry.group.Add(member.get(), context.flow);
-  return member;
+  return Join(entry, std::make_unique<Member>(config, sender, *this, key, entry), context.flow);
 }
 
 const SavedPath* CarefulResumeScheme::Saved(uint64_t key) const {
-  auto it = entries_.find(key);
-  return it != entries_.end() && it->second.saved ? &*it->second.saved : nullptr;
+  const Entry* e = FindEntry(key);
+  return e != nullptr && e->saved ? &*e->saved : nullptr;
 }
 
 void CarefulResumeScheme::Save(uint64_t key, const SavedPath& path) {
   // §4.1 "Updating saved CC parameters": one set per endpoint, replaced by a later observation; a
   // set in use by a resuming connection stays in use.
-  Entry& e = entries_.at(key);
+  Entry& e = EntryAt(key);
   const bool in_use = e.saved && e.saved->in_use;
   e.saved = path;
   e.saved->in_use = in_use;
 }
 
-void CarefulResumeScheme::Describe(nlohmann::json& groups) const {
-  for (const auto& [key, e] : entries_) {
-    nlohmann::json g = e.group.Describe();
-    nlohmann::json outcomes = nlohmann::json::object();
-    for (size_t i = 0; i < std::size(kOutcomeNames); ++i) outcomes[std::string(kOutcomeNames[i])] = e.outcomes[i];
-    g["carefulResume"] = outcomes;
-    groups.push_back(std::move(g));
-  }
+void CarefulResumeScheme::DescribeEntry(const Entry& e, nlohmann::json& group) const {
+  nlohmann::json outcomes = nlohmann::json::object();
+  for (size_t i = 0; i < std::size(kOutcomeNames); ++i) outcomes[std::string(kOutcomeNames[i])] = e.outcomes[i];
+  group["carefulResume"] = outcomes;
 }
 
 }  // namespace tcb

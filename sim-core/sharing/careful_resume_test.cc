@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -128,32 +129,197 @@ TEST(CarefulResumeTest, ADoubledRttStillResumesAndTenfoldIsAPathChange) {
   EXPECT_EQ(Outcomes(tenfold)["pathChanged"], 1);
 }
 
-// §4.5: a path whose capacity fell: the jump meets loss, Safe Retreat sets cwnd to at most
-// PipeSize / 2, keeps it from growing, deletes the saved parameters, and on leaving sets ssthresh
-// to PipeSize x Beta.
-TEST(CarefulResumeTest, AHalvedCapacityEndsInSafeRetreat) {
-  const RunOutput run = testing::RunDoc(
-      Scenario(k20Mbps100Ms, {5, 100, 20}, 4'000'000, {0, 30, 60}, {"clientA", "clientB", "clientB"},
-               json::object()),
-      TraceLevel::kSeries);
-  EXPECT_EQ(Outcomes(run)["retreated"], 1);
-  const std::vector<int> phases = Phases(run, 1);
-  ASSERT_GE(phases.size(), 4u);
-  EXPECT_EQ(phases[0], kReconnaissance);
-  EXPECT_EQ(phases[1], kUnvalidated);
-  EXPECT_NE(std::find(phases.begin(), phases.end(), kSafeRetreat), phases.end());
-  EXPECT_EQ(phases.back(), kNormal);
-  // While in Safe Retreat the window never grows.
+// A series row of connection `flow`: the first at or after index `from` in phase `phase`.
+std::optional<size_t> FirstRow(const RunOutput& run, int flow, int phase, size_t from = 0) {
   const TcpSeries& s = run.recorder->tcp_series();
-  int64_t entry = -1;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s.flow[i] != 1 || s.cr_phase[i] != kSafeRetreat) continue;
-    if (entry < 0) entry = s.cwnd[i];
-    EXPECT_LE(s.cwnd[i], entry);
+  for (size_t i = from; i < s.size(); ++i) {
+    if (s.flow[i] == flow && s.cr_phase[i] == phase) return i;
   }
-  // The third transfer finds the parameters the second one observed after Careful Resume, not the
-  // deleted ones: it confirms and resumes from the 5 Mb/s path's capacity.
-  EXPECT_EQ(Outcomes(run)["noSavedParameters"], 1);
+  return std::nullopt;
+}
+
+// RFC 9959's PipeSize for connection `flow`, rebuilt from the packet trace as §4.3, §4.4 and §4.5
+// track it: the flight_size when the ACK at `jump_ns` began the Unvalidated Phase ("Initialising
+// PipeSize"), plus what each later ACK newly acknowledged, up to the ACKs at `until_ns`, leaving
+// out those at `skip_ns` (the ACK that detects congestion enters Safe Retreat before tracking).
+int64_t PipeSize(const RunOutput& run, int flow, int64_t jump_ns, int64_t until_ns, int64_t skip_ns = -1) {
+  const PacketTrace& t = run.recorder->packet_trace();
+  int64_t snd_una = 0, snd_max = 0, pipe = -1;
+  for (size_t i = 0; i < t.size() && t.time_ns[i] <= until_ns; ++i) {
+    if (t.flow[i] != flow) continue;
+    const auto event = static_cast<PacketEvent>(t.event[i]);
+    if ((event == PacketEvent::kSend || event == PacketEvent::kRetransmit) && t.from_initiator[i] == 1) {
+      snd_max = std::max(snd_max, t.seq[i] + t.payload[i]);
+    } else if (event == PacketEvent::kAck && t.from_initiator[i] == 0) {
+      const int64_t newly_acked = std::max<int64_t>(0, t.ack[i] - snd_una);
+      snd_una = std::max(snd_una, t.ack[i]);
+      if (t.time_ns[i] == jump_ns) {
+        pipe = snd_max - snd_una;
+      } else if (t.time_ns[i] > jump_ns && t.time_ns[i] != skip_ns && pipe >= 0) {
+        pipe += newly_acked;
+      }
+    }
+  }
+  return pipe;
+}
+
+// The ordinal (1-based, as a link's loss "packets" counts them) among the packets the server sent
+// on connection `flow` of its first segment carrying sequence number `seq` or sent at or after
+// `after_ns`, whichever the caller asks for (-1 to ignore one).
+int64_t SentOrdinal(const RunOutput& run, int flow, int64_t seq, int64_t after_ns) {
+  const PacketTrace& t = run.recorder->packet_trace();
+  int64_t ordinal = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const auto event = static_cast<PacketEvent>(t.event[i]);
+    if (t.flow[i] != flow || t.from_initiator[i] != 1) continue;
+    if (event != PacketEvent::kSend && event != PacketEvent::kRetransmit) continue;
+    ++ordinal;
+    if (t.payload[i] > 0 && (t.seq[i] == seq || (after_ns >= 0 && t.time_ns[i] >= after_ns))) return ordinal;
+  }
+  return -1;
+}
+
+const Path k10Mbps100Ms{10, 100, 50};  // Half the capacity of k20Mbps100Ms.
+
+// A path whose capacity halved: clientB's link has half the capacity of clientA's, whose saved
+// parameters the second transfer resumes from (scope "host"), and a bulk transfer from another
+// host has been using it for 10 s. With only the halving, jump_cwnd = saved_cwnd / 2 would just
+// fill the new path (§4.3's reason for the half); sharing it, the jump meets congestion.
+json HalvedPathSharedWithANewFlow(json sharing) {
+  json doc = Scenario(k20Mbps100Ms, k10Mbps100Ms, 4'000'000, {0, 30, 60}, {"clientA", "clientB", "clientB"},
+                      std::move(sharing));
+  doc["topology"]["nodes"].push_back({{"name", "rival"}});
+  doc["topology"]["links"].push_back({{"a", "rival"}, {"b", "router"}, {"bandwidthMbps", 1000}, {"delayMs", 1},
+                                      {"queue", {{"packets", 1000}}}});
+  doc["traffic"].push_back({{"type", "bulk"}, {"name", "rival"}, {"from", "rival"}, {"to", "clientB"}, {"startS", 20}});
+  doc["durationS"] = 75;
+  doc["record"]["trace"] = "full";
+  return doc;
+}
+constexpr int kResumedOnHalvedPath = 2;  // The flow of the second transfer (the rival's is 1).
+
+// §4.4 "Detected congestion" in the Validating Phase, then §4.5: on entering Safe Retreat "The CWND
+// MUST be reduced to no more than (PipeSize/2)" (at least two segments, RFC 9002 §4.8's minimum
+// window, as the RFC's note says); "The CWND MUST NOT be increased in the Safe Retreat Phase"; the
+// saved parameters are deleted; and "On leaving the Safe Retreat Phase, the ssthresh MUST be set
+// to no larger than the most recently measured PipeSize * Beta" (Beta 0.5 by default; 0.7 here
+// too). PipeSize is rebuilt from the packet trace.
+TEST(CarefulResumeTest, AHalvedPathSharedWithANewFlowEndsInSafeRetreatWithTheRfcsCwndAndSsthresh) {
+  for (const double beta : {0.5, 0.7}) {
+    SCOPED_TRACE(beta);
+    const RunOutput run = testing::RunDoc(HalvedPathSharedWithANewFlow({{"beta", beta}}), TraceLevel::kFull);
+    EXPECT_GE(Outcomes(run)["retreated"].get<int>(), 1);
+    EXPECT_EQ(Phases(run, kResumedOnHalvedPath),
+              (std::vector<int>{kReconnaissance, kUnvalidated, kValidating, kSafeRetreat, kNormal}));
+    const TcpSeries& s = run.recorder->tcp_series();
+    const auto jump = FirstRow(run, kResumedOnHalvedPath, kUnvalidated);
+    const auto retreat = FirstRow(run, kResumedOnHalvedPath, kSafeRetreat);
+    ASSERT_TRUE(jump && retreat);
+    const auto exit = FirstRow(run, kResumedOnHalvedPath, kNormal, *retreat);
+    ASSERT_TRUE(exit);
+    constexpr int64_t kMss = 1000;
+    const int64_t pipe_at_entry = PipeSize(run, kResumedOnHalvedPath, s.time_ns[*jump], s.time_ns[*retreat] - 1);
+    ASSERT_GT(pipe_at_entry, 4 * kMss);
+    EXPECT_EQ(s.cwnd[*retreat], std::max(pipe_at_entry / 2, 2 * kMss));
+    for (size_t i = *retreat; i < *exit; ++i) {
+      if (s.flow[i] == kResumedOnHalvedPath) EXPECT_LE(s.cwnd[i], s.cwnd[*retreat]);
+    }
+    const int64_t pipe_at_exit =
+        PipeSize(run, kResumedOnHalvedPath, s.time_ns[*jump], s.time_ns[*exit], s.time_ns[*retreat]);
+    EXPECT_GT(pipe_at_exit, pipe_at_entry);
+    EXPECT_EQ(s.ssthresh[*exit], std::max(static_cast<int64_t>(static_cast<double>(pipe_at_exit) * beta), 2 * kMss));
+    // The third transfer finds the parameters the second one observed after Careful Resume, not the
+    // deleted ones.
+    EXPECT_EQ(Outcomes(run)["noSavedParameters"], 1);
+  }
+}
+
+// §4.3 "Detected congestion" in the Unvalidated Phase: a packet sent before the jump (in
+// Reconnaissance, after the initial window) is lost, and the loss shows while the jump is still
+// unvalidated: straight to Safe Retreat, cwnd at most PipeSize / 2. (The 150 kB transfer does not
+// fill the jump window, and the missing segment holds the cumulative ACK back, so the phase is
+// still Unvalidated when the third duplicate ACK arrives: "any detected congestion must have
+// resulted from packets sent before the Unvalidated Phase".)
+TEST(CarefulResumeTest, CongestionDetectedWhileUnvalidatedIsSafeRetreat) {
+  json doc = Scenario(k20Mbps100Ms, k20Mbps100Ms, 4'000'000, {0, 30}, {"clientA", "clientB"}, json::object());
+  doc["traffic"][1]["bytes"] = 150'000;
+  doc["record"]["trace"] = "full";
+  const RunOutput clean = testing::RunDoc(doc, TraceLevel::kFull);
+  // The first segment after the initial window (10 segments of 1000 bytes from sequence number 1).
+  const int64_t ordinal = SentOrdinal(clean, 1, 10'001, -1);
+  ASSERT_GT(ordinal, 0);
+  doc["topology"]["links"][2]["lossForward"] = {{"packets", {ordinal}}};
+  const RunOutput run = testing::RunDoc(doc, TraceLevel::kFull);
+  EXPECT_EQ(Outcomes(run)["retreated"], 1);
+  EXPECT_EQ(Phases(run, 1), (std::vector<int>{kReconnaissance, kUnvalidated, kSafeRetreat, kNormal}));
+  const TcpSeries& s = run.recorder->tcp_series();
+  const auto jump = FirstRow(run, 1, kUnvalidated);
+  const auto retreat = FirstRow(run, 1, kSafeRetreat);
+  ASSERT_TRUE(jump && retreat);
+  EXPECT_EQ(s.cwnd[*retreat], std::max<int64_t>(PipeSize(run, 1, s.time_ns[*jump], s.time_ns[*retreat] - 1) / 2, 2000));
+}
+
+// §4.3 "Check flight_size": a sender with little more data than Reconnaissance could send jumps,
+// but when the first unvalidated packet is acknowledged its flight_size is no more than PipeSize:
+// "the CWND is reset to the PipeSize ... and the sender stops using Careful Resume" (never below
+// IW without congestion).
+TEST(CarefulResumeTest, ARateLimitedSenderStopsWithCwndAtPipeSize) {
+  json doc = Scenario(k20Mbps100Ms, k20Mbps100Ms, 4'000'000, {0, 30}, {"clientA", "clientA"}, json::object());
+  doc["traffic"][1]["bytes"] = 40'000;
+  doc["record"]["trace"] = "full";
+  const RunOutput run = testing::RunDoc(doc, TraceLevel::kFull);
+  EXPECT_EQ(Outcomes(run)["rateLimited"], 1);
+  EXPECT_EQ(Phases(run, 1), (std::vector<int>{kReconnaissance, kUnvalidated, kNormal}));
+  const TcpSeries& s = run.recorder->tcp_series();
+  const auto jump = FirstRow(run, 1, kUnvalidated);
+  ASSERT_TRUE(jump);
+  const auto normal = FirstRow(run, 1, kNormal, *jump);
+  ASSERT_TRUE(normal);
+  const int64_t pipe = PipeSize(run, 1, s.time_ns[*jump], s.time_ns[*normal]);
+  EXPECT_GE(pipe, s.in_flight[*normal]);
+  EXPECT_EQ(s.cwnd[*normal], std::max<int64_t>(pipe, 10'000));
+}
+
+// §4.3 "Check flight_size" the other way, RFC 9959 Appendix B.2 ("Example with No Loss,
+// Rate-Limited"): a sender that used more than PipeSize but not the whole jump enters the
+// Validating Phase with "the CWND ... set to the flight_size".
+TEST(CarefulResumeTest, AnUnderusedJumpIsValidatedFromTheFlightSize) {
+  json doc = Scenario(k20Mbps100Ms, k20Mbps100Ms, 4'000'000, {0, 30}, {"clientA", "clientA"}, json::object());
+  doc["traffic"][1]["bytes"] = 60'000;
+  const RunOutput run = testing::RunDoc(doc, TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(run)["validated"], 1);
+  EXPECT_EQ(Phases(run, 1), (std::vector<int>{kReconnaissance, kUnvalidated, kValidating, kNormal}));
+  const TcpSeries& s = run.recorder->tcp_series();
+  const auto jump = FirstRow(run, 1, kUnvalidated);
+  const auto validating = FirstRow(run, 1, kValidating);
+  ASSERT_TRUE(jump && validating);
+  EXPECT_LT(s.cwnd[*validating], s.cwnd[*jump]);  // Not the whole jump_cwnd.
+  EXPECT_EQ(s.cwnd[*validating], s.in_flight[*validating]);
+}
+
+// §4.6: "A sender that experiences persistent congestion (e.g., a Retransmission Time Out, RTO,
+// expiry in TCP) ceases to use Careful Resume." Here every segment after the initial window is
+// lost (the 50 of a 60 kB transfer: those Reconnaissance sent and the unvalidated ones), so no ACK
+// ends the Unvalidated Phase before the retransmission timer does; the saved parameters the jump
+// used are not used again.
+TEST(CarefulResumeTest, ATimeoutWhileUnvalidatedEndsCarefulResume) {
+  json doc = Scenario(k20Mbps100Ms, k20Mbps100Ms, 4'000'000, {0, 30, 60}, {"clientA", "clientB", "clientB"},
+                      json::object());
+  doc["traffic"][1]["bytes"] = 60'000;
+  doc["record"]["trace"] = "full";
+  const RunOutput clean = testing::RunDoc(doc, TraceLevel::kFull);
+  const int64_t after_iw = SentOrdinal(clean, 1, 10'001, -1);
+  ASSERT_GT(after_iw, 0);
+  json lost = json::array();
+  for (int64_t k = 0; k < 50; ++k) lost.push_back(after_iw + k);
+  doc["topology"]["links"][2]["lossForward"] = {{"packets", lost}};
+  const RunOutput run = testing::RunDoc(doc, TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(run)["timeout"], 1);
+  EXPECT_EQ(Phases(run, 1), (std::vector<int>{kReconnaissance, kUnvalidated, kNormal}));
+  EXPECT_EQ(run.summary["flows"][1]["timeouts"].get<int>(), 1);
+  // Nothing was left for the third transfer: the set was deleted, and the 60 kB transfer observed
+  // too little capacity to save another.
+  EXPECT_EQ(Outcomes(run)["noSavedParameters"], 2);
 }
 
 // §4.2 "Lifetime of saved CC parameters".
@@ -187,6 +353,10 @@ TEST(CarefulResumeTest, UnvalidatedSendingNeverBurstsAbovePacingRate) {
     if (s.cr_phase[i] == kUnvalidated && from < 0) {
       from = s.time_ns[i];
       rate = s.pacing_bps[i];
+      // §4.3 "Pacing in the Unvalidated Phase": ITT = (current RTT x MPS) / jump_cwnd, i.e.
+      // jump_cwnd per current RTT: the path's 202 ms of propagation and 0.4 ms to serialise a
+      // segment at 20 Mb/s.
+      EXPECT_NEAR(static_cast<double>(rate), static_cast<double>(s.cwnd[i]) * 8 / 0.2024, 0.002 * static_cast<double>(rate));
     }
     if (from >= 0 && until < 0 && s.cr_phase[i] != kUnvalidated) until = s.time_ns[i];
   }
@@ -206,6 +376,97 @@ TEST(CarefulResumeTest, UnvalidatedSendingNeverBurstsAbovePacingRate) {
     last = t.time_ns[i];
   }
   EXPECT_GT(paced, 50);
+}
+
+// ---- Over BBR (RFC 9959 Appendix C) ----
+
+constexpr int kBbrStartup = 1, kBbrDrain = 2;  // bbrState (trace/columns.json).
+
+// Appendix C on path-geo-satellite's path: the resumed transfer jumps by rate from Startup, is
+// validated, and finishes well before the cold one. (Careful Resume used to set cwnd and pace
+// beside BBR, and the connection's pacing clock charged the jump at BBR's initial rate, 0.55 Mb/s:
+// the resumed transfer took 22 s against 6.2 s cold.)
+TEST(CarefulResumeTest, OverBbrAResumedTransferIsFasterThanACold) {
+  const RunOutput run =
+      testing::RunDoc(testing::GeoSatellitePath("careful-resume", "bbr", {0, 30}, 5'300'000, 45), TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(run)["validated"], 1);
+  EXPECT_EQ(Phases(run, 1), (std::vector<int>{kReconnaissance, kUnvalidated, kValidating, kNormal}));
+  const json& t = run.summary["transfers"];
+  EXPECT_LT(t[1]["completionTimeS"].get<double>(), 0.8 * t[0]["completionTimeS"].get<double>());
+  EXPECT_EQ(run.summary["flows"][1]["retransmissions"], 0);
+}
+
+// Appendix C.1: "The probing rate is configured to 1/2 of the bottleneck bandwidth" saved, and
+// while carefully resuming in Startup BBR paces at the larger of its own rate and the probing
+// rate: the Unvalidated Phase paces at half the saved bandwidth (the saved_cwnd / saved_rtt that
+// bdp-resume's observer, the same as Careful Resume's, reports for the first transfer), and its
+// segments leave no faster.
+TEST(CarefulResumeTest, OverBbrTheUnvalidatedPhasePacesAtHalfTheSavedBandwidth) {
+  const RunOutput cold =
+      testing::RunDoc(testing::GeoSatellitePath("bdp-resume", "bbr", {0}, 5'300'000, 15), TraceLevel::kSummary);
+  const double saved_bps = cold.summary["groups"][0]["bdpResume"]["savedBandwidthBps"].get<double>();
+  ASSERT_GT(saved_bps, 10e6);
+
+  json doc = testing::GeoSatellitePath("careful-resume", "bbr", {0, 30}, 5'300'000, 45);
+  doc["record"]["trace"] = "full";
+  const RunOutput run = testing::RunDoc(doc, TraceLevel::kFull);
+  const TcpSeries& s = run.recorder->tcp_series();
+  int64_t from = -1, until = -1, rate = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.flow[i] != 1) continue;
+    if (s.cr_phase[i] == kUnvalidated) {
+      if (from < 0) {
+        from = s.time_ns[i];
+        rate = s.pacing_bps[i];
+      }
+      EXPECT_EQ(s.bbr_state[i], kBbrStartup);
+      EXPECT_EQ(s.pacing_bps[i], rate);  // BBR's own rate stays below the probing rate.
+    }
+    if (from >= 0 && until < 0 && s.cr_phase[i] != kUnvalidated) until = s.time_ns[i];
+  }
+  ASSERT_GT(from, 0);
+  // Half the saved bandwidth scaled by saved_rtt / current RTT (§4.3: paced by the current RTT):
+  // the latest RTT sample is at least the minimum saved, plus at most a delayed ACK's wait here.
+  EXPECT_LE(static_cast<double>(rate), saved_bps / 2 + 1);
+  EXPECT_GT(static_cast<double>(rate), saved_bps / 2 * 0.95);
+  const PacketTrace& t = run.recorder->packet_trace();
+  int64_t last = -1;
+  int paced = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.flow[i] != 1 || t.payload[i] == 0 || t.time_ns[i] <= from || t.time_ns[i] >= until) continue;
+    if (t.event[i] != static_cast<uint8_t>(PacketEvent::kSend)) continue;
+    if (last >= 0) {
+      EXPECT_GE(t.time_ns[i] - last, t.payload[i] * 8 * 1'000'000'000LL / rate - 1);
+      ++paced;
+    }
+    last = t.time_ns[i];
+  }
+  EXPECT_GT(paced, 500);
+}
+
+// Appendix C.3: congestion while carefully resuming ends Startup for Drain, which is Safe Retreat;
+// the saved parameters are deleted (§4.5) and the flag clears when Drain ends.
+TEST(CarefulResumeTest, OverBbrCongestionDuringTheJumpIsSafeRetreatInDrain) {
+  json doc = Scenario(k20Mbps100Ms, {5, 100, 20}, 4'000'000, {0, 30, 60}, {"clientA", "clientB", "clientB"},
+                      json::object());
+  doc["tcp"]["flavor"] = "bbr";
+  const RunOutput run = testing::RunDoc(doc, TraceLevel::kSeries);
+  EXPECT_EQ(Outcomes(run)["retreated"], 1);
+  const std::vector<int> phases = Phases(run, 1);
+  ASSERT_GE(phases.size(), 3u);
+  EXPECT_EQ(phases[1], kUnvalidated);
+  EXPECT_NE(std::find(phases.begin(), phases.end(), kSafeRetreat), phases.end());
+  EXPECT_EQ(phases.back(), kNormal);
+  const TcpSeries& s = run.recorder->tcp_series();
+  int retreat_rows = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.flow[i] != 1 || s.cr_phase[i] != kSafeRetreat) continue;
+    EXPECT_EQ(s.bbr_state[i], kBbrDrain);
+    ++retreat_rows;
+  }
+  EXPECT_GT(retreat_rows, 0);
+  // The third transfer does not find the deleted set; it finds the second one's observation.
+  EXPECT_EQ(Outcomes(run)["noSavedParameters"], 1);
 }
 
 TEST(CarefulResumeTest, PhaseNamesComeFromTheSeriesColumn) {

@@ -72,6 +72,7 @@ void CmMacroflow::TransientLoss() {
 void CmMacroflow::PersistentLoss() {
   mutable_tcb().ssthresh = SsThreshAfterLoss(InFlight());
   mutable_tcb().cwnd = tcb().mss;
+  NoteTimeout();
   last_decrease_ = Now();
   decreased_ = true;
   Record();

@@ -45,6 +45,12 @@ TEST(CongestionManagerTest, AMacroflowIsAsAggressiveAsOneConnection) {
   EXPECT_GT(a.bundle, 1.3) << a.Describe();
 }
 
+// RFC 3124 §4.5: the macroflow's window follows "TCP-style" congestion control, here the flows'
+// window rule: with CUBIC, RFC 9438 §4.6's reduction and §4.2's cubic curve back to W_max.
+TEST(CongestionManagerTest, TheMacroflowWindowFollowsCubicsRule) {
+  testing::ExpectGroupWindowFollowsCubic(testing::CubicGroupAfterOneLoss("congestion-manager"));
+}
+
 // The flows keep their own reliability: three losses in one window of one flow are repaired by its
 // fast retransmit and partial ACKs, without a timeout.
 TEST(CongestionManagerTest, FlowsRecoverTheirOwnLosses) {
@@ -59,6 +65,20 @@ TEST(CongestionManagerTest, FlowsRecoverTheirOwnLosses) {
   EXPECT_EQ(run.summary["flows"][0]["timeouts"], 0);
   EXPECT_EQ(run.summary["flows"][0]["retransmissions"], 3);
   EXPECT_EQ(run.summary["flows"][0]["bytes"], 200000);
+}
+
+// The macroflow's window is a TCP window (RFC 3124 §4.5), and RFC 5681 §4.1 restarts a TCP window
+// after an idle period: on path-intercontinental the transfers that follow 20 s of idle start from
+// the initial window and lose nothing. Before the rule applied to the macroflow, the second sent the
+// 3570 segments the first had grown the window to in one burst and lost 2425 of them.
+TEST(CongestionManagerTest, TheMacroflowWindowRestartsAfterIdle) {
+  const RunOutput run = testing::RunDoc(
+      testing::PathTransfers("path-intercontinental", "congestion-manager", "cubic", {0, 20, 40}, 5'000'000, 60));
+  EXPECT_EQ(run.summary["items"]["file"]["transfersCompleted"], 3);
+  for (size_t i = 1; i <= 2; ++i) {
+    EXPECT_EQ(testing::Flow(run, i)["initial"]["cwndBytes"], 10 * 1460);  // IW10 (RFC 6928).
+    EXPECT_EQ(testing::Flow(run, i)["retransmissions"], 0);
+  }
 }
 
 }  // namespace

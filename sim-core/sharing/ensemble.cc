@@ -86,12 +86,28 @@ void EnsembleGroup::SetShare(EnsembleMember& m, double share) {
   scheduler_.SetTickets(&m, share);
 }
 
+void EnsembleGroup::MemberSendStart(EnsembleMember& m, bool first) {
+  const bool idle = active_before_ && InFlight() == 0 && Now() - last_active_ > RttOf(m).rto();
+  active_before_ = true;
+  if (idle) OnResumeAfterIdle(m, first);
+}
+
+void EnsembleGroup::OnResumeAfterIdle(EnsembleMember&, bool) {
+  // RFC 5681 §4.1: restart window = min(IW, cwnd), as ConnectionControl::OnSendStart() does for
+  // one connection.
+  if (!config_.slow_start_restart) return;
+  tcb_.cwnd = std::min(tcb_.cwnd, config_.InitialWindowBytes());
+  Record();
+}
+
 bool EnsembleGroup::MemberAck(EnsembleMember& m, const AckInfo& ack) {
+  last_active_ = Now();
   m.highest_echo_ = std::max(m.highest_echo_, ack.echo_uid);
   return OnAck(m, ack, true);
 }
 
 void EnsembleGroup::MemberDuplicateAck(EnsembleMember& m, const AckInfo& ack) {
+  last_active_ = Now();
   m.highest_echo_ = std::max(m.highest_echo_, ack.echo_uid);
   OnAck(m, ack, false);
 }

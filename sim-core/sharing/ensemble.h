@@ -129,8 +129,11 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   nlohmann::json Describe() const;
 
   // The member-facing events, which a scheme's policy handles (see the hooks below).
-  void MemberSendStart(EnsembleMember& m, bool first) { OnSendStart(m, first); }
-  void MemberSent(EnsembleMember& m, const SentSegment& s) { OnSegmentSent(m, s); }
+  void MemberSendStart(EnsembleMember& m, bool first);
+  void MemberSent(EnsembleMember& m, const SentSegment& s) {
+    last_active_ = Now();
+    OnSegmentSent(m, s);
+  }
   bool MemberAck(EnsembleMember& m, const AckInfo& ack);
   void MemberDuplicateAck(EnsembleMember& m, const AckInfo& ack);
   void MemberTimeout(EnsembleMember& m) { OnRetransmissionTimeout(m); }
@@ -139,8 +142,14 @@ class EnsembleGroup : public SharingGroup, public EventSource {
 
  protected:
   // ---- The scheme's policy ----
-  // Data starts on a member: its first, or after an idle period (RFC 5681 §4.1).
-  virtual void OnSendStart(EnsembleMember&, bool /*first*/) {}
+  // Data starts on member `m` (its first, `first`, or its first after an idle period) while the
+  // group itself has been idle: nothing in flight, and nothing sent or acknowledged for longer than
+  // the member's RTO. RFC 5681 §4.1's test, applied to the group's window, which is the one "TCP"
+  // whose window the rule restarts: the members' own tests see only their own silence, and a
+  // newcomer's first data would otherwise send the group's whole window, however old, in one burst.
+  // By default, with slow-start restart on (tcp.slowStartRestart, "ssr"), the window restarts at
+  // min(IW, cwnd); with "nssr" it is kept.
+  virtual void OnResumeAfterIdle(EnsembleMember& m, bool first);
   virtual void OnSegmentSent(EnsembleMember& m, const SentSegment& s) = 0;
   // An ACK of new data (`new_data`; returns whether to restart the member's retransmission timer,
   // RFC 6298 §5.3) or a duplicate ACK (the result is not used). The member's highest echoed packet is
@@ -176,6 +185,10 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   void IncreaseWindow(Bytes acked) { ops_->IncreaseWindow(tcb_, Now(), acked); }
   // The window rule's ssthresh after a congestion event with `flight` bytes outstanding.
   Bytes SsThreshAfterLoss(Bytes flight) { return ops_->SsThresh(tcb_, Now(), flight); }
+  // Tells the window rule that a retransmission timeout cut the group's window to one segment
+  // (RFC 9438 §4.8: CUBIC's next congestion avoidance stage starts with K = 0 and W_max at its
+  // start); RFC 5681's rule keeps no state of it.
+  void NoteTimeout() { ops_->OnStateChange(tcb_, Now(), CongestionState::kLoss); }
   // Writes the group's window, RTT and flight to the series (at series level only).
   void Record() const;
 
@@ -188,6 +201,9 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   OutstandingList<EnsembleMember> outstanding_;
   WindowPacer pacer_;
   bool pumping_ = false;
+  // The group's last segment sent or ACK received (RFC 5681 §4.1's idle test).
+  SimTime last_active_;
+  bool active_before_ = false;  // The group has sent before.
 };
 
 // A scheme whose groups are EnsembleGroups of type `Group`, one per scope key, kept for the run.

@@ -46,8 +46,8 @@ class FixedWindowGroup final : public EnsembleGroup {
 };
 
 struct Fixture {
-  explicit Fixture(Bytes cwnd, int members, std::vector<double> shares = {}, std::vector<bool> preempts = {}) {
-    TcpConfig tcp;
+  explicit Fixture(Bytes cwnd, int members, std::vector<double> shares = {}, std::vector<bool> preempts = {},
+                   TcpConfig tcp = {}) {
     tcp.mss = kMss;
     group = std::make_unique<FixedWindowGroup>(SharingEnvironment{&sim, nullptr}, tcp, cwnd);
     senders.resize(members);
@@ -125,6 +125,42 @@ TEST(EnsembleTest, AMembersWindowIsItsShareAndLeavingForgetsIt) {
   f.controls[0]->OnClosed(SimTime::Zero());
   EXPECT_EQ(f.controls[1]->cwnd(), 8 * kMss);
   EXPECT_EQ(f.group->Describe()["flows"], nlohmann::json({0, 1}));  // Every flow that ever joined.
+}
+
+// RFC 5681 §4.1 on the group's window: data that starts after the group has had nothing in flight
+// and sent or heard nothing for longer than an RTO (a newcomer's first data or a member's after
+// idle) restarts the window at min(IW, cwnd). With slow-start restart off ("nssr") the window is
+// kept; a group with data in flight or idle for less than an RTO keeps it too, and so does the
+// first data a group ever sends.
+TEST(EnsembleTest, AGroupIdleForLongerThanAnRtoRestartsItsWindow) {
+  // Two members fill a 40-segment window, then everything but `unacked` segments is acknowledged
+  // and, `idle` later, member 1 (a newcomer when `first`) starts sending.
+  auto window_after = [](SimTime idle, bool ssr, int unacked, bool first) {
+    TcpConfig tcp;
+    tcp.initial_window_segments = 4;
+    tcp.slow_start_restart = ssr;
+    Fixture f(40 * kMss, 2, {}, {}, tcp);
+    f.controls[0]->OnSendStart(SimTime::Zero(), true, 100 * kMss);
+    EXPECT_EQ(f.group->tcb().cwnd, 40 * kMss);  // The group's first data: nothing to restart.
+    f.group->Pump();
+    for (int i = 0; i < 2; ++i) {
+      FakeSender& s = f.senders[i];
+      AckInfo ack;
+      ack.ack = s.nxt - (i == 0 ? unacked * kMss : 0);
+      ack.newly_acked = ack.ack - s.una;
+      s.una = ack.ack;
+      f.controls[i]->OnAck(f.sim.Now(), ack);
+    }
+    f.AdvanceTo(idle);
+    f.controls[1]->OnSendStart(f.sim.Now(), first, 100 * kMss);
+    return f.group->tcb().cwnd / kMss;
+  };
+  const SimTime long_idle = SimTime::Milliseconds(1500);  // The RTO is the initial 1 s (RFC 6298 §2.1).
+  EXPECT_EQ(window_after(long_idle, true, 0, false), 4);
+  EXPECT_EQ(window_after(long_idle, true, 0, true), 4);
+  EXPECT_EQ(window_after(long_idle, false, 0, false), 40);
+  EXPECT_EQ(window_after(SimTime::Milliseconds(900), true, 0, false), 40);
+  EXPECT_EQ(window_after(long_idle, true, 1, false), 40);
 }
 
 }  // namespace

@@ -19,9 +19,13 @@ class EtcpEcb final : public EnsembleGroup {
  protected:
   void OnJoined(EnsembleMember& m) override;
   void OnLeft(EnsembleMember& m) override;
-  void OnSendStart(EnsembleMember&, bool first) override {
-    // §3.1: "E-TCP will also use pacing during slow-start restart".
-    if (!first && outstanding().empty()) StartPacing();
+  void OnResumeAfterIdle(EnsembleMember&, bool first) override {
+    // §3.1: "E-TCP will also use pacing during slow-start restart": pacing, instead of the
+    // restart, brings the ensemble's window back after idle, for a member that resumes or a
+    // newcomer to an idle active ECB alike. A newcomer that has just activated the ECB was dealt
+    // with on joining (a cached ECB already paces; a new or expired one starts as a new TCB).
+    if (pacer().active() || (first && members().size() == 1)) return;
+    StartPacing();
   }
   void OnSegmentSent(EnsembleMember& m, const SentSegment& s) override {
     // §3.3: appended to the list with a zero skipped-ACK counter; a retransmission moves to the end.
@@ -166,6 +170,7 @@ void EtcpEcb::OnRetransmissionTimeout(EnsembleMember& m) {
   // removed from the list."
   mutable_tcb().ssthresh = SsThreshAfterLoss(outstanding().bytes());
   mutable_tcb().cwnd = tcb().mss;
+  NoteTimeout();
   last_decrease_ = Now();
   outstanding().Clear();
   for (EnsembleMember* member : members()) {

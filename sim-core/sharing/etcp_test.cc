@@ -7,6 +7,7 @@
 
 #include "metrics/recorder.h"
 #include "scenario/presets.h"
+#include "tests/fake_sender.h"
 #include "tests/test_scenarios.h"
 
 namespace tcb {
@@ -131,6 +132,13 @@ TEST(EtcpTest, TheAggregateWindowStopsAtOneReceiveWindow) {
   EXPECT_LE(peak_flight, 10000);
 }
 
+// §3.3: "An incoming ACK on any connection increases the aggregate cwnd", by the connections' window
+// rule: with CUBIC the ensemble window is reduced by beta_cubic and returns to W_max along RFC 9438
+// §4.2's cubic curve, as one CUBIC connection's would.
+TEST(EtcpTest, TheAggregateWindowFollowsCubicsRule) {
+  testing::ExpectGroupWindowFollowsCubic(testing::CubicGroupAfterOneLoss("etcp"));
+}
+
 // §3.1 case 2 and Fig. 3: a connection opening on a cached ECB reuses its state, skips slow start
 // and the handshake (§5), paces its first window from the cached RTT and window, and finishes sooner.
 TEST(EtcpTest, Fig3RepeatedTransferReusesTheCachedEcb) {
@@ -233,6 +241,61 @@ TEST(EtcpTest, SkippedAcksTriggerRetransmissionWithoutTimeout) {
   EXPECT_EQ(alone.summary["flows"][1]["timeouts"], 1);
   EXPECT_LT(etcp.summary["flows"][1]["completionTimeS"].get<double>(),
             alone.summary["flows"][1]["completionTimeS"].get<double>());
+}
+
+// A no-op event for moving the clock forward.
+class Tick final : public EventSource {
+ public:
+  void OnEvent() override {}
+};
+
+// §3.1: "E-TCP will also use pacing during slow-start restart". When an active ECB has had nothing in
+// flight for longer than an RTO, whoever sends next is paced at one window per RTT until the ACK
+// clock runs: a member that resumes, and also a newcomer that opens on the idle ECB, whose first
+// data would otherwise send the ECB's whole window at once.
+TEST(EtcpTest, AnIdleActiveEcbPacesWhoeverSendsNext) {
+  using testing::FakeSender;
+  constexpr Bytes kMss = FakeSender::kMss;
+  Simulation sim{1};
+  Tick tick;
+  SharingConfig config;
+  config.scheme = SchemeKind::kEtcp;
+  EtcpScheme scheme(config, SharingEnvironment{&sim, nullptr});
+  TcpConfig tcp;
+  tcp.mss = kMss;
+  tcp.initial_window_segments = 20;
+  ConnectionContext context;
+  context.remote = 1;
+  FakeSender a, b;
+  context.flow = 0;
+  std::unique_ptr<CongestionControl> member_a = scheme.Attach(tcp, a, context);
+  a.controller = member_a.get();
+  member_a->OnEstablished(sim.Now(), false);
+  a.unsent = 20 * kMss;
+  member_a->OnSendStart(sim.Now(), true, a.unsent);
+  member_a->CanSend(kMss);  // The ECB sends the whole window for the only member, unpaced.
+  EXPECT_EQ(a.new_segments.size(), 20u);
+  EXPECT_EQ(member_a->pacing_rate_bps(), 0);
+  member_a->OnRttSample(sim.Now(), SimTime::Milliseconds(100));
+  AckInfo ack;
+  ack.ack = a.nxt;
+  ack.newly_acked = a.nxt - a.una;
+  ack.echo_uid = a.next_uid - 1;
+  a.una = a.nxt;
+  member_a->OnAck(sim.Now(), ack);
+
+  sim.events().Schedule(tick, SimTime::Seconds(5));
+  sim.RunUntil(SimTime::Seconds(5));
+  context.flow = 1;
+  std::unique_ptr<CongestionControl> member_b = scheme.Attach(tcp, b, context);
+  b.controller = member_b.get();
+  b.now = a.now = sim.Now();
+  member_b->OnEstablished(sim.Now(), false);
+  b.unsent = 20 * kMss;
+  member_b->OnSendStart(sim.Now(), true, b.unsent);
+  member_b->CanSend(kMss);
+  EXPECT_EQ(b.new_segments.size(), 1u);  // One now, the rest spaced out.
+  EXPECT_GT(member_b->pacing_rate_bps(), 0);
 }
 
 }  // namespace

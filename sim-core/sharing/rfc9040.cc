@@ -49,13 +49,6 @@ class Rfc9040TemporalScheme::Member final : public ForwardingControl {
   std::optional<CachedTcb> cached_;
 };
 
-Rfc9040TemporalScheme::Entry& Rfc9040TemporalScheme::EntryFor(uint64_t key,
-                                                              const ConnectionContext& context) {
-  return FindOrCreate(entries_, key, [&] {
-    return Entry(TcbGroup(env_, "rfc9040-temporal", DescribeGroupKey(config_.scope, context)));
-  });
-}
-
 std::unique_ptr<CongestionControl> Rfc9040TemporalScheme::Attach(const TcpConfig& config,
                                                                   SenderHandle& sender,
                                                                   const ConnectionContext& context) {
@@ -63,15 +56,14 @@ std::unique_ptr<CongestionControl> Rfc9040TemporalScheme::Attach(const TcpConfig
   Entry& entry = EntryFor(key, context);
   auto member = std::make_unique<Member>(config, sender, *this, key, entry.group, env_.sim->Now());
   if (member->started_from_cache()) ++entry.hits;
-  entry.group.Add(member.get(), context.flow);
-  return member;
+  return Join(entry, std::move(member), context.flow);
 }
 
 std::optional<CachedTcb> Rfc9040TemporalScheme::Lookup(uint64_t key, SimTime now,
                                                        Bytes initial_window) const {
-  auto it = entries_.find(key);
-  if (it == entries_.end() || !it->second.valid) return std::nullopt;
-  const Entry& e = it->second;
+  const Entry* found = FindEntry(key);
+  if (found == nullptr || !found->valid) return std::nullopt;
+  const Entry& e = *found;
   const SimTime idle = now - e.stored_at;
   // A cached entry expires after its lifetime (RFC 9040 §8.2: cached state goes stale).
   if (idle > config_.cache_lifetime) return std::nullopt;
@@ -87,7 +79,7 @@ std::optional<CachedTcb> Rfc9040TemporalScheme::Lookup(uint64_t key, SimTime now
 }
 
 void Rfc9040TemporalScheme::Store(uint64_t key, SimTime now, const CachedTcb& closing) {
-  Entry& e = entries_.at(key);
+  Entry& e = EntryAt(key);
   // RFC 9040 Table 3: on close, cached = merge(current, cached). "latest" keeps the closing
   // connection's values; "mean" averages the last N closes; "ewma" smooths with a weight.
   switch (config_.merge) {
@@ -150,17 +142,13 @@ void Rfc9040TemporalScheme::Store(uint64_t key, SimTime now, const CachedTcb& cl
   if (e.group.recording()) e.group.RecordState(now, e.value.cwnd, e.value.ssthresh, e.value.srtt, e.value.rttvar, 0, 0);
 }
 
-void Rfc9040TemporalScheme::Describe(nlohmann::json& groups) const {
-  for (const auto& [key, e] : entries_) {
-    nlohmann::json g = e.group.Describe();
-    g["cacheHits"] = e.hits;
-    if (e.valid) {
-      g["cached"] = {{"cwndBytes", e.value.cwnd},
-                     {"ssthreshBytes", std::min(e.value.ssthresh, TcpConfig::kInfiniteSsthresh)},
-                     {"srttS", e.value.has_rtt ? nlohmann::json(e.value.srtt.seconds()) : nlohmann::json(nullptr)},
-                     {"storedAtS", e.stored_at.seconds()}};
-    }
-    groups.push_back(std::move(g));
+void Rfc9040TemporalScheme::DescribeEntry(const Entry& e, nlohmann::json& group) const {
+  group["cacheHits"] = e.hits;
+  if (e.valid) {
+    group["cached"] = {{"cwndBytes", e.value.cwnd},
+                       {"ssthreshBytes", std::min(e.value.ssthresh, TcpConfig::kInfiniteSsthresh)},
+                       {"srttS", e.value.has_rtt ? nlohmann::json(e.value.srtt.seconds()) : nlohmann::json(nullptr)},
+                       {"storedAtS", e.stored_at.seconds()}};
   }
 }
 

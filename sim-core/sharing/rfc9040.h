@@ -8,8 +8,7 @@
 #include <map>
 #include <memory>
 
-#include "sharing/sharing_config.h"
-#include "sharing/tcb_group.h"
+#include "sharing/cache_scheme.h"
 
 namespace tcb {
 
@@ -24,14 +23,22 @@ struct CachedTcb {
   bool has_rtt = false;
 };
 
-class Rfc9040TemporalScheme final : public SharingScheme {
+struct Rfc9040CacheEntry : CacheEntry {
+  using CacheEntry::CacheEntry;
+  bool valid = false;
+  CachedTcb value;
+  SimTime stored_at;
+  std::deque<CachedTcb> recent;  // The last merge_window closes, for the mean.
+  int hits = 0;                  // Opens that started from the cache.
+};
+
+class Rfc9040TemporalScheme final : public CacheScheme<Rfc9040CacheEntry> {
  public:
   Rfc9040TemporalScheme(const SharingConfig& config, const SharingEnvironment& env)
-      : config_(config), env_(env) {}
+      : CacheScheme("rfc9040-temporal", config, env) {}
 
   std::unique_ptr<CongestionControl> Attach(const TcpConfig& config, SenderHandle& sender,
                                             const ConnectionContext& context) override;
-  void Describe(nlohmann::json& groups) const override;
 
   // The entry a connection opening now would start from: aged (the cwnd halved per idle RTT,
   // RFC 7661 §4.4 after Handley et al., never below the initial window) and null once older than the
@@ -42,20 +49,8 @@ class Rfc9040TemporalScheme final : public SharingScheme {
 
  private:
   class Member;
-  struct Entry {
-    explicit Entry(TcbGroup g) : group(std::move(g)) {}
-    TcbGroup group;
-    bool valid = false;
-    CachedTcb value;
-    SimTime stored_at;
-    std::deque<CachedTcb> recent;  // The last merge_window closes, for the mean.
-    int hits = 0;                  // Opens that started from the cache.
-  };
-  Entry& EntryFor(uint64_t key, const ConnectionContext& context);
-
-  SharingConfig config_;
-  SharingEnvironment env_;
-  std::map<uint64_t, Entry> entries_;
+  using Entry = Rfc9040CacheEntry;
+  void DescribeEntry(const Entry& e, nlohmann::json& group) const override;
 };
 
 class Rfc9040EnsembleScheme final : public SharingScheme {

@@ -37,10 +37,10 @@ struct TemporalFixture {
     config.scheme = SchemeKind::kRfc9040Temporal;
     scheme = std::make_unique<Rfc9040TemporalScheme>(config, SharingEnvironment{&sim, nullptr});
   }
-  std::unique_ptr<CongestionControl> Open(testing::FakeSender& sender) {
+  std::unique_ptr<CongestionControl> Open(testing::FakeSender& sender, const TcpConfig& config = Config()) {
     ConnectionContext c;
     c.remote = 7;
-    return scheme->Attach(Config(), sender, c);
+    return scheme->Attach(config, sender, c);
   }
   Simulation sim{1};
   std::unique_ptr<Rfc9040TemporalScheme> scheme;
@@ -68,6 +68,45 @@ TEST(Rfc9040TemporalTest, OpenStartsFromTheCacheAndCloseMergesIntoIt) {
   second->OnEstablished(SimTime::Zero(), false);
   EXPECT_EQ(second->cwnd(), 24 * kMss);  // Table 3.
   EXPECT_EQ(second->ssthresh(), 16 * kMss);
+}
+
+// RFC 9040 Table 1 caches cwnd and ssthresh, not CUBIC's state: W_max, K and the epoch are the window
+// rule's (RFC 9438 §4.2) and a new connection starts without them. Starting from a cached window at
+// or above the cached ssthresh, CUBIC begins a congestion avoidance stage with W_max = that window
+// and K = 0, probing beyond it along the convex curve at once (as Linux's bictcp_update() when
+// last_max_cwnd <= cwnd, and as RFC 9438 §4.8 after a timeout), not returning to the W_max the
+// closed connection had learnt from its last loss.
+TEST(Rfc9040TemporalTest, ACachedWindowGivesCubicNoWmax) {
+  SharingConfig config;
+  config.age_cwnd = false;
+  TemporalFixture f(config);
+  TcpConfig cubic = Config();
+  cubic.SetFlavor(TcpFlavor::kCubic);
+  testing::FakeSender s1, s2;
+  auto first = f.Open(s1, cubic);
+  first->OnEstablished(SimTime::Zero(), false);
+  first->OnRttSample(SimTime::Zero(), Ms(80));
+  static_cast<ForwardingControl*>(first.get())->tcb().cwnd = 24 * kMss;
+  static_cast<ForwardingControl*>(first.get())->tcb().ssthresh = 16 * kMss;
+  first->OnClosed(SimTime::Zero());
+
+  auto second = f.Open(s2, cubic);
+  second->OnEstablished(SimTime::Zero(), false);
+  ASSERT_EQ(second->cwnd(), 24 * kMss);
+  ASSERT_EQ(second->ssthresh(), 16 * kMss);
+  // One window sent, its first segment acknowledged: congestion avoidance begins.
+  s2.controller = second.get();
+  s2.SendTo(1 + 24 * kMss);
+  AckInfo ack;
+  ack.ack = 1 + kMss;
+  ack.newly_acked = kMss;
+  s2.una = ack.ack;
+  s2.now = Ms(80);
+  second->OnAck(Ms(80), ack);
+  TcpSeriesRow row;
+  second->DescribeState(row);
+  EXPECT_EQ(row.w_max_bytes, 24 * kMss);
+  EXPECT_EQ(row.cubic_k_ns, 0);
 }
 
 TEST(Rfc9040TemporalTest, MergeRules) {

@@ -79,7 +79,7 @@ struct SharingConfig {
 
   // linux-tcp-metrics (cache_lifetime is TCP_METRICS_TIMEOUT)
   bool metrics_no_save = false;          // net.ipv4.tcp_nometrics_save.
-  bool metrics_no_ssthresh_save = true;  // net.ipv4.tcp_no_ssthresh_metrics_save (default 1 since Linux 5.3).
+  bool metrics_no_ssthresh_save = true;  // net.ipv4.tcp_no_ssthresh_metrics_save (default 1 since Linux 5.6).
   int metrics_initcwnd = 0;              // The route's initcwnd in segments; 0: the TCP option's.
   int metrics_cwnd_lock = 0;             // A locked cwnd route metric in segments (a clamp); 0: none.
 

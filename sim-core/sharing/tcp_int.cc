@@ -11,7 +11,15 @@ namespace tcb {
 class TcpIntHost final : public EnsembleGroup {
  public:
   TcpIntHost(const SharingConfig& scheme, const SharingEnvironment& env, std::string key, const TcpConfig& config)
-      : EnsembleGroup(env, "tcp-int", std::move(key), config), scheme_(scheme) {
+      : EnsembleGroup(env, "tcp-int", std::move(key), config),
+        scheme_(scheme),
+        // §5: "the sender increases the cwnd variable as appropriate", which the paper's TCP does
+        // by RFC 5681's AIMD (our Grow() and Shrink(), the seed flavors keep them). With another
+        // window rule (CUBIC) the host's one window follows that rule through the group's
+        // CongestionOps, as E-TCP's and the Congestion Manager's do. The proxy case keeps its
+        // weighted AIMD: a connection standing for `weight` grows by `weight` segments per window
+        // and gives up 1/(2 weight) on a loss, which has no counterpart in CUBIC's rule.
+        follows_rule_(!scheme.weighted && config.window_rule != WindowRule::kReno) {
     host_window_.cwnd = config.InitialWindowBytes();
     host_window_.ssthresh = config.initial_ssthresh;
   }
@@ -33,6 +41,20 @@ class TcpIntHost final : public EnsembleGroup {
   void OnLeft(EnsembleMember& m) override {
     member_windows_.erase(&m);
     SumWindows();
+  }
+  void OnResumeAfterIdle(EnsembleMember&, bool) override {
+    // §5: one congestion window for the host's connections, halved on a loss, "achieving the effect
+    // of a single persistent TCP connection"; such a connection restarts its window after an idle
+    // period (RFC 5681 §4.1: min(IW, cwnd), with tcp.slowStartRestart). Without the restart, the
+    // first connection after idle sends the host's whole window, grown before the idle period, in
+    // one burst, and a burst that loses N packets of one connection costs N round trips (OnAck). In
+    // the proxy case every connection's window restarts, as each independent connection's would.
+    if (!config().slow_start_restart) return;
+    const Bytes restart = config().InitialWindowBytes();
+    host_window_.cwnd = std::min(host_window_.cwnd, restart);
+    for (auto& [member, w] : member_windows_) w.cwnd = std::min(w.cwnd, restart);
+    SumWindows();
+    Record();
   }
   void OnSegmentSent(EnsembleMember& m, const SentSegment& s) override {
     // "The connection prepares the packet ... adding an entry at the tail of the list of
@@ -65,7 +87,15 @@ class TcpIntHost final : public EnsembleGroup {
   void SumWindows();
   bool IsCandidate(const OutstandingList<EnsembleMember>::Entry& e, SimTime now) const;
 
+  // The host's one window grows and shrinks by the connection's window rule (CUBIC), not by
+  // Grow()/Shrink(); host_window_ then mirrors the group's Tcb.
+  void FollowRule(Window& w) {
+    w.cwnd = tcb().cwnd;
+    w.ssthresh = tcb().ssthresh;
+  }
+
   const SharingConfig& scheme_;
+  const bool follows_rule_;
   Window host_window_;  // cwnd, ssthresh, count and decr_ts of struct chost.
   std::map<const EnsembleMember*, Window> member_windows_;  // The proxy case only.
 };
@@ -143,7 +173,13 @@ bool TcpIntHost::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
     // and decrements ownd by their size."
     outstanding().Acked(&m, ack.ack);
     if (m.in_recovery() && ack.ack >= m.recover()) m.LeaveRecovery();
-    Grow(WindowOf(m), ack.newly_acked, WeightOf(m));
+    if (follows_rule_) {
+      IncreaseWindow(ack.newly_acked);
+      mutable_tcb().cwnd = std::min(tcb().cwnd, config().receive_window * static_cast<Bytes>(std::max<size_t>(1, members().size())));
+      FollowRule(host_window_);
+    } else {
+      Grow(WindowOf(m), ack.newly_acked, WeightOf(m));
+    }
   }
   // "On the arrival of an ACK (new or duplicate), the sender uses the ACK's timestamp to increment
   // the acks field of each packet transmitted earlier than the packet just acknowledged."
@@ -155,7 +191,20 @@ bool TcpIntHost::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
     EnsembleMember& owner = *e.owner;
     const SeqNo seq = e.seq;
     const Bytes bytes = e.bytes;
-    Shrink(WindowOf(owner), e.sent_at, WeightOf(owner), now);
+    if (follows_rule_) {
+      // The rule's reduction (RFC 9438 §4.6 for CUBIC) over the host's packets, once per window of
+      // data as Shrink() (decr_ts).
+      Window& w = host_window_;
+      if (!w.decreased || e.sent_at > w.decr_ts) {
+        mutable_tcb().ssthresh = SsThreshAfterLoss(outstanding().bytes());
+        mutable_tcb().cwnd = tcb().ssthresh;
+        FollowRule(w);
+        w.decr_ts = now;
+        w.decreased = true;
+      }
+    } else {
+      Shrink(WindowOf(owner), e.sent_at, WeightOf(owner), now);
+    }
     // The retransmission is pending until the ACK passes it.
     owner.EnterRecovery(seq + bytes);
     owner.sender().RetransmitNow(seq, bytes);  // Moves the entry to the tail.
@@ -164,17 +213,30 @@ bool TcpIntHost::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
   SumWindows();
   Record();
   Pump();
+  // RFC 6298 §5.3: every ACK of new data restarts the retransmission timer, also one that passes a
+  // retransmission while later packets of the connection wait for theirs (NewReno's partial ACK, and
+  // RFC 6582 §4's Slow-but-Steady variant). The paper's TCP-INT recovers its losses without a coarse
+  // timeout (§5's sequence plot); the price is one repair per round trip when a connection loses
+  // many packets of one window.
   return true;
 }
 
 void TcpIntHost::OnRetransmissionTimeout(EnsembleMember& m) {
-  // A coarse timeout: back to one segment, ssthresh = max(FlightSize / 2, 2 SMSS) (RFC 5681 eq. 4)
-  // over the host's packets (or, in the proxy case, the connection's); the connection resends from
-  // snd_una, so its entries leave the list (go-back-N lists them again).
+  // A coarse timeout: back to one segment, ssthresh as RFC 5681 §3.1 eq. (4) over the host's
+  // packets (or, in the proxy case, the connection's); the connection resends from snd_una, so its
+  // entries leave the list (go-back-N lists them again).
   Window& w = WindowOf(m);
   const Bytes flight = scheme_.weighted ? m.sender().flight_size() : outstanding().bytes();
-  w.ssthresh = std::max(flight / 2, 2 * tcb().mss);
-  w.cwnd = tcb().mss;
+  if (follows_rule_) {
+    // The rule's ssthresh (RFC 9438 §4.8 for CUBIC: beta_cubic) and a loss window of one segment.
+    mutable_tcb().ssthresh = SsThreshAfterLoss(flight);
+    mutable_tcb().cwnd = tcb().mss;
+    NoteTimeout();
+    FollowRule(w);
+  } else {
+    w.ssthresh = Rfc5681SsThresh(flight, tcb().mss);
+    w.cwnd = tcb().mss;
+  }
   w.decr_ts = Now();
   w.decreased = true;
   outstanding().RemoveOwner(&m);

@@ -141,6 +141,13 @@ TEST(TcpIntTest, TheHostWindowHalvesOncePerWindow) {
   EXPECT_NEAR(static_cast<double>(after), static_cast<double>(before) / 2, static_cast<double>(kMss) * 3);
 }
 
+// §5: the sender "increases the cwnd variable as appropriate": the host's one window follows the
+// connections' window rule, with CUBIC RFC 9438 §4.6's reduction and §4.2's cubic curve, once per
+// window of data (decr_ts) as with RFC 5681's.
+TEST(TcpIntTest, TheHostWindowFollowsCubicsRule) {
+  testing::ExpectGroupWindowFollowsCubic(testing::CubicGroupAfterOneLoss("tcp-int"));
+}
+
 // §5's test: staggered transfers over a small buffer. TCP-INT recovers every loss without a coarse
 // timeout and shares the bottleneck almost exactly; independent SACK or NewReno connections time out
 // and share less evenly.
@@ -166,6 +173,28 @@ TEST(TcpIntTest, StaggeredTransfersAvoidTimeoutsAndShareEqually) {
   const double jain = tcp_int.summary["run"]["fairness"]["jainIndex"].get<double>();
   EXPECT_GT(jain, 0.999);
   EXPECT_GT(jain, sack.summary["run"]["fairness"]["jainIndex"].get<double>());
+}
+
+// §5: the host's one window gives "the effect of a single persistent TCP connection", and such a
+// connection restarts its window after an idle period (RFC 5681 §4.1). On path-intercontinental
+// (100 Mb/s, 150 ms, a 1000-packet queue at the server's own 1 Gb/s interface) the transfers that
+// follow 20 s of idle start from the initial window and lose nothing. Without the restart ("nssr",
+// and before the rule applied to the host window) the second transfer sent the host's whole window,
+// about 1800 segments grown by the first transfer, in one burst, lost the 808 its interface queue
+// could not hold, and repaired them one per round trip (rule 3): 40 s later it had not finished, and
+// the third transfer, whose window the second's listed packets filled, had sent nothing.
+TEST(TcpIntTest, TheHostWindowRestartsAfterIdle) {
+  json doc = testing::PathTransfers("path-intercontinental", "tcp-int", "cubic", {0, 20, 40}, 5'000'000, 60);
+  const RunOutput ssr = testing::RunDoc(doc);
+  EXPECT_EQ(ssr.summary["items"]["file"]["transfersCompleted"], 3);
+  for (size_t i = 1; i <= 2; ++i) {
+    EXPECT_EQ(testing::Flow(ssr, i)["initial"]["cwndBytes"], 10 * 1460);  // IW10 (RFC 6928).
+    EXPECT_EQ(testing::Flow(ssr, i)["retransmissions"], 0);
+  }
+  doc["tcp"]["slowStartRestart"] = false;
+  const RunOutput nssr = testing::RunDoc(doc);
+  EXPECT_GT(testing::Flow(nssr, 1)["initial"]["cwndBytes"].get<int64_t>(), 1000 * 1460);
+  EXPECT_GT(testing::Flow(nssr, 1)["packetsDropped"].get<int64_t>(), 500);
 }
 
 // The proxy case: a weighted host manages its connections' windows as if they were independent, so a

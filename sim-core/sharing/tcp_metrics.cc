@@ -116,16 +116,10 @@ class LinuxTcpMetricsScheme::Member final : public ForwardingControl {
   bool backoff_ = false;
 };
 
-LinuxTcpMetricsScheme::Entry& LinuxTcpMetricsScheme::EntryFor(uint64_t key, const ConnectionContext& context) {
-  return FindOrCreate(entries_, key, [&] {
-    return Entry(TcbGroup(env_, "linux-tcp-metrics", DescribeGroupKey(config_.scope, context)));
-  });
-}
-
 TcpMetricsEntry* LinuxTcpMetricsScheme::Lookup(uint64_t key, SimTime now) {
-  auto it = entries_.find(key);
-  if (it == entries_.end() || !it->second.metrics.exists) return nullptr;
-  TcpMetricsEntry& m = it->second.metrics;
+  Entry* e = FindEntry(key);
+  if (e == nullptr || !e->metrics.exists) return nullptr;
+  TcpMetricsEntry& m = e->metrics;
   // tcpm_check_stamp(): an entry older than TCP_METRICS_TIMEOUT (one hour) is refilled from the
   // route, which here holds nothing but the locks: the learnt values are gone.
   if (now - m.stamp > config_.cache_lifetime) {
@@ -140,21 +134,15 @@ std::unique_ptr<CongestionControl> LinuxTcpMetricsScheme::Attach(const TcpConfig
                                                                  const ConnectionContext& context) {
   const uint64_t key = GroupKey(config_.scope, context);
   Entry& entry = EntryFor(key, context);
-  auto member = std::make_unique<Member>(config, sender, *this, key, entry);
-  entry.group.Add(member.get(), context.flow);
-  return member;
+  return Join(entry, std::make_unique<Member>(config, sender, *this, key, entry), context.flow);
 }
 
-void LinuxTcpMetricsScheme::Describe(nlohmann::json& groups) const {
-  for (const auto& [key, e] : entries_) {
-    nlohmann::json g = e.group.Describe();
-    const TcpMetricsEntry& m = e.metrics;
-    // What `ip tcp_metrics show` would print for the destination at the end of the run.
-    g["tcpMetrics"] = {{"rttUs", m.rtt8.ns() / 8 / 1000},       {"rttvarUs", m.rttvar4.ns() / 4 / 1000},
-                       {"ssthreshBytes", m.ssthresh},          {"cwndBytes", m.cwnd},
-                       {"restoredSsthresh", e.restored_ssthresh}, {"seededRto", e.seeded_rto}};
-    groups.push_back(std::move(g));
-  }
+void LinuxTcpMetricsScheme::DescribeEntry(const Entry& e, nlohmann::json& group) const {
+  const TcpMetricsEntry& m = e.metrics;
+  // What `ip tcp_metrics show` would print for the destination at the end of the run.
+  group["tcpMetrics"] = {{"rttUs", m.rtt8.ns() / 8 / 1000},       {"rttvarUs", m.rttvar4.ns() / 4 / 1000},
+                         {"ssthreshBytes", m.ssthresh},          {"cwndBytes", m.cwnd},
+                         {"restoredSsthresh", e.restored_ssthresh}, {"seededRto", e.seeded_rto}};
 }
 
 }  // namespace tcb

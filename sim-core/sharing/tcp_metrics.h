@@ -3,15 +3,15 @@
 // (tcp_update_metrics()), and a new connection to the destination reads it once established
 // (tcp_init_metrics()): the cached RTT seeds only the first retransmission timeout, ssthresh is
 // restored only when net.ipv4.tcp_no_ssthresh_metrics_save is 0 (its default has been 1 since
-// Linux 5.3), and the cached cwnd limits a connection only when the route locks it. Entries older
-// than an hour are reset (TCP_METRICS_TIMEOUT). The route's initcwnd sets the initial window.
+// Linux 5.6: commit 65e6d90168f3, "net-tcp: Disable TCP ssthresh metrics cache by default",
+// applied to net-next on 9 December 2019), and the cached cwnd limits a connection only when the route locks it. Entries older
+// than an hour are reset (TCP_METRICS_TIMEOUT). The route's initcwnd sets the initial window. The
+// reordering metric is left out: see docs/SCHEMES.md ("Linux tcp_metrics").
 #pragma once
 
-#include <map>
 #include <memory>
 
-#include "sharing/sharing_config.h"
-#include "sharing/tcb_group.h"
+#include "sharing/cache_scheme.h"
 
 namespace tcb {
 
@@ -26,13 +26,20 @@ struct TcpMetricsEntry {
   bool exists = false;
 };
 
-class LinuxTcpMetricsScheme final : public SharingScheme {
+struct TcpMetricsCacheEntry : CacheEntry {
+  using CacheEntry::CacheEntry;
+  TcpMetricsEntry metrics;
+  int64_t restored_ssthresh = 0;  // Connections that started from a cached ssthresh.
+  int64_t seeded_rto = 0;         // Connections whose first RTO came from the cached RTT.
+};
+
+class LinuxTcpMetricsScheme final : public CacheScheme<TcpMetricsCacheEntry> {
  public:
-  LinuxTcpMetricsScheme(const SharingConfig& config, const SharingEnvironment& env) : config_(config), env_(env) {}
+  LinuxTcpMetricsScheme(const SharingConfig& config, const SharingEnvironment& env)
+      : CacheScheme("linux-tcp-metrics", config, env) {}
 
   std::unique_ptr<CongestionControl> Attach(const TcpConfig& config, SenderHandle& sender,
                                             const ConnectionContext& context) override;
-  void Describe(nlohmann::json& groups) const override;
 
   // The entry for `key` as a lookup at `now` sees it: reset once older than the timeout
   // (tcp_get_metrics() -> tcpm_check_stamp()).
@@ -40,18 +47,8 @@ class LinuxTcpMetricsScheme final : public SharingScheme {
 
  private:
   class Member;
-  struct Entry {
-    explicit Entry(TcbGroup g) : group(std::move(g)) {}
-    TcbGroup group;
-    TcpMetricsEntry metrics;
-    int64_t restored_ssthresh = 0;  // Connections that started from a cached ssthresh.
-    int64_t seeded_rto = 0;         // Connections whose first RTO came from the cached RTT.
-  };
-  Entry& EntryFor(uint64_t key, const ConnectionContext& context);
-
-  SharingConfig config_;
-  SharingEnvironment env_;
-  std::map<uint64_t, Entry> entries_;
+  using Entry = TcpMetricsCacheEntry;
+  void DescribeEntry(const Entry& e, nlohmann::json& group) const override;
 };
 
 }  // namespace tcb

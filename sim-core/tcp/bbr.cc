@@ -68,6 +68,10 @@ void BbrOps::Init(Tcb& tcb, SimTime now) {
   cycle_index_ = 0;
   delivered_time_ = now;
   app_limited_ = false;
+  // RFC 9959 Appendix C: the flag "is initialised to False when a BBR flow starts".
+  carefully_resuming_ = false;
+  cr_round_ = 0;
+  cr_probing_bw_ = 0;
   ResetStartupMode();
 }
 
@@ -80,6 +84,10 @@ void BbrOps::OnStateChange(Tcb&, SimTime, CongestionState state) {
     full_bw_ = 0;
     round_start_ = true;
   }
+  // RFC 9959 Appendix C.1: "If congestion is detected while the 'carefully-resuming' flag is True,
+  // BBR exits the Startup state and enters the Drain state (implementing the Safe Retreat Phase)";
+  // §4.6 (persistent congestion): a timeout does the same.
+  if (carefully_resuming_ && state != CongestionState::kOpen) RetreatCarefulResume();
 }
 
 void BbrOps::OnSendingResumed(Tcb&, SimTime, SimTime) {
@@ -98,8 +106,12 @@ void BbrOps::ControlWindow(Tcb& tcb, const AckSample& sample) {
   UpdateModel(tcb, sample);
   const double bw = bandwidth();
   SetPacingRate(bw, pacing_gain_);
+  // RFC 9959 Appendix C.1: while carefully resuming in Startup, pace at the larger of BBR's rate
+  // and the probing rate, and aim the window at the larger of the two bandwidths.
+  const bool resuming = carefully_resuming_ && mode_ == Mode::kStartup;
+  if (resuming) pacing_rate_bps_ = std::max(pacing_rate_bps_, cr_probing_bw_ * 8);
   SetTsoSegsGoal(tcb);
-  SetCwnd(tcb, sample, bw, cwnd_gain_);
+  SetCwnd(tcb, sample, resuming ? std::max(bw, cr_probing_bw_) : bw, cwnd_gain_);
   app_limited_ = sample.log != nullptr ? sample.log->app_limited() : sample.app_limited;
 }
 
@@ -123,7 +135,14 @@ void BbrOps::UpdateBandwidth(const AckSample& sample) {
     ++round_count_;
     round_start_ = true;
     packet_conservation_ = false;
+    // RFC 9959 Appendix C.1: the flag "is reset to False two rounds after it is set, i.e., after
+    // all the packets sent in the first round of 'carefully resuming' have been ... acknowledged"
+    // (unless Safe Retreat's Drain holds it until Drain ends).
+    if (carefully_resuming_ && mode_ == Mode::kStartup && round_count_ >= cr_round_ + 2) carefully_resuming_ = false;
   }
+  // RFC 9959 Appendix C.3: "any delivery rates measured in the Drain state MUST be discarded if
+  // the 'carefully-resuming' flag is set": the jump's packets still queued taint them.
+  if (carefully_resuming_ && mode_ == Mode::kDrain) return;
   const double bw = static_cast<double>(rs->delivered) / rs->interval.seconds();
   // An application-limited sample only counts when it shows at least the bandwidth already
   // estimated: it measures the application, not the path.
@@ -188,12 +207,19 @@ void BbrOps::CheckDrain(const Tcb& tcb, const AckSample& sample) {
   // tcp_bbr.c bbr_check_drain(): once the pipe is full, drain the queue Startup built, then probe
   // the bandwidth once in flight is down to the BDP. (ns-3 3.44 also sets ssthresh to the BDP
   // here, as later Linux does.)
-  if (mode_ == Mode::kStartup && full_bw_reached()) {
-    mode_ = Mode::kDrain;
-    pacing_gain_ = kDrainGain;
-    cwnd_gain_ = kHighGain;
+  if (mode_ == Mode::kStartup && full_bw_reached()) EnterDrain();
+  if (mode_ == Mode::kDrain && sample.in_flight <= TargetCwnd(tcb, bandwidth(), kUnit)) {
+    // RFC 9959 Appendix C.3: the "carefully-resuming" flag "is cleared upon exiting the Drain
+    // state".
+    carefully_resuming_ = false;
+    ResetProbeBwMode();
   }
-  if (mode_ == Mode::kDrain && sample.in_flight <= TargetCwnd(tcb, bandwidth(), kUnit)) ResetProbeBwMode();
+}
+
+void BbrOps::EnterDrain() {
+  mode_ = Mode::kDrain;
+  pacing_gain_ = kDrainGain;
+  cwnd_gain_ = kHighGain;
 }
 
 void BbrOps::UpdateMinRtt(Tcb& tcb, const AckSample& sample) {
@@ -335,6 +361,48 @@ void BbrOps::SetCwnd(Tcb& tcb, const AckSample& sample, double bw, int gain) {
   tcb.cwnd = cwnd;
   // ProbeRTT: 4 segments at most, to drain the queue and measure the min RTT.
   if (mode_ == Mode::kProbeRtt) tcb.cwnd = std::min(tcb.cwnd, kCwndMinTarget * tcb.mss);
+}
+
+bool BbrOps::AdjustNetworkParameters(Tcb& tcb, double bw, SimTime rtt, Bytes min_window, Bytes max_window) {
+  // quiche BbrSender::AdjustNetworkParameters() (see the header).
+  if (rtt > SimTime::Zero() && rtt < min_rtt_) min_rtt_ = rtt;
+  if (mode_ != Mode::kStartup || bw <= 0 || min_rtt_.IsInfinite()) return false;
+  Bytes window = static_cast<Bytes>(bw * min_rtt_.seconds());
+  if (max_window > 0) window = std::min(window, max_window);
+  window = std::max(window, min_window);
+  // params.allow_cwnd_to_decrease is false for a resumed connection.
+  if (window <= tcb.cwnd) return false;
+  tcb.cwnd = window;
+  pacing_rate_bps_ = std::max(pacing_rate_bps_, static_cast<double>(window) * 8 / min_rtt_.seconds());
+  return true;
+}
+
+bool BbrOps::StartCarefulResume(Tcb& tcb, double probing_bw, Bytes total_delivered) {
+  // RFC 9959 Appendix C.1: "Careful Resume is allowed to transmit unvalidated packets only when
+  // the BBR flow is in the Startup state."
+  if (mode_ != Mode::kStartup || min_rtt_.IsInfinite() || probing_bw * 8 <= pacing_rate_bps_) return false;
+  carefully_resuming_ = true;
+  cr_probing_bw_ = probing_bw;
+  // The Unvalidated Phase starts a round: the first packet sent from now on ends it when
+  // delivered (as recovery starts one in bbr_set_cwnd_to_recover_or_restore()).
+  next_round_delivered_ = total_delivered;
+  cr_round_ = round_count_;
+  pacing_rate_bps_ = std::max(pacing_rate_bps_, probing_bw * 8);
+  SetTsoSegsGoal(tcb);
+  // "CWND is set to the larger of BBR.bw and the probing rate, multiplied by BBR.rtt_min times
+  // BBRStartupCwndGain": here Linux 4.9's Startup cwnd gain (2/ln 2; the IETF draft's is 2), in
+  // bbr_target_cwnd()'s terms.
+  tcb.cwnd = std::max(tcb.cwnd, TargetCwnd(tcb, std::max(bandwidth(), probing_bw), cwnd_gain_));
+  return true;
+}
+
+void BbrOps::RetreatCarefulResume() {
+  // RFC 9959 Appendix C.3 (Safe Retreat for BBR): Startup ends as if the pipe were full, so that
+  // Drain leads to ProbeBW and a later ProbeRTT does not return to Startup.
+  if (!carefully_resuming_ || mode_ != Mode::kStartup) return;
+  full_bw_ = bandwidth();
+  full_bw_count_ = kFullBwCount;
+  EnterDrain();
 }
 
 void BbrOps::DescribeState(const Tcb&, TcpSeriesRow& row) const {

@@ -83,6 +83,37 @@ class BbrOps final : public CongestionOps {
   // The window BBR aims for at `bw` (bytes per second) and `gain` (bbr_target_cwnd()).
   Bytes TargetCwnd(const Tcb& tcb, double bw, int gain) const;
 
+  // ---- Resuming from saved path state (sharing/bdp_resume.h, sharing/careful_resume.h) ----
+  // Google QUIC's resumption from cached network parameters, as quiche's
+  // quic/core/congestion_control/bbr_sender.cc BbrSender::AdjustNetworkParameters() does it: a
+  // saved minimum RTT below BBR's own becomes its min RTT; in Startup the window becomes the saved
+  // bandwidth `bw` (bytes per second) x min RTT, at least `min_window` and at most `max_window`
+  // (when > 0), and the pacing rate at least that window per min RTT. Startup's pacing only ever
+  // rises (bbr_set_pacing_rate()), so the connection paces at the saved rate until its own
+  // estimate x 2/ln 2 exceeds it. The bandwidth filter is not seeded (quiche dropped that with
+  // quic_bbr_donot_inject_bandwidth: a seeded filter would hold the saved rate for 10 rounds
+  // whatever the path delivers). Returns whether the window grew; outside Startup nothing changes.
+  bool AdjustNetworkParameters(Tcb& tcb, double bw, SimTime rtt, Bytes min_window, Bytes max_window);
+
+  // RFC 9959 Appendix C ("Implementation Notes for Using BBR"): Careful Resume over BBR. Sets the
+  // "carefully-resuming" flag and starts a round (C.1: "the sender starts the Unvalidated Phase at
+  // the beginning of a BBR round"); while it is set in Startup, the pacing rate is the larger of
+  // BBR's own (bw x Startup gain) and `probing_bw` (bytes per second: half the saved bandwidth),
+  // and cwnd is set from the larger of the two x min RTT x Startup's cwnd gain. Only in Startup,
+  // and only when the probing rate exceeds the current pacing rate; returns whether it started.
+  // `total_delivered`: everything delivered so far (the SentLog's C.delivered).
+  bool StartCarefulResume(Tcb& tcb, double probing_bw, Bytes total_delivered);
+  // C.3: Safe Retreat is Drain. While carefully resuming in Startup, leaves Startup for Drain as on
+  // congestion; the flag stays set until Drain ends, and delivery-rate samples taken meanwhile
+  // are discarded.
+  void RetreatCarefulResume();
+  // Clears the flag without retreating (RFC 9959's "rate-limited" exit of the Unvalidated Phase).
+  void StopCarefulResume() { carefully_resuming_ = false; }
+  bool carefully_resuming() const { return carefully_resuming_; }
+  // round_count() when StartCarefulResume() started its round.
+  uint64_t careful_resume_round() const { return cr_round_; }
+  double careful_resume_probing_bw() const { return cr_probing_bw_; }
+
  private:
   void UpdateModel(Tcb& tcb, const AckSample& sample);
   void UpdateBandwidth(const AckSample& sample);
@@ -140,6 +171,14 @@ class BbrOps final : public CongestionOps {
   Bytes prior_cwnd_ = 0;
   // tp->app_limited as of the last ACK (see OnSendingResumed()).
   bool app_limited_ = false;
+
+  // RFC 9959 Appendix C's "carefully-resuming" flag, the round it was set in, and the probing
+  // rate (bytes per second).
+  bool carefully_resuming_ = false;
+  uint64_t cr_round_ = 0;
+  double cr_probing_bw_ = 0;
+  // Leaves Startup for Drain, as bbr_check_drain() does once the pipe is full.
+  void EnterDrain();
 };
 
 }  // namespace tcb

@@ -465,6 +465,95 @@ std::vector<Row> Rows(const RunOutput& run) {
   return rows;
 }
 
+// ---- Resuming from saved path state ----
+
+// RFC 9959 Appendix C.1: the jump only from Startup; while "carefully resuming" BBR paces at the
+// larger of its own rate (bw x Startup gain) and the probing rate, and cwnd is set from the larger
+// bandwidth x min RTT x Startup's cwnd gain; the flag is reset two rounds after it was set.
+TEST(BbrTest, CarefulResumeJumpsByRateFromStartupForTwoRounds) {
+  Driver d;
+  d.Round(10, 50'000, 10 * kMss);  // The initial window's round, at 50 kB/s.
+  const double own = d.bbr.PacingRateBps(d.tcb);
+  const double probing = 2'500'000;  // Bytes per second: half of a saved 40 Mb/s.
+  ASSERT_LT(own, probing * 8);
+  ASSERT_TRUE(d.bbr.StartCarefulResume(d.tcb, probing, d.delivered));
+  EXPECT_TRUE(d.bbr.carefully_resuming());
+  EXPECT_EQ(d.bbr.PacingRateBps(d.tcb), probing * 8);
+  EXPECT_EQ(d.tcb.cwnd, d.bbr.TargetCwnd(d.tcb, probing, BbrOps::kHighGain));
+  const uint64_t start = d.bbr.round_count();
+  // The first round: acknowledgements of what was sent before the jump, still at the old rate.
+  d.Round(10, 60'000, 100 * kMss);
+  EXPECT_EQ(d.bbr.round_count(), start + 1);
+  EXPECT_TRUE(d.bbr.carefully_resuming());
+  EXPECT_EQ(d.bbr.PacingRateBps(d.tcb), probing * 8);  // Still the probing rate, BBR's being lower.
+  EXPECT_GE(d.tcb.cwnd, d.bbr.TargetCwnd(d.tcb, probing, BbrOps::kHighGain));
+  d.Round(10, probing, 200 * kMss);  // The second: the jump's delivery rate. Reset: validated.
+  EXPECT_FALSE(d.bbr.carefully_resuming());
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kStartup);
+  // Not from ProbeBW, nor below BBR's own rate.
+  Driver later;
+  later.ReachProbeBw(1'000'000);
+  EXPECT_FALSE(later.bbr.StartCarefulResume(later.tcb, 4'000'000, later.delivered));
+  Driver slow;
+  slow.Round(10, 1'000'000, 10 * kMss);
+  EXPECT_FALSE(slow.bbr.StartCarefulResume(slow.tcb, 100'000, slow.delivered));
+  EXPECT_FALSE(slow.bbr.carefully_resuming());
+}
+
+// RFC 9959 Appendix C.1 and C.3: congestion while carefully resuming ends Startup for Drain (Safe
+// Retreat); delivery rates measured in Drain while the flag is set are discarded; the flag clears
+// when Drain ends.
+TEST(BbrTest, CongestionWhileCarefullyResumingDrainsAndDiscardsTheDrainSamples) {
+  Driver d;
+  d.Round(10, 50'000, 10 * kMss);
+  ASSERT_TRUE(d.bbr.StartCarefulResume(d.tcb, 2'500'000, d.delivered));
+  d.Round(10, 1'000'000, 300 * kMss);
+  const double bw = d.bbr.bandwidth();
+  d.bbr.OnStateChange(d.tcb, d.now, CongestionState::kRecovery);
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kDrain);
+  EXPECT_TRUE(d.bbr.full_bw_reached());
+  EXPECT_TRUE(d.bbr.carefully_resuming());
+  d.Round(10, 5'000'000, 300 * kMss);  // Tainted by the jump's queue: not taken.
+  EXPECT_EQ(d.bbr.bandwidth(), bw);
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kDrain);
+  d.Ack(1'000'000, kMss, false, SimTime::Milliseconds(1));  // Drained.
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kProbeBw);
+  EXPECT_FALSE(d.bbr.carefully_resuming());
+  // Without the flag, congestion in Startup does not end it (BBR v1 ignores loss there).
+  Driver plain;
+  plain.Round(10, 50'000, 10 * kMss);
+  plain.bbr.OnStateChange(plain.tcb, plain.now, CongestionState::kRecovery);
+  EXPECT_EQ(plain.bbr.mode(), BbrOps::Mode::kStartup);
+}
+
+// quiche BbrSender::AdjustNetworkParameters(): a saved minimum RTT below BBR's own becomes its min
+// RTT; in Startup cwnd = saved bandwidth x min RTT (at least the given minimum, at most the given
+// maximum, never lower than it is) and the pacing rate at least that window per min RTT.
+TEST(BbrTest, SavedNetworkParametersSeedStartup) {
+  Driver d;
+  const double bw = 5'000'000;  // Bytes per second.
+  const SimTime saved_rtt = SimTime::Milliseconds(30);
+  ASSERT_TRUE(d.bbr.AdjustNetworkParameters(d.tcb, bw, saved_rtt, d.tcb.cwnd, 0));
+  EXPECT_EQ(d.bbr.min_rtt(), saved_rtt);
+  EXPECT_EQ(d.tcb.cwnd, static_cast<Bytes>(bw * saved_rtt.seconds()));
+  EXPECT_NEAR(d.bbr.PacingRateBps(d.tcb), bw * 8, 1.0);
+  d.Round(10, 100'000, 10 * kMss);  // Startup's pacing only rises.
+  EXPECT_NEAR(d.bbr.PacingRateBps(d.tcb), bw * 8, 1.0);
+
+  Driver clamped;
+  ASSERT_TRUE(clamped.bbr.AdjustNetworkParameters(clamped.tcb, bw, kRtt, clamped.tcb.cwnd, 50 * kMss));
+  EXPECT_EQ(clamped.tcb.cwnd, 50 * kMss);
+  EXPECT_EQ(clamped.bbr.min_rtt(), kRtt);  // Not above the handshake's.
+  Driver tiny;
+  EXPECT_FALSE(tiny.bbr.AdjustNetworkParameters(tiny.tcb, 1'000, kRtt, tiny.tcb.cwnd, 0));
+  EXPECT_EQ(tiny.tcb.cwnd, 10 * kMss);
+  Driver later;
+  later.ReachProbeBw(1'000'000);
+  const Bytes cwnd = later.tcb.cwnd;
+  EXPECT_FALSE(later.bbr.AdjustNetworkParameters(later.tcb, bw, kRtt, 10 * kMss, 0));
+  EXPECT_EQ(later.tcb.cwnd, cwnd);
+}
+
 TEST(BbrRunTest, StartupDrainProbeBwAndProbeRttOnASingleBottleneck) {
   // The state machine of tcp_bbr.c on one bulk flow: Startup (gain 2/ln 2), Drain (its inverse),
   // ProbeBW cycling 5/4, 3/4 and 1, and ProbeRTT (gain 1) whenever the min RTT is 10 s old.

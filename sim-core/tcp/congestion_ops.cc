@@ -19,10 +19,7 @@ void RenoOps::IncreaseWindow(Tcb& tcb, SimTime, Bytes acked) {
   }
 }
 
-Bytes RenoOps::SsThresh(Tcb& tcb, SimTime, Bytes flight) {
-  // RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize / 2, 2 * SMSS).
-  return std::max(flight / 2, 2 * tcb.mss);
-}
+Bytes RenoOps::SsThresh(Tcb& tcb, SimTime, Bytes flight) { return Rfc5681SsThresh(flight, tcb.mss); }
 
 std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config, const Rng& random) {
   if (config.window_rule == WindowRule::kBbr) return std::make_unique<BbrOps>(random);

@@ -6,6 +6,7 @@
 // scheme's group), so that a group's window can follow any of these rules.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string_view>
 
@@ -84,6 +85,11 @@ class CongestionOps {
   // Fills the series columns only this rule knows (trace/columns.json).
   virtual void DescribeState(const Tcb&, TcpSeriesRow&) const {}
 };
+
+// RFC 5681 §3.1 eq. (4): the slow-start threshold after a loss, max(FlightSize / 2, 2 * SMSS), with
+// `flight` bytes outstanding. RenoOps' rule, for a window that follows RFC 5681 without a Tcb of its
+// own (TCP-INT's per-connection windows).
+inline Bytes Rfc5681SsThresh(Bytes flight, Bytes mss) { return std::max(flight / 2, 2 * mss); }
 
 // RFC 5681: slow start and congestion avoidance per ACK, ssthresh = max(FlightSize / 2, 2 * SMSS).
 class RenoOps final : public CongestionOps {

@@ -43,6 +43,9 @@ TEST(RenoOpsTest, SsthreshIsHalfTheFlightButAtLeastTwoSegments) {
   Tcb tcb = MakeTcb(20000, 1 << 30);
   EXPECT_EQ(reno.SsThresh(tcb, SimTime::Zero(), 16000), 8000);
   EXPECT_EQ(reno.SsThresh(tcb, SimTime::Zero(), 3000), 2000);
+  // The same rule for a window without a Tcb (TCP-INT's per-connection windows).
+  EXPECT_EQ(Rfc5681SsThresh(16000, 1000), 8000);
+  EXPECT_EQ(Rfc5681SsThresh(3000, 1000), 2000);
 }
 
 TEST(RenoOpsTest, WindowValidationCountsTheWindowInUseWithinOneSegment) {

@@ -42,6 +42,7 @@ Bytes ConnectionControl::InFlight() const {
 }
 
 double ConnectionControl::pacing_rate_bps() const {
+  if (scheme_pacing_bps_ > 0) return scheme_pacing_bps_;
   const double own = ops_->PacingRateBps(tcb_);
   if (own > 0) return own;
   if (config_.pacing == PacingMode::kRate && tcb_.rtt.has_sample()) {
@@ -115,8 +116,10 @@ void ConnectionControl::GrowWindow(SimTime now, Bytes acked, Bytes flight_before
 }
 
 bool ConnectionControl::CanSend(Bytes bytes) {
-  if (SackRecovery() && tcb_.in_recovery) {
-    // RFC 6675 §5 step (C): send while cwnd - pipe >= 1 SMSS.
+  if (SackRecovery() && (tcb_.in_recovery || state_ == CongestionState::kLoss)) {
+    // RFC 6675 §5 step (C): send while cwnd - pipe >= 1 SMSS. After a timeout too: the go-back
+    // skips SACKed data, which has left the network, so the window counts the pipe (Linux's
+    // tcp_packets_in_flight() in the Loss state; RFC 6675 §5.1 uses the SACK information).
     return tcb_.cwnd - log_->in_flight() >= bytes;
   }
   return sender_.snd_nxt() + bytes <= sender_.snd_una() + tcb_.cwnd;
@@ -292,11 +295,16 @@ Bytes ConnectionControl::MarkLostSegments() {
   const SackScoreboard& sb = sender_.scoreboard();
   Bytes marked = 0;
   // IsLost() holds for a prefix of the unSACKed segments (the lower a segment, the more is SACKed
-  // above it), so marking stops at the first segment it does not hold for.
-  for (SentRecord& r : log_->records()) {
+  // above it), so marking starts at the first segment neither SACKed nor lost and stops at the first
+  // it does not hold for.
+  const auto records = log_->records();
+  for (size_t i = log_->FirstUnmarked(); i < records.size(); ++i) {
+    SentRecord& r = records[i];
     if (r.sacked || r.lost) continue;
     if (!sb.IsLost(r.seq, config_.dupack_threshold, tcb_.mss)) break;
-    log_->MarkLost(r);
+    // A segment NextSeg() rule (3) or (4) has already resent keeps its retransmission in flight:
+    // rule (1) resends only segments above HighRxt.
+    log_->MarkOriginalLost(r);
     marked += r.bytes();
   }
   return marked;
@@ -322,8 +330,8 @@ void ConnectionControl::EnterSackRecovery(SimTime now, const AckSample& sample) 
   } else {
     tcb_.cwnd = tcb_.ssthresh;
   }
-  SendSackRetransmissions();
   if (rack_on_) {
+    SendSackRetransmissions();
     // RFC 6675 §5 (4.3) for RACK's marks: the first segment RACK found lost goes out even when
     // cwnd - pipe allowed nothing (RFC 9937 §6.2 makes PRR allow it anyway).
     for (const SentRecord& r : log_->records()) {
@@ -333,13 +341,17 @@ void ConnectionControl::EnterSackRecovery(SimTime now, const AckSample& sample) 
     }
     return;
   }
+  // RFC 6675 §5 (4.3): retransmit the first unacknowledged segment, whatever cwnd - pipe says (it is
+  // lost by IsLost(), or by DupThresh duplicates without SACK blocks), and set HighRxt and
+  // RescueRxt to its end; then step (C).
   SentRecord& head = log_->records().front();
+  const SeqNo head_end = head.end;
   if (!head.retrans_in_flight) {
-    // cwnd - pipe allowed nothing yet, or nothing was marked lost (DupThresh duplicates without
-    // SACK blocks): RFC 6675 §5 (4.3) retransmits the first unacknowledged segment regardless.
     if (!head.lost) log_->MarkLost(head);
     sender_.RetransmitNow(head.seq, head.bytes());
   }
+  high_rxt_ = rescue_rxt_ = head_end;
+  SendSackRetransmissions();
 }
 
 void ConnectionControl::UpdateRecoveryWindow(const AckSample& sample, bool safe_ack) {
@@ -355,25 +367,66 @@ void ConnectionControl::UpdateRecoveryWindow(const AckSample& sample, bool safe_
 }
 
 void ConnectionControl::SendSackRetransmissions() {
+  // RFC 6675 §5 step (C), (C.1)-(C.5); pipe is the SentLog's in_flight().
   while (tcb_.cwnd - log_->in_flight() >= tcb_.mss) {
-    // RFC 6675 NextSeg() rule 1: the lowest segment deemed lost and not yet retransmitted. New data
-    // (rule 2) goes through CanSend().
-    const SentRecord* hole = nullptr;
-    for (const SentRecord& r : log_->records()) {
-      if (r.lost && !r.retrans_in_flight && !r.sacked) {
-        hole = &r;
-        break;
-      }
+    const NextSegment next = NextSeg();
+    if (next.rule == 0) return;
+    sender_.RetransmitNow(next.seq, next.bytes);
+    if (next.rule == 4) {
+      // Rule (4): RescueRxt = RecoveryPoint, so one rescue per recovery; HighRxt stays.
+      rescue_rxt_ = tcb_.recover + 1;
+    } else {
+      high_rxt_ = std::max(high_rxt_, next.seq + next.bytes);  // (C.2)
     }
-    if (hole == nullptr) return;
-    sender_.RetransmitNow(hole->seq, hole->bytes());
   }
+}
+
+ConnectionControl::NextSegment ConnectionControl::NextSeg() const {
+  const auto records = log_->records();
+  // Rule (1): the lowest segment deemed lost (IsLost(), or RACK's marks) not yet retransmitted; the
+  // SentLog counts such bytes, so the records are searched only when there is one.
+  if (log_->awaiting_retransmission() > 0) {
+    for (const SentRecord& r : records) {
+      if (r.lost && !r.sacked && !r.retrans_in_flight) return {1, r.seq, r.bytes()};
+    }
+  }
+  // Rule (2): new data, if the application has some and the receive window allows it; the sender
+  // sends it through CanSend() when this controller returns.
+  if (sender_.NextSegmentBytes() > 0) return {};
+  // Rules (3) and (4) are SHOULDs for recovery driven by IsLost(). With RACK-TLP (RFC 8985) the
+  // loss marks are RACK's: rule (3) would resend the holes RACK is giving their reordering window
+  // (§6.2), and the lost tail that rule (4) rescues is the tail loss probe's (§7).
+  if (rack_on_) return {};
+  // Rule (3): the lowest unSACKed segment above HighRxt (1.a) and below the highest octet covered by
+  // any received SACK (1.b). Records are in sequence order: the search starts at HighRxt and ends
+  // at the highest SACK.
+  const SeqNo highest_sack = sender_.scoreboard().HighestSacked(sender_.snd_una());
+  for (size_t i = log_->FirstEndingAbove(high_rxt_); i < records.size() && records[i].end <= highest_sack; ++i) {
+    const SentRecord& r = records[i];
+    if (r.seq >= high_rxt_ && !r.sacked && !r.retrans_in_flight && !r.lost) return {3, r.seq, r.bytes()};
+  }
+  // Rule (4): once per recovery (HighACK > RescueRxt), one segment holding the highest outstanding
+  // unSACKed byte. We resend it only from above the highest SACK, the tail no SACK can reveal
+  // (below it, rule (3) has resent every hole above HighRxt). It stays in pipe like any
+  // retransmission in flight, one segment more than RFC 6675's SetPipe() counts.
+  if (sender_.snd_una() > rescue_rxt_ && !log_->empty()) {
+    const SentRecord& top = log_->records().back();
+    if (!top.sacked && !top.retrans_in_flight && top.seq >= highest_sack) return {4, top.seq, top.bytes()};
+  }
+  return {};
 }
 
 void ConnectionControl::OnRetransmissionTimeout(SimTime now) {
   // RFC 5681 §3.1: the window rule's ssthresh and a loss window of one segment; RFC 6582 §3.2
   // step 4: after a timeout, "recover" is the highest sequence number sent.
-  tcb_.ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size());
+  const Bytes rule_ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size());
+  // A timeout that ends a fast recovery keeps the recovery's smaller ssthresh: that recovery
+  // already reduced it for this window of data, and FlightSize now counts what the recovery sent
+  // besides (with NewReno's inflated window, far more than the path holds). RFC 5681 §3.1 eq. (4)
+  // asks for "no more than" max(FlightSize / 2, 2 * SMSS), so the smaller value is within it; Linux
+  // does not reduce again either (net/ipv4/tcp_input.c tcp_enter_loss(): "Reduce ssthresh if it
+  // has not yet been made inside this window", only from Open or Disorder).
+  tcb_.ssthresh = tcb_.in_recovery ? std::min(tcb_.ssthresh, rule_ssthresh) : rule_ssthresh;
   tcb_.cwnd = tcb_.mss;
   tcb_.in_recovery = false;
   tcb_.dupacks = 0;

@@ -45,6 +45,15 @@ class ConnectionControl final : public CongestionControl {
   // Sharing schemes that initialise or redistribute a connection's state (RFC 9040, the TCBI
   // controllers) set it here.
   Tcb& tcb() { return tcb_; }
+  // The window rule, for a scheme that seeds a rate-based rule from saved path state (BBR:
+  // RFC 9959 Appendix C, QUIC's cached network parameters).
+  CongestionOps& ops() { return *ops_; }
+  // A sharing scheme's pacing rate, in bits per second, which replaces the rule's and the options'
+  // while it is nonzero (RFC 9959's paced Unvalidated Phase, a resumed window paced at the saved
+  // rate); 0 gives pacing back. The connection keeps one pacing clock whoever sets the rate, as
+  // Linux keeps one sk_pacing_rate: a segment the scheme paced is charged at the scheme's rate,
+  // never again at the rule's.
+  void SetSchemePacingRate(double rate_bps) { scheme_pacing_bps_ = rate_bps; }
   const Tcb& tcb() const { return tcb_; }
   const TcpConfig& config() const { return config_; }
   CongestionState state() const { return state_; }
@@ -76,9 +85,17 @@ class ConnectionControl final : public CongestionControl {
   // The window on an ACK in SACK-based recovery: PRR's (RFC 9937; `safe_ack`: the ACK advanced
   // snd_una and marked nothing lost), or the rule's own; RFC 6675 keeps cwnd = ssthresh.
   void UpdateRecoveryWindow(const AckSample& sample, bool safe_ack);
-  // RFC 6675 §5 step (C): retransmit lost segments (NextSeg() rule 1) while cwnd - pipe allows a
-  // segment.
+  // RFC 6675 §5 step (C): while cwnd - pipe allows a segment, send what NextSeg() returns: a
+  // retransmission (rules 1, 3, 4) here, new data (rule 2) through CanSend() once this returns.
   void SendSackRetransmissions();
+  // RFC 6675 §4 NextSeg() for a retransmission: the segment to resend and the rule that chose it,
+  // or rule 0 when the next segment is new data (rule 2) or there is none (rule 5).
+  struct NextSegment {
+    int rule = 0;
+    SeqNo seq = 0;
+    Bytes bytes = 0;
+  };
+  NextSegment NextSeg() const;
 
   // ---- RACK-TLP (RFC 8985), with `tcp.rack` ----
   // RFC 8985 §6.2 for one ACK: RACK's state from the segments it delivered, then loss detection;
@@ -109,6 +126,12 @@ class ConnectionControl final : public CongestionControl {
   std::unique_ptr<SentLog> log_;
   CongestionState state_ = CongestionState::kOpen;
   Prr prr_;
+  // RFC 6675 §2 HighRxt and RescueRxt for the current SACK-based recovery, each as one past the
+  // sequence number the RFC names: the end of the highest segment retransmitted by NextSeg() rules
+  // (1) and (3), and the end of the first retransmission, then RecoveryPoint + 1 once rule (4) has
+  // sent its rescue.
+  SeqNo high_rxt_ = 0;
+  SeqNo rescue_rxt_ = 0;
   // Bytes the latest ACK acknowledged cumulatively and selectively for the first time (RFC 9937
   // §6.1's RecoverFS needs them apart).
   Bytes ack_newly_acked_ = 0;
@@ -125,6 +148,7 @@ class ConnectionControl final : public CongestionControl {
   SeqNo tlp_end_seq_ = 0;
   bool sending_probe_ = false;
   Pacer pacer_;
+  double scheme_pacing_bps_ = 0;  // See SetSchemePacingRate().
   bool sent_any_ = false;
   SimTime last_sent_;  // The latest data segment's departure.
 };

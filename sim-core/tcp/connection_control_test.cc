@@ -158,6 +158,33 @@ TEST(ConnectionControlTest, TimeoutAndIdleRestart) {
   EXPECT_EQ(nssr.cc->cwnd(), 12 * kMss);  // "nssr" keeps the window (TCP/SPAND §6.2).
 }
 
+// RFC 5681 §3.1 eq. (4): after a timeout ssthresh is "no more than" max(FlightSize / 2, 2 * SMSS). A
+// timeout that ends a fast recovery keeps the recovery's smaller ssthresh, as Linux's
+// tcp_enter_loss() does not reduce twice within one window: FlightSize then counts what the
+// inflated window sent during the recovery.
+TEST(ConnectionControlTest, TimeoutEndingFastRecoveryKeepsTheSmallerSsthresh) {
+  for (const TcpFlavor flavor : {TcpFlavor::kNewReno, TcpFlavor::kSack}) {
+    Fixture f(flavor, 10);
+    f.SendTo(1 + 10 * kMss);
+    f.Dup(3);  // ssthresh = FlightSize / 2 = 5 MSS.
+    ASSERT_TRUE(f.cc->in_recovery());
+    f.SendTo(1 + 40 * kMss);  // The recovery sends 30 new segments.
+    f.cc->OnRetransmissionTimeout(SimTime::Zero());  // Eq. (4) alone would give 20 MSS.
+    EXPECT_EQ(f.cc->ssthresh(), 5 * kMss) << static_cast<int>(flavor);
+    EXPECT_EQ(f.cc->cwnd(), kMss);
+    EXPECT_FALSE(f.cc->in_recovery());
+  }
+  // Eq. (4) still bounds it when FlightSize has shrunk below the recovery's ssthresh.
+  Fixture g(TcpFlavor::kNewReno, 10);
+  g.SendTo(1 + 10 * kMss);
+  g.Dup(3);
+  g.Ack(1 + 7 * kMss);  // Partial ACK: FlightSize 3 MSS.
+  ASSERT_TRUE(g.cc->in_recovery());
+  g.cc->OnRetransmissionTimeout(SimTime::Zero());
+  EXPECT_EQ(g.cc->ssthresh(), 2 * kMss);  // max(1.5 MSS, 2 MSS).
+  // Outside recovery a timeout takes eq. (4) as before (TimeoutAndIdleRestart).
+}
+
 // RFC 6675: SACK blocks mark holes lost; recovery retransmits them within cwnd - pipe and ends when
 // the ACK covers RecoveryPoint.
 TEST(ConnectionControlTest, SackRecoveryRetransmitsTheHolesTheScoreboardMarksLost) {
@@ -180,6 +207,66 @@ TEST(ConnectionControlTest, SackRecoveryRetransmitsTheHolesTheScoreboardMarksLos
   f.Ack(s + 10 * kMss);  // Covers RecoveryPoint.
   EXPECT_FALSE(f.cc->in_recovery());
   EXPECT_EQ(f.cc->cwnd(), 5 * kMss);
+}
+
+// RFC 6675 §4 NextSeg() rule (3): with no segment deemed lost and no new data, the first unSACKed
+// segment above HighRxt and below the highest SACK is resent, though IsLost() does not hold for it
+// (fewer than DupThresh segments SACKed above): a hole near the end of a transfer need not wait for
+// the RTO. Once IsLost() holds for it, rule (1) does not resend it again (it is below HighRxt).
+TEST(ConnectionControlTest, SackNextSegRule3ResendsAnUnmarkedHoleBelowTheHighestSack) {
+  const SeqNo s = 1;
+  auto blocks = [&](int last_sacked) {
+    // Of segments 0..10, 1..min(last, 6) and 8..last SACKed; 0 and 7 lost.
+    std::vector<SackBlock> b;
+    if (last_sacked >= 8) b.push_back({s + 8 * kMss, s + (last_sacked + 1) * kMss});
+    b.push_back({s + kMss, s + (std::min(last_sacked, 6) + 1) * kMss});
+    return b;
+  };
+  for (const bool more_data : {false, true}) {
+    Fixture f(TcpFlavor::kSack, 11);
+    f.SendTo(s + 11 * kMss);
+    f.sender.unsent = more_data ? 10 * kMss : 0;
+    for (int last = 1; last <= 6; ++last) f.Dup(1, blocks(last));
+    ASSERT_TRUE(f.cc->in_recovery());
+    EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{s}));  // (4.3): the head only.
+    f.Dup(1, blocks(8));  // Segment 8 SACKed: 7 lies below the highest SACK, one segment above it.
+    if (more_data) {
+      // Rule (2) comes first: new data, which the sender sends through CanSend().
+      EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{s}));
+      EXPECT_TRUE(f.cc->CanSend(kMss));
+      continue;
+    }
+    // cwnd 5.5 MSS, pipe 11 - 7 SACKed - 1 lost + 1 retransmitted = 4 MSS: rule (3) resends 7.
+    EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{s, s + 7 * kMss}));
+    f.Dup(1, blocks(9));
+    f.Dup(1, blocks(10));  // Three segments above 7: IsLost(7), but its retransmission is out.
+    EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{s, s + 7 * kMss}));
+    f.Ack(s + 11 * kMss);
+    EXPECT_FALSE(f.cc->in_recovery());
+  }
+}
+
+// RFC 6675 §4 NextSeg() rule (4): once HighACK passes RescueRxt (the first retransmission), one
+// "rescue" retransmission of the highest outstanding unSACKed segment per recovery: a lost last
+// segment has nothing SACKed above it, so rule (1) and (3) never resend it.
+TEST(ConnectionControlTest, SackNextSegRule4SendsOneRescueRetransmissionPerRecovery) {
+  const SeqNo s = 1;
+  Fixture f(TcpFlavor::kSack, 10);
+  f.SendTo(s + 10 * kMss);
+  // Segments 0 and 9 (the last) lost; 1..8 SACKed.
+  for (int last = 1; last <= 8; ++last) f.Dup(1, {{s + kMss, s + (last + 1) * kMss}});
+  ASSERT_TRUE(f.cc->in_recovery());
+  // HighACK has not passed RescueRxt (segment 0's end) yet: no rescue.
+  EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{s}));
+  // The retransmission of 0 arrives: the ACK jumps to segment 9, below RecoveryPoint (partial).
+  f.Ack(s + 9 * kMss);
+  ASSERT_TRUE(f.cc->in_recovery());
+  EXPECT_EQ(f.sender.retransmitted, (std::vector<SeqNo>{s, s + 9 * kMss}));
+  // RescueRxt = RecoveryPoint now: no second rescue in this recovery.
+  f.Dup(1);
+  EXPECT_EQ(f.sender.retransmitted.size(), 2u);
+  f.Ack(s + 10 * kMss);
+  EXPECT_FALSE(f.cc->in_recovery());
 }
 
 // Balakrishnan et al. §4: early duplicate ACKs each release one new segment beyond the window, so a
@@ -220,6 +307,26 @@ TEST(TcpConfigTest, Rfc3390InitialWindow) {
   EXPECT_EQ(c.InitialWindowBytes(), 2048);  // min(2048, 4380).
   c.mss = 3000;
   EXPECT_EQ(c.InitialWindowBytes(), 6000);  // min(12000, 6000).
+}
+
+// RFC 6928 §2: IW = min(10 * MSS, max(2 * MSS, 14600 bytes)).
+TEST(TcpConfigTest, Rfc6928InitialWindow) {
+  TcpConfig c;
+  c.initial_window_rule = TcpConfig::InitialWindowRule::kRfc6928;
+  c.mss = 1460;
+  EXPECT_EQ(c.InitialWindowBytes(), 14600);  // min(14600, max(2920, 14600)): ten segments.
+  c.mss = 1000;
+  EXPECT_EQ(c.InitialWindowBytes(), 10000);  // min(10000, 14600): ten segments.
+  c.mss = 1500;
+  EXPECT_EQ(c.InitialWindowBytes(), 14600);  // min(15000, 14600): 14600 bytes, less than ten.
+  c.mss = 9000;
+  EXPECT_EQ(c.InitialWindowBytes(), 18000);  // min(90000, max(18000, 14600)): two segments.
+  // The connection starts with it.
+  Fixture f(TcpFlavor::kCubic);
+  f.config.initial_window_rule = TcpConfig::InitialWindowRule::kRfc6928;
+  f.cc = std::make_unique<ConnectionControl>(f.config, f.sender);
+  f.cc->OnEstablished(SimTime::Zero(), false);
+  EXPECT_EQ(f.cc->cwnd(), 10 * kMss);
 }
 
 }  // namespace

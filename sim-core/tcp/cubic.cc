@@ -114,6 +114,7 @@ void CubicOps::OnSendingResumed(Tcb&, SimTime now, SimTime last_sent) {
 void CubicOps::DescribeState(const Tcb& tcb, TcpSeriesRow& row) const {
   row.w_max_bytes = static_cast<int64_t>(w_max_ * static_cast<double>(tcb.mss) + 0.5);
   row.cubic_k_ns = SimTime::FromSeconds(k_).ns();
+  row.cubic_epoch_ns = epoch_start_ ? epoch_start_->ns() : 0;
 }
 
 }  // namespace tcb

@@ -146,6 +146,24 @@ TEST(CubicTest, IdleTimeIsNotGrowthTime) {
   EXPECT_LT(f.tcb.cwnd - before, kMss / 10);
 }
 
+// RFC 9438 §4.2: the series row carries W_max, K and t_epoch, so that a plot can mark where the
+// curve reaches W_max (t_epoch + K); outside a stage t_epoch is 0.
+TEST(CubicTest, SeriesRowCarriesWMaxKAndTheEpoch) {
+  AfterLoss f;
+  TcpSeriesRow row;
+  f.cubic.DescribeState(f.tcb, row);
+  EXPECT_EQ(row.w_max_bytes, 100 * kMss);
+  EXPECT_EQ(row.cubic_epoch_ns, 0);  // The event ended the stage; the next starts with an ACK.
+  f.cubic.IncreaseWindow(f.tcb, SimTime::Seconds(3), kMss);
+  f.cubic.DescribeState(f.tcb, row);
+  EXPECT_EQ(row.cubic_epoch_ns, SimTime::Seconds(3).ns());
+  EXPECT_NEAR(row.cubic_k_ns, SimTime::FromSeconds(std::cbrt(75.0)).ns(), 1);
+  // §5.8: ten idle seconds move the epoch's start ten seconds later.
+  f.cubic.OnSendingResumed(f.tcb, SimTime::Seconds(14), SimTime::Seconds(4));
+  f.cubic.DescribeState(f.tcb, row);
+  EXPECT_EQ(row.cubic_epoch_ns, SimTime::Seconds(13).ns());
+}
+
 // Feeds HyStart++ one round of `acks` ACKs, each with an RTT sample `rtt`, in slow start.
 struct HyStartDriver {
   HyStartDriver() : tcb(Config()), hystart(false) {}

@@ -40,7 +40,8 @@ SimTime Rack::ReorderingWindow(const SentLog& log, const Context& c) const {
     // (the classic fast-retransmit condition), do not wait.
     if (c.in_recovery) return SimTime::Zero();
     int sacked = 0;
-    for (auto it = log.records().rbegin(); it != log.records().rend() && sacked < c.dupthresh; ++it) {
+    const auto records = log.records();
+    for (auto it = records.rbegin(); it != records.rend() && sacked < c.dupthresh; ++it) {
       if (it->sacked) ++sacked;
     }
     if (sacked >= c.dupthresh) return SimTime::Zero();

@@ -15,8 +15,20 @@ double RateSample::delivery_rate_bps() const {
   return static_cast<double>(delivered) * 8 / interval.seconds();
 }
 
-std::deque<SentRecord>::iterator SentLog::LowerBound(SeqNo seq) {
-  return std::partition_point(records_.begin(), records_.end(), [seq](const SentRecord& r) { return r.end <= seq; });
+SentLog::Iterator SentLog::LowerBound(SeqNo seq) {
+  return std::partition_point(begin(), records_.end(), [seq](const SentRecord& r) { return r.end <= seq; });
+}
+
+size_t SentLog::FirstEndingAbove(SeqNo seq) const {
+  const auto first = records_.begin() + static_cast<std::ptrdiff_t>(head_);
+  return static_cast<size_t>(
+      std::partition_point(first, records_.end(), [seq](const SentRecord& r) { return r.end <= seq; }) - first);
+}
+
+size_t SentLog::FirstUnmarked() {
+  unmarked_ = std::max(unmarked_, head_);
+  while (unmarked_ < records_.size() && (records_[unmarked_].sacked || records_[unmarked_].lost)) ++unmarked_;
+  return unmarked_ - head_;
 }
 
 SentRecord* SentLog::Find(SeqNo seq) {
@@ -24,13 +36,28 @@ SentRecord* SentLog::Find(SeqNo seq) {
   return it != records_.end() && it->seq <= seq ? &*it : nullptr;
 }
 
-void SentLog::SplitAt(SeqNo seq) {
+SentLog::Iterator SentLog::SplitAt(SeqNo seq) {
   auto it = LowerBound(seq);
-  if (it == records_.end() || it->seq >= seq) return;
+  if (it == records_.end() || it->seq >= seq) return it;
   SentRecord upper = *it;
   upper.seq = seq;
   it->end = seq;
-  records_.insert(it + 1, upper);
+  // The new record has its original's flags: a marked prefix stays marked, one record longer.
+  if (static_cast<size_t>(it - records_.begin()) < unmarked_) ++unmarked_;
+  return records_.insert(it + 1, upper);
+}
+
+void SentLog::PopFront() {
+  ++head_;
+  if (head_ == records_.size()) {
+    records_.clear();
+    head_ = unmarked_ = 0;
+  } else if (head_ >= 64 && 2 * head_ >= records_.size()) {
+    // Amortised O(1) per record: the prefix moves out once it is as long as what remains.
+    records_.erase(records_.begin(), begin());
+    unmarked_ = unmarked_ > head_ ? unmarked_ - head_ : 0;
+    head_ = 0;
+  }
 }
 
 void SentLog::SetFlags(SentRecord& r, bool sacked, bool lost, bool retrans_in_flight) {
@@ -38,6 +65,13 @@ void SentLog::SetFlags(SentRecord& r, bool sacked, bool lost, bool retrans_in_fl
   sacked_ += n * (static_cast<int>(sacked) - static_cast<int>(r.sacked));
   lost_ += n * (static_cast<int>(lost && !sacked) - static_cast<int>(r.lost && !r.sacked));
   retrans_ += n * (static_cast<int>(retrans_in_flight && !sacked) - static_cast<int>(r.retrans_in_flight && !r.sacked));
+  awaiting_ += n * (static_cast<int>(lost && !sacked && !retrans_in_flight) -
+                    static_cast<int>(r.lost && !r.sacked && !r.retrans_in_flight));
+  // A record no longer SACKed or lost (only the one the cumulative ACK is about to remove) ends the
+  // marked prefix.
+  if ((r.sacked || r.lost) && !sacked && !lost) {
+    unmarked_ = std::min(unmarked_, static_cast<size_t>(&r - records_.data()));
+  }
   r.sacked = sacked;
   r.lost = lost;
   r.retrans_in_flight = retrans_in_flight;
@@ -47,12 +81,16 @@ void SentLog::MarkLost(SentRecord& r) {
   if (!r.sacked) SetFlags(r, false, true, false);
 }
 
+void SentLog::MarkOriginalLost(SentRecord& r) {
+  if (!r.sacked) SetFlags(r, false, true, r.retrans_in_flight);
+}
+
 void SentLog::OnSent(SimTime now, SeqNo seq, Bytes bytes) {
   if (bytes <= 0) return;
   // The draft §3.2: with nothing in flight, the next interval starts now.
-  if (records_.empty()) first_sent_time_ = delivered_time_ = now;
+  if (empty()) first_sent_time_ = delivered_time_ = now;
   const SeqNo end = seq + bytes;
-  const SeqNo top = records_.empty() ? seq : records_.back().end;
+  const SeqNo top = empty() ? seq : records_.back().end;
   auto stamp = [&](SentRecord& r) {
     r.sent_time = now;
     r.delivered = delivered_;
@@ -62,9 +100,8 @@ void SentLog::OnSent(SimTime now, SeqNo seq, Bytes bytes) {
   };
   if (seq < top) {
     const SeqNo resent_end = std::min(end, top);
-    SplitAt(seq);
     SplitAt(resent_end);
-    for (auto it = LowerBound(seq); it != records_.end() && it->seq < resent_end; ++it) {
+    for (auto it = SplitAt(seq); it != records_.end() && it->seq < resent_end; ++it) {
       stamp(*it);
       it->retransmitted = true;
       SetFlags(*it, it->sacked, it->lost, true);
@@ -122,9 +159,8 @@ const AckDelivery& SentLog::OnAck(SimTime now, SeqNo snd_una, const SackBlock* b
     const SeqNo start = std::max(blocks[i].start, snd_una);
     const SeqNo end = blocks[i].end;
     if (start >= end) continue;
-    SplitAt(start);
     SplitAt(end);
-    for (auto it = LowerBound(start); it != records_.end() && it->end <= end; ++it) {
+    for (auto it = SplitAt(start); it != records_.end() && it->end <= end; ++it) {
       if (it->sacked) continue;
       SetFlags(*it, true, false, false);
       ack_.newly_sacked += it->bytes();
@@ -132,15 +168,15 @@ const AckDelivery& SentLog::OnAck(SimTime now, SeqNo snd_una, const SackBlock* b
     }
   }
   SplitAt(snd_una);
-  while (!records_.empty() && records_.front().end <= snd_una) {
-    SentRecord& r = records_.front();
+  while (!empty() && records_[head_].end <= snd_una) {
+    SentRecord& r = records_[head_];
     if (!r.sacked) {
       ack_.newly_acked += r.bytes();
       Deliver(now, r);
     }
     SetFlags(r, false, false, false);
     outstanding_ -= r.bytes();
-    records_.pop_front();
+    PopFront();
   }
   std::sort(ack_.segments.begin(), ack_.segments.end(),
             [](const SentRecord& a, const SentRecord& b) { return a.seq < b.seq; });
@@ -167,9 +203,15 @@ void SentLog::MarkAppLimited(Bytes in_flight) {
 }
 
 void SentLog::OnRetransmissionTimeout() {
-  // As Linux's tcp_enter_loss(): SACK marks and retransmissions forgotten, everything outstanding
-  // lost (the sender resends it from snd_una).
-  for (SentRecord& r : records_) SetFlags(r, false, true, false);
+  // As Linux's tcp_timeout_mark_lost(): the receiver reneged if the first outstanding segment is
+  // SACKed (its cumulative ACK stopped at data it had reported holding), and then every SACK mark
+  // is forgotten; otherwise the marks stay (RFC 6675 §5.1). Everything else outstanding is lost and
+  // retransmissions in flight are forgotten: the sender resends from snd_una.
+  const bool reneged = !empty() && records().front().sacked;
+  for (SentRecord& r : records()) {
+    const bool sacked = r.sacked && !reneged;
+    SetFlags(r, sacked, !sacked, false);
+  }
 }
 
 }  // namespace tcb

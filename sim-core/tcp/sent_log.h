@@ -9,7 +9,7 @@
 // seed papers' flavors pay nothing for it.
 #pragma once
 
-#include <deque>
+#include <span>
 #include <vector>
 
 #include "core/time.h"
@@ -82,9 +82,14 @@ class SentLog {
   // Loss detection found the segment lost (RFC 6675's IsLost(), RACK): it leaves the pipe, and a
   // retransmission of it that was in flight counts as lost too.
   void MarkLost(SentRecord& r);
-  // After a retransmission timeout: the receiver's SACKs are not trusted any more (RFC 2018 §8; the
-  // sender's scoreboard is cleared with them), and what was marked or retransmitted is forgotten,
-  // as the sender goes back to the first unacknowledged segment.
+  // RFC 6675's IsLost() now holds for the segment's original transmission: it leaves the pipe, but
+  // a retransmission of it in flight stays there (SetPipe(): a segment at or below HighRxt counts
+  // once more). NextSeg() rules (3) and (4) resend segments before IsLost() holds for them.
+  void MarkOriginalLost(SentRecord& r);
+  // After a retransmission timeout: every segment not SACKed is lost and retransmissions in flight
+  // are forgotten, as the sender goes back to the first unacknowledged segment. SACK marks are kept
+  // (RFC 6675 §5.1) unless the receiver reneged: the first outstanding segment is SACKed (Linux's
+  // tcp_timeout_mark_lost()).
   void OnRetransmissionTimeout();
 
   // Bytes in the network (Linux's tcp_packets_in_flight(), RFC 6675's pipe in bytes): outstanding,
@@ -92,13 +97,22 @@ class SentLog {
   Bytes in_flight() const { return outstanding_ - sacked_ - lost_ + retrans_; }
   Bytes sacked_bytes() const { return sacked_; }
   Bytes lost_bytes() const { return lost_; }
+  // Bytes marked lost, not SACKed, with no retransmission in flight: what RFC 6675's NextSeg()
+  // rule (1) may resend (0: no record needs looking at).
+  Bytes awaiting_retransmission() const { return awaiting_; }
 
   // Records from the oldest outstanding segment upwards (flags change through MarkLost()).
-  std::deque<SentRecord>& records() { return records_; }
-  const std::deque<SentRecord>& records() const { return records_; }
+  std::span<SentRecord> records() { return {records_.data() + head_, records_.size() - head_}; }
+  std::span<const SentRecord> records() const { return {records_.data() + head_, records_.size() - head_}; }
   // The record holding `seq`, or nullptr.
   SentRecord* Find(SeqNo seq);
-  bool empty() const { return records_.empty(); }
+  // The index in records() of the first record ending above `seq` (records().size() if none).
+  size_t FirstEndingAbove(SeqNo seq) const;
+  // The index in records() of the first record neither SACKed nor marked lost (records().size()
+  // if none): where RFC 6675's IsLost() marking resumes. A record stays SACKed or lost until the
+  // cumulative ACK removes it, so the search goes on from where the last one stopped.
+  size_t FirstUnmarked();
+  bool empty() const { return head_ == records_.size(); }
 
   Bytes delivered() const { return delivered_; }  // The draft's C.delivered.
   bool app_limited() const { return app_limited_until_ != 0; }
@@ -107,22 +121,34 @@ class SentLog {
   SimTime min_rtt() const { return min_rtt_; }
 
  private:
-  // Splits the record holding `seq` so that a record starts at `seq` (no-op at an edge or outside).
-  void SplitAt(SeqNo seq);
+  using Iterator = std::vector<SentRecord>::iterator;
+  // Splits the record holding `seq` so that a record starts at `seq` (no-op at an edge or outside);
+  // returns the first record ending above `seq`, the one starting at it after a split.
+  Iterator SplitAt(SeqNo seq);
   // The first record whose end is above `seq`.
-  std::deque<SentRecord>::iterator LowerBound(SeqNo seq);
+  Iterator LowerBound(SeqNo seq);
+  Iterator begin() { return records_.begin() + static_cast<std::ptrdiff_t>(head_); }
+  // Drops the oldest record (it must not be counted in the byte counts any more).
+  void PopFront();
   void Deliver(SimTime now, SentRecord& r);
   void NoteRtt(SimTime now, SimTime rtt);
 
   // Sets r's flags, keeping the byte counts below true.
   void SetFlags(SentRecord& r, bool sacked, bool lost, bool retrans_in_flight);
 
-  std::deque<SentRecord> records_;
+  // The records are records_[head_..]: a vector whose delivered prefix is dropped in batches, so
+  // that the binary searches run over contiguous memory (a deque's indexing costs several times as
+  // much, and an ACK makes several searches).
+  std::vector<SentRecord> records_;
+  size_t head_ = 0;
+  // Every record in records_[head_, unmarked_) is SACKed or marked lost (FirstUnmarked()).
+  size_t unmarked_ = 0;
   AckDelivery ack_;
   Bytes outstanding_ = 0;  // Bytes of all records.
   Bytes sacked_ = 0;       // Of records SACKed.
   Bytes lost_ = 0;         // Of records marked lost and not SACKed.
   Bytes retrans_ = 0;      // Of records with a retransmission in flight, not SACKed.
+  Bytes awaiting_ = 0;     // Of records marked lost, not SACKed, without a retransmission in flight.
   // The draft's connection state (§3.1): C.delivered, C.delivered_time, C.first_sent_time, C.app_limited.
   Bytes delivered_ = 0;
   SimTime delivered_time_;

@@ -69,7 +69,31 @@ TEST(SentLogTest, LostAndRetransmittedSegmentsCountAsLinuxDoes) {
   log.MarkLost(*log.Find(1));
   EXPECT_EQ(log.in_flight(), 2 * kMss);
   log.OnRetransmissionTimeout();
-  EXPECT_EQ(log.in_flight(), 0);  // Everything outstanding counts as lost after a timeout.
+  EXPECT_EQ(log.in_flight(), 0);  // Everything outstanding counts as lost or SACKed after a timeout.
+}
+
+// RFC 6675 §5.1 and Linux's tcp_timeout_mark_lost(): a timeout keeps the SACK marks and makes the
+// rest lost, unless the receiver reneged (the first outstanding segment is SACKed: its cumulative
+// ACK stopped at data it had reported holding); then every mark is forgotten.
+TEST(SentLogTest, ATimeoutKeepsSackMarksUnlessTheReceiverReneged) {
+  SentLog log;
+  for (int i = 0; i < 4; ++i) log.OnSent(Ms(i), 1 + i * kMss, kMss);
+  const SackBlock sack[] = {{1 + kMss, 1 + 3 * kMss}};
+  log.OnAck(Ms(100), 1, sack, 1);
+  log.OnRetransmissionTimeout();
+  EXPECT_EQ(log.sacked_bytes(), 2 * kMss);
+  EXPECT_EQ(log.lost_bytes(), 2 * kMss);
+  EXPECT_TRUE(log.Find(1 + kMss)->sacked);
+  EXPECT_TRUE(log.Find(1)->lost);
+  EXPECT_TRUE(log.Find(1 + 3 * kMss)->lost);
+
+  SentLog reneged;
+  for (int i = 0; i < 4; ++i) reneged.OnSent(Ms(i), 1 + i * kMss, kMss);
+  const SackBlock head[] = {{1, 1 + 2 * kMss}};  // The ACK stays at 1, yet 1 is SACKed.
+  reneged.OnAck(Ms(100), 1, head, 1);
+  reneged.OnRetransmissionTimeout();
+  EXPECT_EQ(reneged.sacked_bytes(), 0);
+  EXPECT_EQ(reneged.lost_bytes(), 4 * kMss);
 }
 
 TEST(SentLogTest, RecordsSplitWhereSacksAndRetransmissionsCutThem) {

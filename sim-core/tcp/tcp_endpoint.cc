@@ -106,15 +106,34 @@ void TcpEndpoint::Establish() {
   RecordState();
 }
 
+SeqNo TcpEndpoint::SendPoint() const {
+  // After a timeout the sender goes back to snd_una (GoBackN), and what it sends again skips the
+  // data the SACK scoreboard says the receiver holds: RFC 6675 §5.1 (SACK information kept across
+  // the timeout, OnRtoTimer) and Linux's tcp_xmit_retransmit_queue(), which resends only segments
+  // not SACKed.
+  SeqNo seq = snd_nxt_;
+  if (seq >= snd_max_) return seq;
+  for (const SackBlock& b : scoreboard_.blocks()) {  // Sorted and disjoint.
+    if (seq < b.start) break;
+    if (seq < b.end) seq = b.end;
+  }
+  return seq;
+}
+
 Bytes TcpEndpoint::NextSegmentBytes() const {
   if (state_ != State::kEstablished) return 0;
   const SeqNo end = StreamEnd();
-  if (snd_nxt_ >= end) return 0;
-  const Bytes len = std::min(config_.mss, end - snd_nxt_);
+  const SeqNo seq = SendPoint();
+  if (seq >= end) return 0;
+  Bytes len = std::min(config_.mss, end - seq);
+  if (seq < snd_max_) {
+    // A segment sent again stops where the receiver's next SACKed block starts.
+    if (const SackBlock* b = scoreboard_.NextBlockAtOrAfter(seq); b != nullptr) len = std::min(len, b->start - seq);
+  }
   // Flow control: the receiver's window.
-  if (snd_nxt_ + len > snd_una_ + peer_window_) return 0;
+  if (seq + len > snd_una_ + peer_window_) return 0;
   // RFC 896 (Nagle): hold a small new segment while data is unacknowledged.
-  if (config_.nagle && len < config_.mss && snd_nxt_ >= snd_max_ && snd_max_ > snd_una_) return 0;
+  if (config_.nagle && len < config_.mss && seq >= snd_max_ && snd_max_ > snd_una_) return 0;
   return len;
 }
 
@@ -143,7 +162,8 @@ void TcpEndpoint::TrySend() {
         pacing_timer_.Set(earliest);
         break;
       }
-      SendSegment(snd_nxt_);
+      snd_nxt_ = SendPoint();
+      SendSegment(snd_nxt_, len);
     } else if (fin_requested_ && snd_nxt_ == StreamEnd() && config_.model == ConnectionModel::kFull) {
       SendSegment(snd_nxt_);  // A FIN on its own.
     } else {
@@ -156,7 +176,8 @@ Bytes TcpEndpoint::SendNewSegment() {
   const Bytes len = NextSegmentBytes();
   if (len == 0) return 0;
   NoteSendStart();
-  SendSegment(snd_nxt_);
+  snd_nxt_ = SendPoint();
+  SendSegment(snd_nxt_, len);
   return len;
 }
 
@@ -287,8 +308,12 @@ void TcpEndpoint::OnRtoTimer() {
     SendSegment(kIss);
   } else {
     cc_->OnRetransmissionTimeout(now);
-    // RFC 2018 §8: after a timeout the sender does not trust SACKed data to still be held.
-    scoreboard_.Clear();
+    // RFC 6675 §5.1: SACK information may be kept across a timeout where there is a robust test
+    // for reneging (RFC 2018 Errata 1610; RFC 2018 §8 had the sender forget it). Ours is Linux's
+    // (tcp_timeout_mark_lost()): the receiver reneged if the first unacknowledged byte is SACKed,
+    // i.e. its cumulative ACK stopped at data it had reported holding; only then is the scoreboard
+    // forgotten. The go-back-N below skips what the receiver holds (SendPoint()).
+    if (scoreboard_.IsSacked(snd_una_)) scoreboard_.Clear();
     GoBackN();
     TrySend();
     RecordState();
@@ -379,6 +404,10 @@ void TcpEndpoint::Receive(Packet& p) {
     Establish();
     connected_now = true;
   }
+  // RFC 9293 §3.10.7.3 (SYN-SENT): a SYN-ACK that acknowledges our SYN is answered with an ACK at
+  // once; data queued for transmission may ride on it, but when none may go now (a group's window
+  // is full, a pacer waits), the ACK goes alone rather than leave the peer to resend its SYN-ACK.
+  if (connected_now && p.Has(tcp_flags::kSyn)) ack_now_ = true;
 
   TcpReceiver::Outcome in;
   if (receiver_.started()) {

@@ -130,6 +130,9 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   static constexpr Bytes kUnlimited = Bytes{1} << 60;
 
   SeqNo StreamEnd() const { return kDataStart + written_; }
+  // Where the next segment starts: snd_nxt, moved past data the receiver has SACKed when the
+  // sender has gone back to resend.
+  SeqNo SendPoint() const;
   bool FinPending() const { return fin_requested_; }
   void Establish();
   // The responder's half of a handshake-free open.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "tests/test_scenarios.h"
 
@@ -148,9 +149,69 @@ TEST(TcpModelTest, SackRepairsSeveralLossesFasterThanNewReno) {
   EXPECT_LT(Flow(sack, 0)["completionTimeS"].get<double>(), Flow(newreno, 0)["completionTimeS"].get<double>());
 }
 
+// RFC 2018 §4: the first SACK block holds the segment that triggered the ACK; the trace keeps that
+// block and the block count of every ACK (trace/columns.json, PacketRow::sack_*).
+TEST(TcpModelTest, TraceRecordsTheFirstSackBlockOfEachAck) {
+  const RunOutput sack = RunDoc(MultiLoss("sack"), TraceLevel::kFull);
+  const PacketTrace& t = sack.recorder->packet_trace();
+  std::vector<int64_t> lost;  // First byte of each data segment the link lost.
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.event[i] == static_cast<uint8_t>(PacketEvent::kLoss) && t.payload[i] > 0) lost.push_back(t.seq[i]);
+  }
+  ASSERT_EQ(lost.size(), 3u);
+  int with_sack = 0;
+  int most_blocks = 0;
+  std::vector<int64_t> first_left_edge;  // Per loss: the first block reported while it is the hole.
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.sack_blocks[i] == 0) {
+      EXPECT_EQ(t.sack_start[i], 0);
+      EXPECT_EQ(t.sack_end[i], 0);
+      continue;
+    }
+    ++with_sack;
+    most_blocks = std::max<int>(most_blocks, t.sack_blocks[i]);
+    EXPECT_EQ(t.event[i], static_cast<uint8_t>(PacketEvent::kAck));
+    EXPECT_GT(t.sack_start[i], t.ack[i]);
+    EXPECT_GT(t.sack_end[i], t.sack_start[i]);
+    EXPECT_LE(t.sack_blocks[i], 3);
+    if (first_left_edge.size() < lost.size() && t.ack[i] == lost[first_left_edge.size()]) {
+      first_left_edge.push_back(t.sack_start[i]);
+    }
+  }
+  EXPECT_GT(with_sack, 3);
+  EXPECT_EQ(most_blocks, 3);  // Three holes: three blocks.
+  // The first duplicate ACK for the first hole SACKs the segment right after the lost one.
+  ASSERT_FALSE(first_left_edge.empty());
+  EXPECT_EQ(first_left_edge[0], lost[0] + 1000);
+
+  const RunOutput newreno = RunDoc(MultiLoss("newreno"), TraceLevel::kFull);
+  const PacketTrace& n = newreno.recorder->packet_trace();
+  EXPECT_EQ(std::count_if(n.sack_blocks.begin(), n.sack_blocks.end(), [](uint8_t b) { return b > 0; }), 0);
+}
+
 // Balakrishnan et al. §4: when the second segment of a two-segment window is lost, one duplicate
 // ACK comes back and standard TCP waits for a coarse timeout; right-edge recovery sends a new
 // segment for each early duplicate, collects three and fast-retransmits instead.
+// RFC 6675 §5.1: SACK information is kept across a timeout (the receiver does not renege) and used
+// in the loss recovery that follows, as Linux's tcp_enter_loss() keeps SACKed segments marked: the
+// sender goes back to snd_una but resends only what the receiver lacks. A 300-segment initial window
+// into a 50-packet queue loses 275 segments; recovery loses some retransmissions too, which RFC 6675
+// repairs by a timeout. Every loss costs one retransmission (before, the go-back after the timeout
+// resent 24 segments the receiver held), and at most one more is sent: RFC 6675 §4 NextSeg() rule
+// (4), the rescue retransmission, may resend a segment that was not lost, once per recovery.
+TEST(TcpModelTest, AfterATimeoutSackResendsOnlyWhatTheReceiverLacks) {
+  const json doc = SingleLinkScenario(
+      30, 40, {{"packets", 50}},
+      {{"flavor", "sack"}, {"mssBytes", 1000}, {"initialWindow", 300}, {"receiveWindowBytes", 1 << 25}},
+      {{"type", "transfers"}, {"from", "server"}, {"to", "client"}, {"bytes", 1000000}, {"atS", {0}}});
+  const RunOutput run = RunDoc(doc);
+  EXPECT_GE(Flow(run, 0)["timeouts"], 1);
+  EXPECT_GT(Flow(run, 0)["packetsDropped"], 200);
+  EXPECT_GE(Flow(run, 0)["retransmissions"], Flow(run, 0)["packetsDropped"]);
+  EXPECT_LE(Flow(run, 0)["retransmissions"], Flow(run, 0)["packetsDropped"].get<int>() + 1);
+  EXPECT_EQ(Flow(run, 0)["bytes"], 1000000);
+}
+
 TEST(TcpModelTest, RightEdgeRecoveryAvoidsTheTimeoutOfASmallWindow) {
   auto run = [](bool right_edge) {
     json doc = SingleLinkScenario(
@@ -219,6 +280,33 @@ TEST(TcpModelTest, HandshakeCostsOneRoundTrip) {
   const double one_way = completion("one-way");
   EXPECT_NEAR(full - one_way, 0.1, 0.001);  // SYN and SYN-ACK: one 100 ms round trip.
   EXPECT_NEAR(one_way, 0.05, 0.001);
+}
+
+// RFC 9293 §3.10.7.3: in SYN-SENT, a SYN-ACK that acknowledges the SYN is answered with an ACK at
+// once, whether or not data can ride on it. A telnet session whose first keystroke comes seconds
+// later acknowledges the SYN-ACK one round trip after its SYN, and the responder, established then,
+// never resends its SYN-ACK (before, it waited for the first data and resent it after its 1 s RTO).
+TEST(TcpModelTest, TheSynAckIsAcknowledgedAtOnceWithoutData) {
+  json doc = SingleLinkScenario(10, 50, "unlimited", {{"mssBytes", 1000}},
+                                {{"type", "telnet"}, {"from", "server"}, {"to", "client"}, {"meanIntervalS", 1000}});
+  doc["durationS"] = 5;
+  const RunOutput run = RunDoc(doc, TraceLevel::kFull);
+  const PacketTrace& t = run.recorder->packet_trace();
+  int syn_acks = 0;
+  int64_t first_ack_arrival = -1;  // At the responder.
+  for (size_t i = 0; i < t.size(); ++i) {
+    const bool syn = (t.flags[i] & tcp_flags::kSyn) != 0;
+    const bool sent = t.event[i] == static_cast<uint8_t>(PacketEvent::kSend) ||
+                      t.event[i] == static_cast<uint8_t>(PacketEvent::kRetransmit);
+    if (sent && t.from_initiator[i] == 0 && syn) ++syn_acks;
+    if (t.event[i] == static_cast<uint8_t>(PacketEvent::kAck) && t.from_initiator[i] == 1 && !syn &&
+        first_ack_arrival < 0) {
+      first_ack_arrival = t.time_ns[i];
+    }
+  }
+  EXPECT_EQ(syn_acks, 1);
+  EXPECT_NEAR(static_cast<double>(first_ack_arrival) / 1e9, 0.15, 0.002);  // SYN, SYN-ACK, ACK: 1.5 RTT.
+  EXPECT_EQ(Flow(run, 0)["dataSegmentsSent"], 0);
 }
 
 TEST(TcpModelTest, FullConnectionsCloseBothWays) {

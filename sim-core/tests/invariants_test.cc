@@ -2,6 +2,7 @@
 // and packet conservation (checked inside every run, see metrics/invariants.h, and again here from
 // the summary), time never decreasing, determinism per seed, and a resultHash that does not depend
 // on the trace level.
+#include <algorithm>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -31,6 +32,26 @@ void ExpectRunInvariants(const RunOutput& run) {
     if (f["protocol"] == "udp") {
       EXPECT_LE(f["packetsReceived"].get<int64_t>(), f["packetsSent"].get<int64_t>());
     }
+  }
+  // Per flow: its drops are the trace's drop and loss rows of that flow, and they add up to the
+  // run's; the longest queue any flow's packet joined is the longest queue any link had.
+  if (run.summary.contains("flows")) {
+    std::map<int64_t, int64_t> traced_drops;
+    const bool full = run.trace == TraceLevel::kFull;
+    for (size_t i = 0; full && i < t.size(); ++i) {
+      const auto event = static_cast<PacketEvent>(t.event[i]);
+      if (event == PacketEvent::kDrop || event == PacketEvent::kLoss) ++traced_drops[t.flow[i]];
+    }
+    int64_t drops = 0, flow_max_queue = 0, link_max_queue = 0;
+    for (const json& f : run.summary["flows"]) {
+      const int64_t dropped = f["packetsDropped"].get<int64_t>();
+      drops += dropped;
+      flow_max_queue = std::max(flow_max_queue, f["maxQueuePackets"].get<int64_t>());
+      if (full) EXPECT_EQ(dropped, traced_drops[f["id"].get<int64_t>()]) << f["name"];
+    }
+    for (const json& l : run.summary["links"]) link_max_queue = std::max(link_max_queue, l["maxQueuePackets"].get<int64_t>());
+    EXPECT_EQ(drops, p["dropped"].get<int64_t>());
+    EXPECT_EQ(flow_max_queue, link_max_queue);
   }
   for (const json& tr : run.summary.value("transfers", json::array())) {
     if (!tr["endS"].is_null()) {
@@ -81,6 +102,37 @@ TEST_P(PresetInvariantsTest, HoldAndAreDeterministic) {
 
 INSTANTIATE_TEST_SUITE_P(Presets, PresetInvariantsTest, ::testing::ValuesIn(PresetNames()),
                          [](const auto& info) { return testing::TestName(info.param); });
+
+// The path presets (path-geo-satellite, path-mobile, path-intercontinental) are where a user asks
+// "what would reuse give my traffic?": each runs, whole, under every sharing scheme the schema
+// names, with its invariants, when hosts.server.sharing is set to the scheme alone, and every
+// transfer finishes: the path is idle between them, so one that does not is a bug (as TCP-INT's
+// and the Congestion Manager's windows, reused without a restart after idle, once were).
+TEST(PathPresetsTest, RunUnderEverySharingScheme) {
+  std::vector<std::string> schemes;
+  for (const json& branch : ScenarioSchemaDocument()["$defs"]["sharing"]["oneOf"]) {
+    schemes.push_back(branch["properties"]["scheme"]["const"].get<std::string>());
+  }
+  ASSERT_GE(schemes.size(), 12u);
+  int presets = 0;
+  for (const std::string& name : PresetNames()) {
+    if (name.rfind("path-", 0) != 0) continue;
+    ++presets;
+    for (const std::string& scheme : schemes) {
+      SCOPED_TRACE(name + " under " + scheme);
+      json doc = json::parse(*PresetText(name));
+      doc["hosts"]["server"]["sharing"] = {{"scheme", scheme}};
+      RunOptions options;
+      options.trace = TraceLevel::kSummary;
+      const RunOutput run = RunScenario(ParseScenario(doc), options);
+      ExpectRunInvariants(run);
+      EXPECT_EQ(run.summary["items"]["file"]["transfersStarted"].get<int64_t>(), 3);
+      EXPECT_EQ(run.summary["items"]["file"]["transfersCompleted"].get<int64_t>(), 3);
+      EXPECT_EQ(run.summary["items"]["page"]["pages"]["completed"].get<int64_t>(), 1);
+    }
+  }
+  EXPECT_GE(presets, 3);
+}
 
 // A random sharing scheme with random parameters.
 json RandomSharing(Rng& rng) {

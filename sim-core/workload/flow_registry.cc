@@ -2,6 +2,7 @@
 #include "workload/flow_registry.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace tcb {
 
@@ -23,68 +24,116 @@ TcpFlowRecord TcpFlowRecord::Of(const TcpConnection& c) {
   return r;
 }
 
-FlowInfo& FlowRegistry::NewFlow(std::string name, std::string item, Protocol protocol, NodeId from,
-                                NodeId to) {
-  FlowInfo info;
-  info.id = static_cast<FlowId>(flows_.size());
+FlowRegistry::Flow& FlowRegistry::NewFlow(std::string name, std::string item, Protocol protocol,
+                                          NodeId from, NodeId to) {
+  const FlowId id = static_cast<FlowId>(next_flow_++);
+  Flow& flow = flows_[id];
+  FlowInfo& info = flow.info;
+  info.id = id;
   info.name = std::move(name);
   info.item = std::move(item);
   info.protocol = protocol;
   info.from = from;
   info.to = to;
   info.start = network_.sim().Now();
-  flows_.push_back(std::move(info));
-  tcp_.emplace_back();
-  udp_.emplace_back();
-  reclaimed_.emplace_back();
-  return flows_.back();
+  return flow;
+}
+
+FlowRecord FlowRegistry::RecordOf(const Flow& flow) const {
+  FlowRecord r;
+  r.info = flow.info;
+  if (flow.tcp) r.tcp = TcpFlowRecord::Of(*flow.tcp);
+  if (flow.udp) r.udp = flow.udp->stats;
+  return r;
 }
 
 TcpConnection& FlowRegistry::AddTcp(std::string name, std::string item, NodeId from, NodeId to,
                                     const TcpConfig& config,
                                     const ControllerFactory& make_controller,
                                     const ConnectionTraits& traits) {
-  const FlowId id = NewFlow(std::move(name), std::move(item), Protocol::kTcp, from, to).id;
+  Flow& flow = NewFlow(std::move(name), std::move(item), Protocol::kTcp, from, to);
   ReclaimFinished();
-  tcp_[id] = std::make_unique<TcpConnection>(network_, id, from, to, config, make_controller, traits);
+  flow.tcp = std::make_unique<TcpConnection>(network_, flow.info.id, from, to, config, make_controller, traits);
   peak_live_tcp_ = std::max(peak_live_tcp_, ++live_tcp_);
-  for (FlowObserver* o : observers_) o->OnFlowStart(flows_[id]);
-  return *tcp_[id];
+  for (FlowObserver* o : observers_) o->OnFlowStart(flow.info);
+  return *flow.tcp;
 }
 
 FlowId FlowRegistry::AddUdp(std::string name, std::string item, NodeId from, NodeId to) {
-  const FlowId id = NewFlow(std::move(name), std::move(item), Protocol::kUdp, from, to).id;
-  udp_[id] = std::make_unique<UdpFlow>(network_);
+  Flow& flow = NewFlow(std::move(name), std::move(item), Protocol::kUdp, from, to);
+  flow.udp = std::make_unique<UdpFlow>(network_);
   network_.EnsureRoutesTo(to);
-  for (FlowObserver* o : observers_) o->OnFlowStart(flows_[id]);
-  return id;
+  for (FlowObserver* o : observers_) o->OnFlowStart(flow.info);
+  return flow.info.id;
 }
 
 size_t FlowRegistry::BeginTransfer(FlowId flow, Bytes bytes) {
-  transfers_.push_back(TransferRecord{flow, bytes, network_.sim().Now(), SimTime::Infinite()});
-  return transfers_.size() - 1;
+  const size_t index = next_transfer_++;
+  const TransferRecord& t = open_transfers_[index] = TransferRecord{flow, bytes, network_.sim().Now(), SimTime::Infinite()};
+  const FlowInfo& info = flows_.at(flow).info;
+  for (FlowObserver* o : observers_) o->OnTransferStart(index, t, info);
+  return index;
 }
 
-void FlowRegistry::EndTransfer(size_t transfer) { transfers_[transfer].end = network_.sim().Now(); }
+void FlowRegistry::EndTransfer(size_t transfer) {
+  auto it = open_transfers_.find(transfer);
+  if (it == open_transfers_.end()) throw std::logic_error("transfer " + std::to_string(transfer) + " ended twice");
+  it->second.end = network_.sim().Now();
+  for (FlowObserver* o : observers_) o->OnTransferRecord(transfer, it->second);
+  open_transfers_.erase(it);
+}
 
 void FlowRegistry::EndFlow(FlowId flow) {
-  if (!flows_[flow].end.IsInfinite()) return;  // Already ended.
-  flows_[flow].end = network_.sim().Now();
-  if (tcp_[flow]) finishing_.push_back(flow);
-  for (FlowObserver* o : observers_) o->OnFlowEnd(flows_[flow]);
+  auto it = flows_.find(flow);
+  if (it == flows_.end() || !it->second.info.end.IsInfinite()) return;  // Already ended (and reclaimed).
+  FlowInfo& info = it->second.info;
+  info.end = network_.sim().Now();
+  if (it->second.tcp) finishing_.push_back(flow);
+  for (FlowObserver* o : observers_) o->OnFlowEnd(info);
 }
 
 size_t FlowRegistry::BeginPage(const std::string& item, int client, int64_t index, Bytes bytes,
                                int objects) {
-  PageRecord p;
+  const size_t id = next_page_++;
+  PageRecord& p = open_pages_[id];
   p.item = item;
   p.client = client;
   p.index = index;
   p.bytes = bytes;
   p.objects = objects;
   p.start = network_.sim().Now();
-  pages_.push_back(std::move(p));
-  return pages_.size() - 1;
+  for (FlowObserver* o : observers_) o->OnPageStart(id, p);
+  return id;
+}
+
+void FlowRegistry::EndPage(size_t page) {
+  auto it = open_pages_.find(page);
+  if (it == open_pages_.end()) throw std::logic_error("page " + std::to_string(page) + " ended twice");
+  for (FlowObserver* o : observers_) o->OnPageRecord(page, it->second);
+  open_pages_.erase(it);
+}
+
+void FlowRegistry::Finish() {
+  if (finished_) return;
+  finished_ = true;
+  for (const auto& [id, flow] : flows_) {
+    const FlowRecord r = RecordOf(flow);
+    for (FlowObserver* o : observers_) o->OnFlowRecord(r);
+  }
+  for (const auto& [index, t] : open_transfers_) {
+    for (FlowObserver* o : observers_) o->OnTransferRecord(index, t);
+  }
+  open_transfers_.clear();
+  for (const auto& [index, p] : open_pages_) {
+    for (FlowObserver* o : observers_) o->OnPageRecord(index, p);
+  }
+  open_pages_.clear();
+}
+
+void FlowRegistry::ForEachConnection(const std::function<void(const FlowInfo&, const TcpConnection&)>& f) const {
+  for (const auto& [id, flow] : flows_) {
+    if (flow.tcp) f(flow.info, *flow.tcp);
+  }
 }
 
 void FlowRegistry::ReclaimFinished() {
@@ -93,17 +142,20 @@ void FlowRegistry::ReclaimFinished() {
   for (int checks = 0; checks < 4 && !finishing_.empty(); ++checks) {
     const FlowId id = finishing_.front();
     finishing_.pop_front();
-    const TcpConnection& c = *tcp_[id];
+    auto it = flows_.find(id);
+    const TcpConnection& c = *it->second.tcp;
     const bool done = c.initiator().closed() && c.responder().closed() && network_.FlowInFlight(id) == 0 &&
                       now > c.initiator().LastTimerEntryAt() && now > c.responder().LastTimerEntryAt();
     if (!done) {
       finishing_.push_back(id);  // Still closing, or packets on their way: look again later.
       continue;
     }
-    if (before_destroy_) before_destroy_(flows_[id], c);
-    reclaimed_[id] = TcpFlowRecord::Of(c);
-    tcp_[id].reset();
+    if (before_destroy_) before_destroy_(it->second.info, c);
+    // The connection is gone, so its record is final.
+    const FlowRecord r = RecordOf(it->second);
+    flows_.erase(it);
     --live_tcp_;
+    for (FlowObserver* o : observers_) o->OnFlowRecord(r);
   }
 }
 

@@ -1,9 +1,12 @@
 // Every flow of a run (TCP connections and UDP flows) with its name, and every application-level
-// transfer with its start and end: the records the summary is made from.
+// transfer and page with its start and end: the records the summary is made from. The registry holds a
+// record only while it can still change, and hands it to its observers once it is final, so that a
+// long run's memory follows what is open, not everything that ever was.
 #pragma once
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,19 +65,37 @@ struct PageRecord {
   SimTime retrieval;
 };
 
-// Told when flows start and end, for metrics that follow the set of live flows.
-class FlowObserver {
- public:
-  virtual ~FlowObserver() = default;
-  virtual void OnFlowStart(const FlowInfo&) {}
-  virtual void OnFlowEnd(const FlowInfo&) {}
-};
-
 struct UdpFlowStats {
   int64_t packets_sent = 0;
   int64_t packets_received = 0;
   Bytes payload_sent = 0;
   Bytes payload_received = 0;
+};
+
+// A flow's record once it is final: a TCP connection's once the connection is gone (or the run is
+// over), a UDP flow's when the run is over.
+struct FlowRecord {
+  FlowInfo info;
+  TcpFlowRecord tcp;  // TCP flows.
+  UdpFlowStats udp;   // UDP flows.
+};
+
+// Told when flows start and end, and handed each flow's, transfer's and page's record once it is final,
+// for metrics that follow the set of live flows and for totals folded in as the run goes. Every flow,
+// transfer and page gets exactly one record, by the end of FlowRegistry::Finish(); records of
+// different flows (transfers, pages) may come in any order, but a flow's, transfer's or page's start
+// comes before its record, and starts come in index order.
+class FlowObserver {
+ public:
+  virtual ~FlowObserver() = default;
+  virtual void OnFlowStart(const FlowInfo&) {}
+  virtual void OnFlowEnd(const FlowInfo&) {}
+  virtual void OnFlowRecord(const FlowRecord&) {}
+  // `flow` is the transfer's flow.
+  virtual void OnTransferStart(size_t /*transfer*/, const TransferRecord&, const FlowInfo& /*flow*/) {}
+  virtual void OnTransferRecord(size_t /*transfer*/, const TransferRecord&) {}
+  virtual void OnPageStart(size_t /*page*/, const PageRecord&) {}
+  virtual void OnPageRecord(size_t /*page*/, const PageRecord&) {}
 };
 
 // Receives the datagrams of one UDP flow.
@@ -109,24 +130,31 @@ class FlowRegistry {
   // The application is done with the flow.
   void EndFlow(FlowId flow);
 
-  // Pages: a web client says when it started one, and when it had all of it.
+  // Pages: a web client says when it started one, fills in its record while it arrives (page()), and
+  // says when the record is final (EndPage()).
   size_t BeginPage(const std::string& item, int client, int64_t index, Bytes bytes, int objects);
-  PageRecord& page(size_t page) { return pages_[page]; }
+  PageRecord& page(size_t page) { return open_pages_.at(page); }
+  void EndPage(size_t page);
 
-  // Not owned; told about every flow that starts or ends from now on.
+  // Not owned; told about every flow, transfer and page that starts, ends or is final from now on.
   void AddObserver(FlowObserver* observer) { observers_.push_back(observer); }
 
-  const std::vector<FlowInfo>& flows() const { return flows_; }
-  const std::vector<TransferRecord>& transfers() const { return transfers_; }
-  const std::vector<PageRecord>& pages() const { return pages_; }
+  // The run is over: hands the observers every record not yet final, as it stands (flows, then
+  // transfers, then pages, each in index order). Connections stay, for end-of-run checks and metrics.
+  void Finish();
+
+  // Flows, transfers and pages started so far.
+  size_t flows_started() const { return next_flow_; }
+  size_t transfers_started() const { return next_transfer_; }
+  size_t pages_started() const { return next_page_; }
   // The connection of a TCP flow while it exists: null for UDP flows, and for TCP connections
   // reclaimed after both ends closed (see ReclaimFinished).
-  const TcpConnection* connection(FlowId flow) const { return tcp_[flow].get(); }
-  // The record of a TCP flow, live or reclaimed.
-  TcpFlowRecord tcp_record(FlowId flow) const {
-    return tcp_[flow] ? TcpFlowRecord::Of(*tcp_[flow]) : reclaimed_[flow];
+  const TcpConnection* connection(FlowId flow) const {
+    auto it = flows_.find(flow);
+    return it == flows_.end() ? nullptr : it->second.tcp.get();
   }
-  bool is_tcp(FlowId flow) const { return flows_[flow].protocol == Protocol::kTcp; }
+  // Calls `f(info, connection)` for every TCP connection that exists, in flow id order.
+  void ForEachConnection(const std::function<void(const FlowInfo&, const TcpConnection&)>& f) const;
 
   // Destroys connections that are finished: the application ended the flow, both ends closed, no
   // packet of the flow is in the network and no timer entry of theirs is left in the event list.
@@ -139,27 +167,37 @@ class FlowRegistry {
   // TCP connections that exist now, and the most that existed at once.
   size_t live_connections() const { return live_tcp_; }
   size_t peak_live_connections() const { return peak_live_tcp_; }
-  UdpFlowStats& udp_stats(FlowId flow) { return udp_[flow]->stats; }
-  const UdpFlowStats* udp_stats(FlowId flow) const { return udp_[flow] ? &udp_[flow]->stats : nullptr; }
-  UdpSink& udp_sink(FlowId flow) { return udp_[flow]->sink; }
+  UdpFlowStats& udp_stats(FlowId flow) { return flows_.at(flow).udp->stats; }
+  UdpSink& udp_sink(FlowId flow) { return flows_.at(flow).udp->sink; }
 
  private:
+  friend class FlowRegistryPeer;
+
   struct UdpFlow {
     UdpFlow(Network& network) : sink(network, stats) {}
     UdpFlowStats stats;
     UdpSink sink;
   };
-  FlowInfo& NewFlow(std::string name, std::string item, Protocol protocol, NodeId from, NodeId to);
+  // A flow whose record is not final yet.
+  struct Flow {
+    FlowInfo info;
+    std::unique_ptr<TcpConnection> tcp;  // Null for UDP.
+    std::unique_ptr<UdpFlow> udp;        // Null for TCP.
+  };
+  Flow& NewFlow(std::string name, std::string item, Protocol protocol, NodeId from, NodeId to);
+  FlowRecord RecordOf(const Flow& flow) const;
 
   Network& network_;
-  std::vector<FlowInfo> flows_;
-  std::vector<std::unique_ptr<TcpConnection>> tcp_;  // Indexed by flow id; null for UDP.
-  std::vector<std::unique_ptr<UdpFlow>> udp_;         // Indexed by flow id; null for TCP.
-  std::vector<TransferRecord> transfers_;
-  std::vector<PageRecord> pages_;
+  // By id; node-based, so that references handed out (connections, sinks, FlowInfo) stay valid.
+  std::map<FlowId, Flow> flows_;
+  std::map<size_t, TransferRecord> open_transfers_;
+  std::map<size_t, PageRecord> open_pages_;
+  size_t next_flow_ = 0;
+  size_t next_transfer_ = 0;
+  size_t next_page_ = 0;
+  bool finished_ = false;
   std::vector<FlowObserver*> observers_;
-  std::vector<TcpFlowRecord> reclaimed_;  // By flow id; meaningful once tcp_[id] is null.
-  std::deque<FlowId> finishing_;          // Ended TCP flows whose connections still exist.
+  std::deque<FlowId> finishing_;  // Ended TCP flows whose connections still exist.
   size_t live_tcp_ = 0;
   size_t peak_live_tcp_ = 0;
   std::function<void(const FlowInfo&, const TcpConnection&)> before_destroy_;

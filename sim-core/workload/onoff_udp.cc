@@ -26,6 +26,8 @@ void OnOffUdpApp::OnEvent() {
   if (flow_ < 0) {
     flow_ = context_.flows.AddUdp(placement_.flow_name, placement_.item, placement_.from,
                                   placement_.to);
+    sink_ = &context_.flows.udp_sink(flow_);
+    stats_ = &context_.flows.udp_stats(flow_);
   }
   if (now >= placement_.stop) {
     context_.flows.EndFlow(flow_);
@@ -54,13 +56,12 @@ void OnOffUdpApp::SendPacket() {
   p.flow = flow_;
   p.src = placement_.from;
   p.dst = placement_.to;
-  p.endpoint = &context_.flows.udp_sink(flow_);
+  p.endpoint = sink_;
   p.protocol = Protocol::kUdp;
   p.payload = payload_;
   p.size = payload_ + kIpHeaderBytes + kUdpHeaderBytes;
-  UdpFlowStats& stats = context_.flows.udp_stats(flow_);
-  ++stats.packets_sent;
-  stats.payload_sent += payload_;
+  ++stats_->packets_sent;
+  stats_->payload_sent += payload_;
   TraceSink* trace = net.trace();
   if (trace != nullptr && trace->packets()) {
     trace->Record(TraceRow(context_.sim.Now(), PacketEvent::kSend, p));

@@ -24,6 +24,8 @@ class OnOffUdpApp final : public Application {
   Rng rng_;
   SimTime interval_;
   FlowId flow_ = -1;
+  UdpSink* sink_ = nullptr;         // The flow's, in the flow registry. Not owned.
+  UdpFlowStats* stats_ = nullptr;  // Likewise.
   SimTime on_until_;  // End of the current ON period.
   bool on_ = false;
 };

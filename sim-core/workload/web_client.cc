@@ -352,6 +352,7 @@ void WebClientApp::FinishPage() {
   record.end = now;
   if (record.html_end.IsInfinite()) record.html_end = now;  // A page without HTML.
   record.retrieval = retrieval_;
+  context_.flows.EndPage(record_);
   const bool more = MorePages();
   if (more) context_.sim.events().Schedule(*this, now + Seconds(http_.think.Draw(rng_)));
   // Gürkan §4.5: with a connection per web document, the client closes it once the page is in.

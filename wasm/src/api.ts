@@ -25,6 +25,7 @@ export function defaultFunctions(host: WorkerHost) {
     runScenario: (scenario: Scenario | string, options?: RunOptions) => simulator().runScenario(scenario, options),
     validateScenario: (scenario: Scenario | string) => simulator().validateScenario(scenario),
     planGrid: (request: GridRequest | string) => simulator().planGrid(request),
+    summarizeSamples: (samples: number[][], level?: number) => simulator().summarizeSamples(samples, level),
     listPresets: () => simulator().listPresets(),
     getPreset: (name: string) => simulator().getPreset(name),
     listPapers: () => simulator().listPapers(),

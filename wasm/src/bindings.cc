@@ -22,6 +22,7 @@
 #include "experiment/grid.h"
 #include "experiment/report.h"
 #include "metrics/recorder.h"
+#include "metrics/statistics.h"
 #include "scenario/papers.h"
 #include "scenario/presets.h"
 #include "scenario/run.h"
@@ -404,6 +405,30 @@ class ExperimentSession {
   tcb::ExperimentPlan plan_;
 };
 
+// summarizeSamples(text {"samples": [[values...]...], "level": 0.95}) -> {stats: JSON text
+// [{n, mean, sd, halfWidth}...]} | {error}: per sample, sim-core's Summarize (summing in the order
+// given) and ConfidenceHalfWidth (Student-t), as an experiment's report computes its cells; null
+// where there is no value (mean below one value, sd and halfWidth below two).
+val SummarizeSamples(const std::string& text) {
+  return Guarded([&] {
+    const nlohmann::json request = nlohmann::json::parse(text);
+    const double level = request.value("level", 0.95);
+    if (!(level > 0.0 && level < 1.0)) throw tcb::ScenarioError("$.level", "must be between 0 and 1");
+    nlohmann::json stats = nlohmann::json::array();
+    for (const nlohmann::json& sample : request.at("samples")) {
+      const tcb::SampleSummary s = tcb::Summarize(sample.get<std::vector<double>>());
+      const std::optional<double> half = tcb::ConfidenceHalfWidth(s, level);
+      stats.push_back({{"n", s.n},
+                       {"mean", s.n > 0 ? nlohmann::json(s.mean) : nlohmann::json(nullptr)},
+                       {"sd", s.n > 1 ? nlohmann::json(s.sd) : nlohmann::json(nullptr)},
+                       {"halfWidth", half ? nlohmann::json(*half) : nlohmann::json(nullptr)}});
+    }
+    val out = val::object();
+    out.set("stats", stats.dump());
+    return out;
+  });
+}
+
 val ExperimentNames() { return StringArray(tcb::ExperimentNames()); }
 
 val ExperimentText(const std::string& name) {
@@ -441,6 +466,7 @@ EMSCRIPTEN_BINDINGS(tcbsim) {
   emscripten::function("validate", &Validate);
   emscripten::function("run", &Run);
   emscripten::function("planGrid", &PlanGrid);
+  emscripten::function("summarizeSamples", &SummarizeSamples);
   emscripten::function("presetNames", &PresetNames);
   emscripten::function("presetText", &PresetText);
   emscripten::function("papers", &Papers);

@@ -42,6 +42,7 @@ export const {
   runScenario,
   validateScenario,
   planGrid,
+  summarizeSamples,
   listPresets,
   getPreset,
   listPapers,

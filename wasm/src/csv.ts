@@ -1,8 +1,9 @@
 // CSV as every export of the product writes it (the service's batch results, the dashboard's
-// tables and plot columns): RFC 4180 quoting, and cells that a spreadsheet would run as a formula
-// neutralised (OWASP, "CSV Injection"): a text cell starting with =, +, -, @, a tab or a carriage
-// return gets a leading apostrophe, which spreadsheets show as text. Numbers are left as they are,
-// negative ones included.
+// tables and plot columns; the CLI's trace.csv through its twin, sim-core/output/csv.cc, which
+// passes the same cases, sim-core/output/csv_cases.json): RFC 4180 quoting, and cells that a
+// spreadsheet would run as a formula neutralised (OWASP, "CSV Injection"): a text cell starting with
+// =, +, -, @, a tab or a carriage return gets a leading apostrophe, which spreadsheets show as text.
+// Numbers are left as they are, negative ones included.
 
 const formulaStart = /^[=+\-@\t\r]/;
 const plainNumber = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;

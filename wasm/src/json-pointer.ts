@@ -1,7 +1,7 @@
 // JSON Pointers (RFC 6901) with the rules of sim-core's experiments and grids, for the TypeScript
 // side (the service, the dashboard, the benchmarks). It is the twin of
-// sim-core/experiment/json_pointer.cc: both pass the cases in
-// sim-core/experiment/json_pointer_cases.json. It stays TypeScript rather than a call into the
+// sim-core/json/json_pointer.cc: both pass the cases in
+// sim-core/json/json_pointer_cases.json. It stays TypeScript rather than a call into the
 // module because the dashboard edits scenarios synchronously, while the module lives in a worker.
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

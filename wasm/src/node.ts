@@ -32,6 +32,7 @@ export const {
   runScenario,
   validateScenario,
   planGrid,
+  summarizeSamples,
   listPresets,
   getPreset,
   listPapers,

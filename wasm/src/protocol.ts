@@ -7,6 +7,7 @@ export type RequestBody =
   | { type: 'run'; text: string; trace?: TraceLevel; seed?: number; maxRecordedBytes: number }
   | { type: 'validate'; text: string }
   | { type: 'planGrid'; text: string }
+  | { type: 'summarizeSamples'; text: string }
   | { type: 'presets' }
   | { type: 'preset'; name: string }
   | { type: 'papers' }

@@ -17,6 +17,7 @@ import type {
   Progress,
   Result,
   RunOptions,
+  SampleStatistics,
   Scenario,
   SchemaName,
   SimulationResult,
@@ -145,6 +146,15 @@ export class Simulator {
   async planGrid(request: GridRequest | string): Promise<GridPlan> {
     const text = typeof request === 'string' ? request : JSON.stringify(request);
     return (await this.#submit({ type: 'planGrid', text })) as GridPlan;
+  }
+
+  /**
+   * Statistics of several samples at once, computed by sim-core as an experiment report's cells
+   * are (the values summed in the order given; the Student-t interval at `level`, 0.95 by default),
+   * so that the same values give the same bits wherever they were simulated.
+   */
+  async summarizeSamples(samples: number[][], level = 0.95): Promise<SampleStatistics[]> {
+    return (await this.#submit({ type: 'summarizeSamples', text: JSON.stringify({ samples, level }) })) as SampleStatistics[];
   }
 
   /** The built-in scenarios' names, sorted. */

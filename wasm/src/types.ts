@@ -63,7 +63,10 @@ export interface PacketTrace extends PacketTraceColumns {
 export interface SimulationResult {
   /** The summary exactly as `tcpsim run` prints it at the same trace level (with resultHash). */
   summary: Result;
-  /** Flow names, indexed by the flow columns. */
+  /**
+   * Flow names, indexed by the flow columns. Empty when the scenario's record.flowRecords is false and
+   * nothing refers to flows by index (trace level below 'series').
+   */
   flows: string[];
   /** Link direction names ("<link>:<from>><to>"), indexed by the link columns. */
   links: string[];
@@ -109,6 +112,17 @@ export interface GridPoint {
   /** The point's seed; replication r runs with seed + r. */
   seed: number;
   durationS: number;
+}
+
+/** What a sample of values says about its mean: sim-core's Summarize and Student-t half-width. */
+export interface SampleStatistics {
+  n: number;
+  /** null without values. */
+  mean: number | null;
+  /** The sample standard deviation (divisor n - 1); null below two values. */
+  sd: number | null;
+  /** Half-width of the confidence interval of the mean at the level asked; null below two values. */
+  halfWidth: number | null;
 }
 
 /** An entry of the paper catalogue (sim-core/scenario/papers.json), as `tcpsim papers` prints it. */

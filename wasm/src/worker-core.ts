@@ -119,6 +119,10 @@ function handle(engine: TcbsimEngine, request: Request, post: Post): { value: un
       const out = engine.planGrid(request.text);
       return 'error' in out ? out : { value: JSON.parse(out.plan) };
     }
+    case 'summarizeSamples': {
+      const out = engine.summarizeSamples(request.text);
+      return 'error' in out ? out : { value: JSON.parse(out.stats) };
+    }
     case 'presets':
       return { value: engine.presetNames() };
     case 'preset': {

@@ -11,6 +11,7 @@ import {
   createSimulator,
   getPreset,
   planGrid,
+  summarizeSamples,
   listPresets,
   OutOfMemoryError,
   runScenario,
@@ -243,6 +244,22 @@ describe('invalid input', () => {
     });
   });
 
+  test("summarizeSamples gives sim-core's mean, sample sd and Student-t half-width, and refuses a bad level", async () => {
+    const [none, one, two, five] = await summarizeSamples([[], [4], [1, 3], [2, 4, 4, 4, 5]]);
+    assert.deepEqual(none, { n: 0, mean: null, sd: null, halfWidth: null });
+    assert.deepEqual(one, { n: 1, mean: 4, sd: null, halfWidth: null });
+    assert.equal(two.mean, 2);
+    assert.equal(two.sd, Math.SQRT2);
+    // t(0.975; 1) = 12.7062047361747 and t(0.975; 4) = 2.77644510519779 (Abramowitz and Stegun,
+    // Table 26.10): half-width t * sd / sqrt(n).
+    assert.ok(Math.abs(two.halfWidth! - 12.706204736174698) < 1e-9, String(two.halfWidth));
+    assert.equal(five.mean, 3.8);
+    assert.ok(Math.abs(five.halfWidth! - 1.3601747613165138) < 1e-9, String(five.halfWidth));
+    const [ninety] = await summarizeSamples([[2, 4, 4, 4, 5]], 0.9);
+    assert.ok(ninety.halfWidth! < five.halfWidth!);
+    await assert.rejects(summarizeSamples([[1, 2]], 1), (e: unknown) => e instanceof ScenarioError && e.path === '$.level');
+  });
+
   test('a bad seed or trace level is bad input too', async () => {
     await assert.rejects(runScenario(base, { seed: -1 }), ScenarioError);
     await assert.rejects(runScenario(base, { seed: 1.5 }), ScenarioError);
@@ -394,6 +411,9 @@ describe('series and trace', () => {
       ['ack', (i) => trace.ack[i]],
       ['window', (i) => trace.window[i]],
       ['flags', (i) => trace.flags[i]],
+      ['sack_blocks', (i) => trace.sackBlocks[i]],
+      ['sack_start', (i) => trace.sackStart[i]],
+      ['sack_end', (i) => trace.sackEnd[i]],
       ['uid', (i) => trace.uid[i]],
     ];
     assert.deepEqual(columns.map(([name]) => name).sort(), [...header].sort());

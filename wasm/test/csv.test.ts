@@ -1,8 +1,19 @@
 // CSV cells as every export writes them: RFC 4180 quoting, and no cell a spreadsheet would run as a
-// formula (OWASP, "CSV Injection").
+// formula (OWASP, "CSV Injection"). The text cells of sim-core/output/csv_cases.json are the CLI's
+// trace.csv's too (sim-core/output/csv_test.cc).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { csvCell, toCsvText } from '@tcb-lab/sim/csv';
+
+const cases = JSON.parse(readFileSync(new URL('../../sim-core/output/csv_cases.json', import.meta.url), 'utf8')) as {
+  cells: { text: string; cell: string }[];
+};
+
+test('text cells as sim-core writes them (the cases shared with sim-core/output/csv.cc)', () => {
+  assert.ok(cases.cells.length > 10);
+  for (const c of cases.cells) assert.equal(csvCell(c.text), c.cell, JSON.stringify(c.text));
+});
 
 test('text that a spreadsheet would run as a formula is shown as text', () => {
   for (const formula of ['=1+1', '@SUM(A1)', '+1+1', '-1+1', '\t=1', '\r=1', '=HYPERLINK("http://x")']) {

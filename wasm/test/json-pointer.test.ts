@@ -1,5 +1,5 @@
 // The TypeScript JSON Pointer rules pass the same cases as sim-core's (json_pointer_test.cc):
-// sim-core/experiment/json_pointer_cases.json.
+// sim-core/json/json_pointer_cases.json.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -13,7 +13,7 @@ import {
   toPointer,
 } from '@tcb-lab/sim/json-pointer';
 
-const cases = JSON.parse(readFileSync(new URL('../../sim-core/experiment/json_pointer_cases.json', import.meta.url), 'utf8'));
+const cases = JSON.parse(readFileSync(new URL('../../sim-core/json/json_pointer_cases.json', import.meta.url), 'utf8'));
 
 test('parses pointers, and writes tokens back to the same pointer', () => {
   for (const c of cases.parse) {

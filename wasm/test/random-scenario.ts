@@ -40,8 +40,31 @@ export function randomScenario(seed: number): Scenario {
       ...(reverseLoss ? { lossReverse: reverseLoss } : {}),
     };
   };
-  const tcp = () => ({
-    flavor: r.pick(['tahoe', 'reno', 'newreno', 'sack'] as const),
+  const tcp = () => {
+    const flavor = r.pick(['tahoe', 'reno', 'newreno', 'sack', 'cubic', 'bbr'] as const);
+    return {
+      flavor,
+      ...tcpOptions(),
+      initialWindow: r.chance(0.1) ? ('rfc6928' as const) : r.chance(0.5) ? 1 + r.int(4) : ('rfc3390' as const),
+      ...(r.chance(0.3) ? { initialSsthreshBytes: 2000 + r.int(60000) } : {}),
+      ...(r.chance(0.2) ? { pacing: 'rate' as const } : {}),
+      ...(flavor === 'cubic' && r.chance(0.3)
+        ? { cubic: { hystart: r.chance(0.5), fastConvergence: r.chance(0.5), beta: r.uniform(0.5, 0.9) } }
+        : {}),
+      // RFC 8985 RACK-TLP needs SACK-based recovery; always given, so that an item's own flavor
+      // overrides the scenario's choice.
+      rack: (flavor === 'sack' || flavor === 'cubic' || flavor === 'bbr') && r.chance(0.4),
+    };
+  };
+  // An item's own TCP options, with loss recovery as its own choice half of the time (not
+  // scenario-wide: it would make an item's Tahoe invalid).
+  const itemTcp = () => {
+    const t = tcp();
+    if (t.flavor === 'tahoe' || !r.chance(0.5)) return t;
+    const recovery = r.pick(['reno', 'newreno', 'sack-rfc6675', 'prr'] as const);
+    return { ...t, recovery, rack: (recovery === 'sack-rfc6675' || recovery === 'prr') && r.chance(0.4) };
+  };
+  const tcpOptions = () => ({
     rightEdgeRecovery: r.chance(0.2),
     cwndValidation: r.chance(0.3),
     connection: r.pick(['full', 'one-way'] as const),
@@ -53,8 +76,6 @@ export function randomScenario(seed: number): Scenario {
     slowStartRestart: r.chance(0.5),
     nagle: r.chance(0.3),
     receiveWindowBytes: 2000 + r.int(200000),
-    initialWindow: r.chance(0.5) ? 1 + r.int(4) : ('rfc3390' as const),
-    ...(r.chance(0.3) ? { initialSsthreshBytes: 2000 + r.int(60000) } : {}),
   });
   const sharing = () => {
     const scheme = r.pick([
@@ -67,6 +88,9 @@ export function randomScenario(seed: number): Scenario {
       'tcp-int',
       'spand',
       'congestion-manager',
+      'careful-resume',
+      'linux-tcp-metrics',
+      'bdp-resume',
     ] as const);
     const scope = r.pick(['host-pair', 'network', 'host'] as const);
     switch (scheme) {
@@ -91,6 +115,31 @@ export function randomScenario(seed: number): Scenario {
           merge: r.pick(['latest', 'mean', 'ewma'] as const),
           ageCwnd: r.chance(0.5),
           lifetimeS: 1 + r.int(20),
+        };
+      case 'careful-resume':
+        return {
+          scheme,
+          scope,
+          lifetimeS: r.uniform(1, 60),
+          maxJumpBytes: r.chance(0.3) ? 2000 + r.int(200000) : ('none' as const),
+          beta: r.uniform(0.5, 1),
+        };
+      case 'linux-tcp-metrics':
+        return {
+          scheme,
+          scope,
+          noMetricsSave: r.chance(0.2),
+          noSsthreshMetricsSave: r.chance(0.5),
+          initcwndSegments: r.chance(0.3) ? 1 + r.int(20) : ('none' as const),
+          cwndLockSegments: r.chance(0.2) ? 2 + r.int(50) : ('none' as const),
+          timeoutS: r.uniform(1, 30),
+        };
+      case 'bdp-resume':
+        return {
+          scheme,
+          scope,
+          lifetimeS: r.uniform(1, 60),
+          maxWindowBytes: r.chance(0.3) ? 2000 + r.int(200000) : ('none' as const),
         };
       default:
         return { scheme, scope };
@@ -150,7 +199,7 @@ export function randomScenario(seed: number): Scenario {
     if (r.chance(0.3)) [from, to] = [to, from];
     const common = { name: `item${i}`, from, to };
     const tcpish = {
-      ...(r.chance(0.3) ? { tcp: tcp() } : {}),
+      ...(r.chance(0.3) ? { tcp: itemTcp() } : {}),
       ...(r.chance(0.5) ? { content: r.pick(['html', 'image', 'java', 'ftp', 'other'] as const) } : {}),
       ...(r.chance(0.3) ? { weight: r.uniform(0.5, 3) } : {}),
     };
@@ -187,7 +236,7 @@ export function randomScenario(seed: number): Scenario {
           ...common,
           ...(r.chance(0.3) ? { weight: r.uniform(0.5, 3) } : {}),
           // Requests and responses go both ways: web clients need full connections.
-          tcp: { ...tcp(), connection: 'full' as const },
+          tcp: { ...itemTcp(), connection: 'full' as const },
           type: 'web' as const,
           http: r.pick(['1.0-serial', '1.0-parallel', '1.1-pipelined', '1.1-segment-filled', '1.1-persistent', '2'] as const),
           maxConnections: r.chance(0.5) ? 1 + r.int(6) : ('unlimited' as const),
@@ -225,8 +274,8 @@ export function randomScenario(seed: number): Scenario {
     }
   });
 
-  return {
-    schemaVersion: 1,
+  const scenario = {
+    schemaVersion: 1 as const,
     seed,
     durationS: r.uniform(2, 20),
     tcp: tcp(),
@@ -234,4 +283,15 @@ export function randomScenario(seed: number): Scenario {
     traffic: traffic as Scenario['traffic'],
     hosts: { '*': { sharing: sharing() } },
   };
+  // BBR needs each connection's own delivery-rate samples: not under a scheme that shares one
+  // window (the parser refuses it there).
+  const scheme = scenario.hosts['*'].sharing.scheme;
+  if (scheme === 'etcp' || scheme === 'tcp-int' || scheme === 'congestion-manager') {
+    const noBbr = <T extends { flavor?: string }>(t: T): T => (t.flavor === 'bbr' ? ({ ...t, flavor: 'sack' } as T) : t);
+    scenario.tcp = noBbr(scenario.tcp);
+    for (const item of scenario.traffic as { tcp?: { flavor?: string } }[]) {
+      if (item.tcp) item.tcp = noBbr(item.tcp);
+    }
+  }
+  return scenario;
 }

@@ -1,6 +1,6 @@
 // Routes: explorer `/`, saved experiment `/e/:id`, batch `/b/:id`, presets gallery `/presets`,
-// reproductions of the seed papers `/reproduce` and `/reproduce/:experiment`, and a reproduction
-// run on the server `/r/:id`.
+// reproductions of the seed papers `/reproduce` and `/reproduce/:experiment`, a reproduction
+// run on the server `/r/:id`, and "What would reuse give my traffic?" `/reuse`.
 import { lazy, Suspense, useContext } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { ServerBanner, ServerContext, ServerProvider } from './components/ServerStatus';
@@ -13,6 +13,7 @@ const BatchPage = lazy(() => import('./pages/BatchPage').then((m) => ({ default:
 const PresetsPage = lazy(() => import('./pages/PresetsPage').then((m) => ({ default: m.PresetsPage })));
 const ReproducePage = lazy(() => import('./pages/ReproducePage').then((m) => ({ default: m.ReproducePage })));
 const ReproductionRunPage = lazy(() => import('./pages/ReproductionRunPage').then((m) => ({ default: m.ReproductionRunPage })));
+const ReusePage = lazy(() => import('./pages/ReusePage').then((m) => ({ default: m.ReusePage })));
 
 function Shell() {
   const server = useContext(ServerContext);
@@ -30,6 +31,7 @@ function Shell() {
           </NavLink>
           <NavLink to="/presets">Presets</NavLink>
           <NavLink to="/reproduce">Reproductions</NavLink>
+          <NavLink to="/reuse">Reuse</NavLink>
         </nav>
         <span className="tagline">TCP control block sharing, simulated in your browser</span>
       </header>
@@ -44,6 +46,7 @@ function Shell() {
           <Route path="/reproduce" element={<ReproducePage />} />
           <Route path="/reproduce/:experiment" element={<ReproducePage />} />
           <Route path="/r/:id" element={<ReproductionRunPage />} />
+          <Route path="/reuse" element={<ReusePage />} />
           <Route
             path="*"
             element={

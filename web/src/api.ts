@@ -1,6 +1,10 @@
 // The REST API (see the contract in the server's docs): experiments, batches, reproductions, health. Every call
 // rejects with ApiError; status 0 means the server could not be reached.
 import type { ExperimentReport, Result, Scenario } from '@tcb-lab/sim';
+import type { Batch as BatchSchema, BatchBody, BatchCreated, RunResult } from '../../server/src/schemas/batches';
+import type { Experiment, ExperimentBody, ExperimentCreated } from '../../server/src/schemas/experiments';
+import type { Health } from '../../server/src/schemas/health';
+import type { Reproduction as ReproductionSchema, ReproductionBody, ReproductionCreated } from '../../server/src/schemas/reproductions';
 
 export class ApiError extends Error {
   constructor(
@@ -45,73 +49,34 @@ async function request<T>(method: string, url: string, body?: unknown, headers: 
   return data as T;
 }
 
-export interface SavedExperiment {
-  id: string;
-  url: string;
-  title?: string | null;
-  scenario: Scenario;
-  result?: Result | null;
-  resultHash?: string | null;
-  createdAt: string;
-}
+// The API's shapes come from the server's TypeBox schemas (server/src/schemas/), the source of its
+// OpenAPI document; only the documents the simulator defines (scenario, result, report) are typed
+// here as @tcb-lab/sim's, where the service's schemas stand for them with a plain object.
+type WithScenario<T> = Omit<T, 'scenario'> & { scenario: Scenario };
 
-export interface Stats {
-  n: number;
-  mean: number | null;
-  sd: number | null;
-  ci95: [number, number] | null;
-}
-
-export type BatchStatus = 'queued' | 'running' | 'completed' | 'cancelled' | 'failed';
-
-export interface Batch {
-  id: string;
-  url: string;
-  title?: string | null;
-  status: BatchStatus;
-  createdAt: string;
-  finishedAt?: string | null;
-  scenario: Scenario;
-  grid: Record<string, unknown[]>;
-  replications: number;
-  counts: { total: number; done: number; failed: number; cancelled: number; pending: number };
-  metrics: { name: string; label: string; unit: string }[];
-  points: { params: Record<string, unknown>; runs: number; stats: Record<string, Stats> }[];
-}
-
-export type ReproductionStatus = 'queued' | 'running' | 'reporting' | 'completed' | 'cancelled' | 'failed';
-
+export type SavedExperiment = Omit<WithScenario<Experiment>, 'result'> & { result: Result | null };
+export type Batch = WithScenario<BatchSchema>;
+/** One run of a batch with its stored summary (GET /api/batches/:id/results?summary=true). */
+export type BatchRun = Omit<RunResult, 'summary'> & { summary?: Result | null };
 /** A reproduction on the server (GET /api/reproductions/:id). */
-export interface Reproduction {
-  id: string;
-  url: string;
-  experiment: string;
-  title: string;
-  mode: 'full' | 'quick';
-  status: ReproductionStatus;
-  createdAt: string;
-  finishedAt: string | null;
-  counts: { total: number; done: number; failed: number; cancelled: number; pending: number; running: number };
-  error: string | null;
+export type Reproduction = Omit<ReproductionSchema, 'report'> & {
   /** When every run is recorded: the report `tcpsim reproduce --json` prints. */
   report?: ExperimentReport;
-}
-
-export interface Health {
-  status: 'ok' | 'degraded';
-}
+};
 
 export const api = {
   health: () => request<Health>('GET', '/api/health'),
-  saveExperiment: (body: { scenario: Scenario; result?: Result; title?: string }) =>
-    request<{ id: string; url: string }>('POST', '/api/experiments', body),
+  saveExperiment: (body: Omit<ExperimentBody, 'scenario' | 'result'> & { scenario: Scenario; result?: Result }) =>
+    request<ExperimentCreated>('POST', '/api/experiments', body),
   getExperiment: (id: string) => request<SavedExperiment>('GET', `/api/experiments/${encodeURIComponent(id)}`),
-  createBatch: (body: { scenario: Scenario; grid: Record<string, unknown[]>; replications: number; title?: string }, idempotencyKey: string) =>
-    request<{ id: string; url: string; runs: number }>('POST', '/api/batches', body, { 'Idempotency-Key': idempotencyKey }),
+  createBatch: (body: WithScenario<BatchBody>, idempotencyKey: string) =>
+    request<BatchCreated>('POST', '/api/batches', body, { 'Idempotency-Key': idempotencyKey }),
   getBatch: (id: string) => request<Batch>('GET', `/api/batches/${encodeURIComponent(id)}`),
+  /** Every run of a batch with its stored summary, in point and replication order. */
+  getBatchRuns: (id: string) => request<BatchRun[]>('GET', `/api/batches/${encodeURIComponent(id)}/results?summary=true`),
   cancelBatch: (id: string) => request<Batch>('DELETE', `/api/batches/${encodeURIComponent(id)}`),
-  createReproduction: (body: { experiment: string; mode: 'full' | 'quick' }) =>
-    request<{ id: string; url: string; runs: number }>('POST', '/api/reproductions', body),
+  createReproduction: (body: ReproductionBody) =>
+    request<ReproductionCreated>('POST', '/api/reproductions', body),
   getReproduction: (id: string) => request<Reproduction>('GET', `/api/reproductions/${encodeURIComponent(id)}`),
   cancelReproduction: (id: string) => request<Reproduction>('DELETE', `/api/reproductions/${encodeURIComponent(id)}`),
   reproductionReportUrl: (id: string, format: 'json' | 'text') =>

@@ -8,8 +8,10 @@ import {
   listPapers,
   listPresets,
   planExperiment,
+  planGrid,
   runExperiment,
   runScenario,
+  summarizeSamples,
   validateScenario,
   ScenarioError,
   OutOfMemoryError,
@@ -25,7 +27,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PaperRef, PresetInfo } from './data/presets';
 
-export { getPreset, planExperiment, runExperiment, validateScenario };
+export { getPreset, planExperiment, planGrid, runExperiment, runScenario, summarizeSamples, validateScenario };
 
 let presetCache: Promise<(PresetInfo & { scenario: Scenario })[]> | undefined;
 const scenarioCache = new Map<string, Promise<Scenario>>();

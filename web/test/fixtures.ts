@@ -1,8 +1,9 @@
-// A hand-made run: two connections over one link, with a retransmission, a drop, SYN and FIN.
+// Hand-made runs: two connections over one link, with a retransmission, a drop, SYN and FIN
+// (fakeResult); one connection whose duplicate ACKs carry SACK blocks (sackRun).
 import type { SimulationResult } from '@tcb-lab/sim';
 
 const eventNames = ['send', 'retransmit', 'ack', 'drop', 'loss', 'receive'];
-const [SEND, RETX, ACK, DROP] = [0, 1, 2, 3];
+export const [SEND, RETX, ACK, DROP, LOSS] = [0, 1, 2, 3, 4];
 const SYN = 0x02;
 const FIN = 0x01;
 const ACKF = 0x10;
@@ -52,6 +53,7 @@ export function fakeResult(): SimulationResult {
         pacingBps: Float64Array.from([0, 0, 0, 0, 8e5]),
         wMaxBytes: Float64Array.from([0, 0, 0, 0, 0]),
         cubicKNs: Float64Array.from([0, 0, 0, 0, 0]),
+        cubicEpochNs: Float64Array.from([0, 0, 0, 0, 0]),
         crPhase: Uint8Array.from([0, 0, 0, 0, 0]),
         btlBwBps: Float64Array.from([0, 0, 0, 0, 0]),
         bbrMinRttNs: Float64Array.from([0, 0, 0, 0, 0]),
@@ -86,8 +88,40 @@ export function fakeResult(): SimulationResult {
       ack: Float64Array.from(col(6)),
       window: Float64Array.from(col(7)),
       flags: Uint8Array.from(col(8)),
+      sackBlocks: new Uint8Array(rows.length),
+      sackStart: new Float64Array(rows.length),
+      sackEnd: new Float64Array(rows.length),
       fromInitiator: Uint8Array.from(col(9)),
       uid: Float64Array.from(rows.map((_, i) => i)),
+    },
+  };
+}
+
+// [timeMs, event, seq, payload, ack, fromInitiator, sackBlocks, sackStart, sackEnd] of one flow.
+export type SackRow = [number, number, number, number, number, number, number, number, number];
+
+/** A one-connection trace: 100-byte segments, the second lost, the third and fourth SACKed. */
+export function sackRun(rows: SackRow[]): Pick<SimulationResult, 'flows' | 'trace' | 'summary'> {
+  const col = (k: number) => rows.map((r) => r[k]);
+  return {
+    flows: ['f'],
+    summary: { flows: [{ id: 0, protocol: 'tcp' }] } as unknown as SimulationResult['summary'],
+    trace: {
+      eventNames: ['send', 'retransmit', 'ack', 'drop', 'loss', 'receive'],
+      timeNs: Float64Array.from(col(0), (ms) => ms * 1e6),
+      event: Uint8Array.from(col(1)),
+      flow: new Int32Array(rows.length),
+      fromInitiator: Uint8Array.from(col(5)),
+      link: Int32Array.from(rows, (r) => (r[1] === LOSS ? 0 : -1)),
+      seq: Float64Array.from(col(2)),
+      payload: Int32Array.from(col(3)),
+      ack: Float64Array.from(col(4)),
+      window: new Float64Array(rows.length).fill(1000),
+      flags: new Uint8Array(rows.length).fill(0x10),
+      sackBlocks: Uint8Array.from(col(6)),
+      sackStart: Float64Array.from(col(7)),
+      sackEnd: Float64Array.from(col(8)),
+      uid: Float64Array.from(rows, (_, i) => i),
     },
   };
 }

@@ -1,7 +1,7 @@
 // PixelPainter's rasterisation: runs for vertical and horizontal segments at the canvas's pixel
 // convention, dashes, blending with globalAlpha, wider lines, and fills and text after the strokes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PixelPainter } from '../src/charts/pixelPainter';
+import { parseColor, PixelPainter } from '../src/charts/pixelPainter';
 
 beforeAll(() => {
   // Node has no ImageData; the painter needs only its size and bytes.
@@ -109,5 +109,20 @@ describe('PixelPainter', () => {
     p.fillRect(0, 0, 1, 1);
     p.end();
     expect(calls).toEqual(['putImageData', 'fillText R', 'fillRect']);
+  });
+});
+
+describe('parseColor', () => {
+  it('reads the colours the charts write without a canvas', () => {
+    expect(parseColor('#0072B2')).toEqual([0x00, 0x72, 0xb2, 1]);
+    expect(parseColor('#444')).toEqual([0x44, 0x44, 0x44, 1]);
+    expect(parseColor('rgb(140,192,220)')).toEqual([140, 192, 220, 1]);
+    expect(parseColor('rgba(1, 2, 3, 0.5)')).toEqual([1, 2, 3, 0.5]);
+  });
+
+  it('leaves anything else to the canvas', () => {
+    expect(parseColor('steelblue')).toBeNull();
+    expect(parseColor('#12345')).toBeNull();
+    expect(parseColor('hsl(10, 20%, 30%)')).toBeNull();
   });
 });

@@ -118,13 +118,15 @@ describe('every TCP series column per flow', () => {
       expect(w.columns.rttvarNs.length).toBe(w.t.length);
       expect('timeNs' in w.columns || 'flow' in w.columns).toBe(false);
     }
-    // CUBIC's columns are 0 throughout this (NewReno) run: no plot; once filled, they are listed.
+    // A column without a plot of its own is listed as recorded; CUBIC's have one (W_max and K on
+    // the cwnd plot).
     expect(otherSeriesColumns(windows)).toEqual(['rttvarNs']);
     const cubic = fakeResult();
     cubic.series!.tcp.wMaxBytes[1] = 5000;
-    expect(otherSeriesColumns(flowWindows(cubic))).toEqual(['rttvarNs', 'wMaxBytes']);
-    // BBR's bandwidth and min RTT have their own plots (windowViews 'bbr-bw', 'bbr-rtt'); its state
-    // and gain are listed as recorded.
+    cubic.series!.tcp.cubicKNs[1] = 2e9;
+    expect(otherSeriesColumns(flowWindows(cubic))).toEqual(['rttvarNs']);
+    // BBR's bandwidth and min RTT have their own plots (windowViews 'bbr-bw', 'bbr-rtt'), and so
+    // have its state and gain ('bbr-state').
     const bbr = fakeResult();
     bbr.series!.tcp.btlBwBps.set([0, 9e6, 0, 9.5e6, 0]);
     bbr.series!.tcp.bbrMinRttNs.set([0, 40e6, 0, 40e6, 0]);
@@ -133,7 +135,7 @@ describe('every TCP series column per flow', () => {
     expect(bbrFlows.map((w) => w.name)).toEqual(['a']);
     expect(Array.from(windowColumn('btlBw').values(bbrFlows[0]))).toEqual([0, 9e6, 9.5e6]);
     expect(Array.from(windowColumn('bbrMinRtt').values(bbrFlows[0]))).toEqual([NaN, 0.04, 0.04]);
-    expect(otherSeriesColumns(flowWindows(bbr))).toEqual(['bbrState', 'rttvarNs']);
+    expect(otherSeriesColumns(flowWindows(bbr))).toEqual(['rttvarNs']);
     expect(bbrWindows(windows)).toEqual([]);
     const column = windowColumn('series:rttvarNs');
     expect(Array.from(column.values(windows[0]))).toEqual(Array.from(windows[0].columns.rttvarNs));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { timeSequence } from '../src/data/timeseq';
-import { fakeResult } from './fixtures';
+import { ACK, fakeResult, LOSS, sackRun, SEND } from './fixtures';
 
 describe('timeSequence', () => {
   const ts = timeSequence(fakeResult())!;
@@ -41,7 +41,52 @@ describe('timeSequence', () => {
     ]);
   });
 
+  it('has no SACK marks when no ACK carried the option', () => {
+    expect(ts.sacks.t.length).toBe(0);
+  });
+
   it('is null without a packet trace', () => {
     expect(timeSequence({ ...fakeResult(), trace: undefined })).toBeNull();
+  });
+});
+
+describe('timeSequence: SACK blocks', () => {
+  const sack = timeSequence(
+    sackRun([
+      [0, SEND, 1, 100, 0, 1, 0, 0, 0],
+      [0, SEND, 101, 100, 0, 1, 0, 0, 0],
+      [1, LOSS, 101, 100, 0, 1, 0, 0, 0],
+      [0, SEND, 201, 100, 0, 1, 0, 0, 0],
+      [0, SEND, 301, 100, 0, 1, 0, 0, 0],
+      [10, ACK, 1, 0, 101, 0, 0, 0, 0],
+      // Duplicate ACKs: the block holding the segment that triggered each (RFC 2018 §4), growing.
+      [11, ACK, 1, 0, 101, 0, 1, 201, 301],
+      [12, ACK, 1, 0, 101, 0, 1, 201, 401],
+      [20, ACK, 1, 0, 401, 0, 0, 0, 0],
+    ]),
+  )!;
+
+  it('puts each ACK’s first SACK block at the ACK’s time, over the SACKed bytes', () => {
+    expect(Array.from(sack.sacks.t)).toEqual([0.011, 0.012]);
+    expect(Array.from(sack.sacks.lo)).toEqual([201, 201]);
+    expect(Array.from(sack.sacks.hi)).toEqual([301, 401]);
+    expect(Array.from(sack.sacks.conn)).toEqual([0, 0]);
+    expect(Array.from(sack.sacks.retx)).toEqual([0, 0]);
+  });
+
+  it('keeps the ACK line as the cumulative ACK, SACKs or not', () => {
+    expect(Array.from(sack.acks[0].y)).toEqual([101, 101, 101, 401]);
+  });
+
+  it('reads a trace without the SACK columns as one without SACK blocks', () => {
+    const run = sackRun([
+      [0, SEND, 1, 100, 0, 1, 0, 0, 0],
+      [10, ACK, 1, 0, 101, 0, 1, 201, 301],
+    ]);
+    const old = { ...run.trace! } as Partial<NonNullable<typeof run.trace>>;
+    delete old.sackBlocks;
+    delete old.sackStart;
+    delete old.sackEnd;
+    expect(timeSequence({ ...run, trace: old as NonNullable<typeof run.trace> })!.sacks.t.length).toBe(0);
   });
 });

@@ -8,19 +8,16 @@ import QueryStream from 'pg-query-stream';
 import type { Pool } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
 import { newId } from '../ids.js';
-import { countRuns } from './run-counts.js';
+import { batchRuns, readRunCounts } from './run-counts.js';
 import { metricDefinitions } from '../sim/metrics.js';
 import type { Plan } from '../sim/batch.js';
-import { cancelChannel } from '../queue/names.js';
-import { addJobs, completeJobs, parseRunJobPayload, runJobSpec } from '../queue/jobs.js';
-import type { Static } from 'typebox';
-import type { Batch, BatchStatus, RunResult as RunResultSchema, RunStatus, Trace } from '../schemas/batches.js';
+import { addJobs, parseRunJobPayload, runJobSpec } from '../queue/jobs.js';
+import { cancelOwner } from './cancel-runs.js';
+import type { Batch, BatchStatus, RunCounts, RunResult, RunStatus, Trace } from '../schemas/batches.js';
 
 /** A batch as stored; the API adds its url and the metric definitions. */
-export type BatchView = Omit<Static<typeof Batch>, 'url' | 'metrics'>;
-export type BatchCounts = BatchView['counts'];
+export type BatchView = Omit<Batch, 'url' | 'metrics'>;
 export type BatchPoint = BatchView['points'][number];
-export type RunResult = Static<typeof RunResultSchema>;
 
 export interface NewBatch {
   title: string | null;
@@ -47,7 +44,7 @@ function requestHash(batch: NewBatch): string {
   return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
 }
 
-function deriveStatus(cancelled: boolean, c: BatchCounts): BatchStatus {
+function deriveStatus(cancelled: boolean, c: RunCounts): BatchStatus {
   if (cancelled) return 'cancelled';
   if (c.pending > 0) return c.running > 0 || c.done + c.failed > 0 ? 'running' : 'queued';
   return c.done === 0 && c.failed > 0 ? 'failed' : 'completed';
@@ -155,11 +152,7 @@ export class BatchRepository {
     }>('SELECT id, title, scenario, grid, pointers, replications, trace, total_runs, created_at, cancelled_at FROM batches WHERE id = $1', [id]);
     const row = b.rows[0];
     if (!row) return null;
-    const countRows = await this.pool.query<{ status: RunStatus; n: number; last: Date | null }>(
-      'SELECT status, count(*) AS n, max(finished_at) AS last FROM runs WHERE batch_id = $1 GROUP BY status',
-      [id],
-    );
-    const { counts, lastFinished } = countRuns(row.total_runs, countRows.rows);
+    const { counts, lastFinished } = await readRunCounts(this.pool, batchRuns, id, row.total_runs);
     const status = deriveStatus(row.cancelled_at !== null, counts);
     const finishedAt = status === 'cancelled' ? row.cancelled_at : status === 'completed' || status === 'failed' ? lastFinished : null;
 
@@ -273,23 +266,6 @@ export class BatchRepository {
    * Returns 'finished' for a batch that had nothing left to cancel.
    */
   async cancel(id: string): Promise<'cancelled' | 'finished' | 'missing'> {
-    return transaction(this.pool, async (client) => {
-      const b = await client.query<{ cancelled_at: Date | null }>('SELECT cancelled_at FROM batches WHERE id = $1 FOR UPDATE', [id]);
-      if (b.rowCount === 0) return 'missing';
-      if (b.rows[0].cancelled_at !== null) return 'cancelled';
-      const open = await client.query(`SELECT 1 FROM runs WHERE batch_id = $1 AND status IN ('pending', 'running') LIMIT 1`, [id]);
-      if (open.rowCount === 0) return 'finished';
-      await client.query('UPDATE batches SET cancelled_at = now() WHERE id = $1', [id]);
-      const cancelled = await client.query<{ job_id: number | null }>(
-        `UPDATE runs SET status = 'cancelled', finished_at = now()
-         WHERE batch_id = $1 AND status IN ('pending', 'running')
-         RETURNING job_id`,
-        [id],
-      );
-      // Queued jobs go; a locked one (its run in progress) stays to its worker, told below.
-      await completeJobs(client, cancelled.rows.flatMap((r) => (r.job_id === null ? [] : [r.job_id])));
-      await client.query('SELECT pg_notify($1, $2)', [cancelChannel, id]);
-      return 'cancelled';
-    });
+    return transaction(this.pool, (client) => cancelOwner(client, batchRuns, id));
   }
 }

@@ -1,11 +1,10 @@
 // Saved experiments (share links): a scenario, its result summary and the result's hash.
 import type { Pool } from '../db/pool.js';
 import { newId } from '../ids.js';
-import type { Static } from 'typebox';
 import type { Experiment } from '../schemas/experiments.js';
 
 /** A saved experiment as stored; the API adds its url. */
-export type ExperimentView = Omit<Static<typeof Experiment>, 'url'>;
+export type ExperimentView = Omit<Experiment, 'url'>;
 export type NewExperiment = Omit<ExperimentView, 'id' | 'createdAt'>;
 
 interface Row {

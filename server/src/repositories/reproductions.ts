@@ -4,19 +4,19 @@
 // and `attempts` fences each run's record, so a run retried after its worker died is recorded
 // exactly once. The worker that records the last run queues the report's job in the same
 // transaction, so the report is built once whatever order the runs finish in.
-import type { Pool, PoolClient } from '../db/pool.js';
+import type { Pool } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
 import { newId } from '../ids.js';
-import { countRuns } from './run-counts.js';
-import { addJobs, completeJobs } from '../queue/jobs.js';
-import { cancelChannel } from '../queue/names.js';
+import { readRunCounts, reproductionRuns } from './run-counts.js';
+import { addJobs } from '../queue/jobs.js';
+import { cancelOwner, stopOpenRuns } from './cancel-runs.js';
 import { reproductionReportJobSpec, reproductionRunJobSpec } from '../queue/reproduction-jobs.js';
+import type { RunCounts } from '../schemas/batches.js';
 import type { Reproduction, ReproductionMode, ReproductionStatus } from '../schemas/reproductions.js';
 import type { RunRecord } from '../sim/experiment-engine.js';
 
 /** A reproduction as stored; the API adds its url and parses the report. */
 export type ReproductionView = Omit<Reproduction, 'url' | 'report'> & { reportJson: string | null };
-type Counts = Reproduction['counts'];
 
 export interface NewReproduction {
   experiment: string;
@@ -45,7 +45,7 @@ function float8Array(values: (number | null)[]): string {
   return `{${values.map((v) => (v === null ? 'NULL' : Object.is(v, -0) ? '-0' : String(v))).join(',')}}`;
 }
 
-function deriveStatus(cancelled: boolean, c: Counts, report: boolean, reportError: boolean): ReproductionStatus {
+function deriveStatus(cancelled: boolean, c: RunCounts, report: boolean, reportError: boolean): ReproductionStatus {
   if (cancelled) return 'cancelled';
   if (c.failed > 0 || reportError) return 'failed';
   if (c.pending > 0) return c.running > 0 || c.done > 0 ? 'running' : 'queued';
@@ -97,11 +97,7 @@ export class ReproductionRepository {
     );
     const row = r.rows[0];
     if (!row) return null;
-    const countRows = await this.pool.query<{ status: string; n: number; last: Date | null }>(
-      'SELECT status, count(*) AS n, max(finished_at) AS last FROM reproduction_runs WHERE reproduction_id = $1 GROUP BY status',
-      [id],
-    );
-    const { counts, lastFinished } = countRuns(row.total_runs, countRows.rows);
+    const { counts, lastFinished } = await readRunCounts(this.pool, reproductionRuns, id, row.total_runs);
     const status = deriveStatus(row.cancelled_at !== null, counts, row.report_json !== null, row.report_error !== null);
     let error: string | null = row.report_error;
     if (counts.failed > 0) {
@@ -141,29 +137,7 @@ export class ReproductionRepository {
 
   /** Cancels the unfinished runs and removes their queued jobs; 'finished' when nothing was left to cancel. */
   async cancel(id: string): Promise<'cancelled' | 'finished' | 'missing'> {
-    return transaction(this.pool, async (client) => {
-      const r = await client.query<{ cancelled_at: Date | null }>('SELECT cancelled_at FROM reproductions WHERE id = $1 FOR UPDATE', [id]);
-      if (r.rowCount === 0) return 'missing';
-      if (r.rows[0].cancelled_at !== null) return 'cancelled';
-      const open = await client.query(`SELECT 1 FROM reproduction_runs WHERE reproduction_id = $1 AND status IN ('pending', 'running') LIMIT 1`, [id]);
-      if (open.rowCount === 0) return 'finished';
-      await client.query('UPDATE reproductions SET cancelled_at = now() WHERE id = $1', [id]);
-      await this.stopOpenRuns(client, id);
-      return 'cancelled';
-    });
-  }
-
-  // The unfinished runs become cancelled, their queued jobs go, and the workers running one are
-  // told (on the channel batches use: ids are unique across both).
-  private async stopOpenRuns(client: PoolClient, id: string): Promise<void> {
-    const stopped = await client.query<{ job_id: number | null }>(
-      `UPDATE reproduction_runs SET status = 'cancelled', finished_at = now()
-       WHERE reproduction_id = $1 AND status IN ('pending', 'running')
-       RETURNING job_id`,
-      [id],
-    );
-    await completeJobs(client, stopped.rows.flatMap((r) => (r.job_id === null ? [] : [r.job_id])));
-    await client.query('SELECT pg_notify($1, $2)', [cancelChannel, id]);
+    return transaction(this.pool, (client) => cancelOwner(client, reproductionRuns, id));
   }
 
   /**
@@ -222,7 +196,7 @@ export class ReproductionRepository {
         [run.reproductionId, run.index, run.attempt, error],
       );
       if (r.rowCount !== 1) return false;
-      await this.stopOpenRuns(client, run.reproductionId);
+      await stopOpenRuns(client, reproductionRuns, run.reproductionId);
       return true;
     });
   }

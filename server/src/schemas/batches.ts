@@ -27,11 +27,14 @@ export function batchBody(maxReplications: number) {
   );
 }
 
+export type BatchBody = Static<ReturnType<typeof batchBody>>;
+
 export const BatchCreated = Type.Object({
   id: Type.String(),
   url: Type.String({ description: '/b/<id>' }),
   runs: Type.Integer(),
 });
+export type BatchCreated = Static<typeof BatchCreated>;
 
 const Stats = Type.Object({
   n: Type.Integer(),
@@ -42,12 +45,24 @@ const Stats = Type.Object({
   ci95: Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: 'The 95% confidence interval of the mean: [low, high].' }), Type.Null()]),
 });
 
+/** A batch's or a reproduction's runs counted by status. */
+export const RunCounts = Type.Object({
+  total: Type.Integer(),
+  done: Type.Integer(),
+  failed: Type.Integer(),
+  cancelled: Type.Integer(),
+  pending: Type.Integer({ description: 'Not finished: waiting or running.' }),
+  running: Type.Integer(),
+});
+export type RunCounts = Static<typeof RunCounts>;
+
 export const Metric = Type.Object({
   name: Type.String(),
   label: Type.String(),
   unit: Type.String({ description: 'Empty for counts and ratios.' }),
   description: Type.Union([Type.String(), Type.Null()]),
 });
+export type Metric = Static<typeof Metric>;
 
 export const Batch = Type.Object({
   id: Type.String(),
@@ -61,14 +76,7 @@ export const Batch = Type.Object({
   pointers: Type.Array(Type.String(), { description: "The grid's pointers in order." }),
   replications: Type.Integer(),
   trace: Trace,
-  counts: Type.Object({
-    total: Type.Integer(),
-    done: Type.Integer(),
-    failed: Type.Integer(),
-    cancelled: Type.Integer(),
-    pending: Type.Integer({ description: 'Not finished: waiting or running.' }),
-    running: Type.Integer(),
-  }),
+  counts: RunCounts,
   metrics: Type.Array(Metric),
   points: Type.Array(
     Type.Object({
@@ -78,6 +86,7 @@ export const Batch = Type.Object({
     }),
   ),
 });
+export type Batch = Static<typeof Batch>;
 
 export const RunResult = Type.Object({
   point: Type.Integer(),
@@ -90,6 +99,7 @@ export const RunResult = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
   summary: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
 });
+export type RunResult = Static<typeof RunResult>;
 
 export const ResultsQuery = Type.Object(
   {

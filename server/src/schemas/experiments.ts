@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Result, Scenario } from './common.js';
 
 export const ExperimentBody = Type.Object(
@@ -9,6 +9,7 @@ export const ExperimentBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ExperimentBody = Static<typeof ExperimentBody>;
 
 export const ExperimentCreated = Type.Object({
   id: Type.String(),
@@ -16,6 +17,7 @@ export const ExperimentCreated = Type.Object({
   resultHash: Type.Union([Type.String(), Type.Null()]),
   verified: Type.Boolean({ description: 'The server ran the scenario and obtained this resultHash itself.' }),
 });
+export type ExperimentCreated = Static<typeof ExperimentCreated>;
 
 export const Experiment = Type.Object({
   id: Type.String(),
@@ -27,3 +29,4 @@ export const Experiment = Type.Object({
   verified: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
 });
+export type Experiment = Static<typeof Experiment>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 export const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
@@ -16,3 +16,4 @@ export const Health = Type.Object({
   }),
   engine: Type.String({ description: 'What synchronous runs use here: native or wasm.' }),
 });
+export type Health = Static<typeof Health>;

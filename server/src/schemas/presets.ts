@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 export const PresetInfo = Type.Object({
   name: Type.String(),
@@ -21,5 +21,7 @@ export const PresetInfo = Type.Object({
   ),
   experiment: Type.Boolean({ description: 'The preset is the base scenario of a built-in experiment (GET /api/presets/:name/experiment).' }),
 });
+
+export type PresetInfo = Static<typeof PresetInfo>;
 
 export const PresetParams = Type.Object({ name: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$' }) });

@@ -3,7 +3,7 @@
 // check that a document is an object here, sim-core validates it (its errors carry the document's
 // path), and the OpenAPI document replaces both with the real schemas (openapi.ts).
 import { Type, type Static } from 'typebox';
-import { Batch } from './batches.js';
+import { RunCounts } from './batches.js';
 
 export const ExperimentDocument = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
@@ -39,15 +39,14 @@ export const ReproductionBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ReproductionBody = Static<typeof ReproductionBody>;
 
 export const ReproductionCreated = Type.Object({
   id: Type.String(),
   url: Type.String({ description: 'The page of the reproduction: /r/<id>' }),
   runs: Type.Integer({ description: 'Runs in the plan: variants x points x replications.' }),
 });
-
-/** A reproduction's runs by status, counted as a batch's are. */
-export const ReproductionCounts = Batch.properties.counts;
+export type ReproductionCreated = Static<typeof ReproductionCreated>;
 
 export const Reproduction = Type.Object({
   id: Type.String(),
@@ -58,7 +57,7 @@ export const Reproduction = Type.Object({
   status: ReproductionStatus,
   createdAt: Type.String({ format: 'date-time' }),
   finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  counts: ReproductionCounts,
+  counts: RunCounts,
   error: Type.Union([Type.String(), Type.Null()], { description: 'Why it failed: the first failed run (by index) or the report.' }),
   report: Type.Optional(ExperimentReport),
 });

@@ -7,11 +7,11 @@ import { createRequire } from 'node:module';
 // Types only: the package itself is loaded at run time, when the WASM engine is chosen.
 import type * as Sim from '@tcb-lab/sim';
 import type { GridPlan, Paper } from '@tcb-lab/sim';
+import type { Trace as TraceLevel } from '../schemas/batches.js';
 
-export type { GridPlan, Paper };
+export type { GridPlan, Paper, TraceLevel };
 
 export type EngineKind = 'native' | 'wasm';
-export type TraceLevel = 'none' | 'summary';
 
 export type Validation =
   | { valid: true; scenario: Record<string, unknown> }
@@ -128,19 +128,22 @@ export class NativeEngine implements Engine {
   constructor(readonly tcpsimPath: string) {}
 
   async validate(scenarioText: string): Promise<Validation> {
-    const r = await runChild(this.tcpsimPath, ['validate', '-'], scenarioText, listTimeoutMs);
-    if (r.code === 0) return { valid: true, scenario: JSON.parse(r.stdout) };
-    const error = parseCliError(r.stderr);
-    if (r.code === 2 && error) return { valid: false, ...error };
-    throw new Error(`tcpsim validate failed (exit ${r.code ?? r.signal}): ${r.stderr.trim()}`);
+    const r = await this.#check('validate', scenarioText);
+    return r.ok ? { valid: true, scenario: r.value as Record<string, unknown> } : { valid: false, path: r.path, problem: r.problem };
   }
 
   async planGrid(requestText: string): Promise<GridPlanning> {
-    const r = await runChild(this.tcpsimPath, ['grid', '-'], requestText, listTimeoutMs);
-    if (r.code === 0) return { ok: true, plan: JSON.parse(r.stdout) };
+    const r = await this.#check('grid', requestText);
+    return r.ok ? { ok: true, plan: r.value as GridPlan } : r;
+  }
+
+  /** `tcpsim <command> -` on `input`: what it prints, or the input's error (exit 2, path and problem). */
+  async #check(command: 'validate' | 'grid', input: string): Promise<{ ok: true; value: unknown } | { ok: false; path: string; problem: string }> {
+    const r = await runChild(this.tcpsimPath, [command, '-'], input, listTimeoutMs);
+    if (r.code === 0) return { ok: true, value: JSON.parse(r.stdout) };
     const error = parseCliError(r.stderr);
     if (r.code === 2 && error) return { ok: false, ...error };
-    throw new Error(`tcpsim grid failed (exit ${r.code ?? r.signal}): ${r.stderr.trim()}`);
+    throw new Error(`tcpsim ${command} failed (exit ${r.code ?? r.signal}): ${r.stderr.trim()}`);
   }
 
   async run(scenarioText: string, request: RunRequest): Promise<RunOutcome> {
@@ -199,6 +202,17 @@ type SimPackage = typeof Sim;
 function asDocument(value: object): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
+
+/** A built-in document by name, or null when there is none of that name (the module's RangeError). */
+async function documentOrNull(document: Promise<object>): Promise<Record<string, unknown> | null> {
+  try {
+    return asDocument(await document);
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
 type SimSimulator = ReturnType<SimPackage['createSimulator']>;
 
 const require = createRequire(import.meta.url);
@@ -262,24 +276,14 @@ export class WasmEngine implements Engine {
   presets() {
     return this.#simulator.listPresets();
   }
-  async preset(name: string) {
-    try {
-      return asDocument(await this.#simulator.getPreset(name));
-    } catch (error) {
-      if (error instanceof RangeError) return null;
-      throw error;
-    }
+  preset(name: string) {
+    return documentOrNull(this.#simulator.getPreset(name));
   }
   experiments() {
     return this.#simulator.listExperiments();
   }
-  async experiment(name: string) {
-    try {
-      return asDocument(await this.#simulator.getExperiment(name));
-    } catch (error) {
-      if (error instanceof RangeError) return null;
-      throw error;
-    }
+  experiment(name: string) {
+    return documentOrNull(this.#simulator.getExperiment(name));
   }
   papers() {
     return this.#simulator.listPapers();

@@ -4,10 +4,10 @@
 // the plan or the report, so a reproduction's report is `tcpsim reproduce --json`'s.
 import type * as Sim from '@tcb-lab/sim';
 import type { Experiment, ExperimentOutcome, ExperimentPlan, RunRecord } from '@tcb-lab/sim';
+import type { ReproductionMode } from '../schemas/reproductions.js';
 import { wasmPackagePath } from './engine.js';
 
 export type { ExperimentPlan, RunRecord };
-export type ReproductionMode = 'full' | 'quick';
 
 export type Planning = { ok: true; plan: ExperimentPlan } | { ok: false; path: string; problem: string };
 

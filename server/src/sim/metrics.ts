@@ -2,6 +2,7 @@
 // names are the API's; the values are read from each run's summary at the pointers below, and the
 // units come from result.schema.json's x-unit at the same pointers.
 import { findInSummary } from '@tcb-lab/sim/json-pointer';
+import type { Metric } from '../schemas/batches.js';
 import { simSchemas, subschemaAt } from './schemas.js';
 
 export interface MetricDefinition {
@@ -25,18 +26,10 @@ export const metricDefinitions: readonly MetricDefinition[] = [
   { name: 'events', label: 'Events executed', pointer: '/run/events', column: 'events', integer: true },
 ];
 
-export interface MetricInfo {
-  name: string;
-  label: string;
-  /** Empty for counts and ratios. */
-  unit: string;
-  description: string | null;
-}
-
-let infos: MetricInfo[] | undefined;
+let infos: Metric[] | undefined;
 
 /** The metrics with their units and descriptions from result.schema.json. */
-export function metricInfos(): MetricInfo[] {
+export function metricInfos(): Metric[] {
   infos ??= metricDefinitions.map((m) => {
     const schema = subschemaAt(simSchemas().result, m.pointer);
     if (!schema) throw new Error(`result.schema.json has no ${m.pointer} (metric ${m.name})`);

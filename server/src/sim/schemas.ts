@@ -3,6 +3,7 @@
 // them, and metric units come from them; nothing here copies a field.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parsePointer } from '@tcb-lab/sim/json-pointer';
 import { repoRoot } from '../config.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -26,22 +27,31 @@ export function simSchemas(): SimSchemas {
   return cache;
 }
 
+/** The tokens of a local $ref ("#/$defs/a~1b": a percent-encoded JSON Pointer, RFC 6901 §6). */
+function refTokens(ref: string): string[] | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  try {
+    return parsePointer(decodeURIComponent(ref.slice(1)));
+  } catch {
+    return undefined; // A malformed percent-escape.
+  }
+}
+
 /** The subschema a JSON Pointer into a document reaches, following local $refs. */
 export function subschemaAt(schema: JsonSchema, pointer: string): JsonSchema | undefined {
-  let node: JsonSchema | undefined = schema;
+  const tokens = parsePointer(pointer);
+  if (!tokens) return undefined;
   const resolve = (s: JsonSchema | undefined): JsonSchema | undefined => {
     let current = s;
     for (let guard = 0; current && typeof current.$ref === 'string' && guard < 32; ++guard) {
-      const ref = current.$ref as string;
-      if (!ref.startsWith('#/')) return undefined;
-      current = ref
-        .slice(2)
-        .split('/')
-        .reduce<unknown>((n, key) => (n as Record<string, unknown> | undefined)?.[key], schema) as JsonSchema | undefined;
+      current = refTokens(current.$ref)?.reduce<unknown>((n, key) => (n as Record<string, unknown> | undefined)?.[key], schema) as
+        | JsonSchema
+        | undefined;
     }
     return current;
   };
-  for (const key of pointer.split('/').slice(1)) {
+  let node: JsonSchema | undefined = schema;
+  for (const key of tokens) {
     node = resolve(node);
     const properties = node?.properties as Record<string, JsonSchema> | undefined;
     node = properties?.[key];

@@ -40,6 +40,7 @@ export interface TcbsimEngine {
   ExperimentSession: new (source: string, quick: boolean) => EngineExperimentSession;
   validate(text: string): { scenario: string } | { error: EngineError };
   planGrid(text: string): { plan: string } | { error: EngineError };
+  summarizeSamples(text: string): { stats: string } | { error: EngineError };
   run(
     text: string,
     options: { seed?: number; trace?: string; progressEveryEvents?: number; maxRecordedBytes?: number },

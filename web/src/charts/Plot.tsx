@@ -1,5 +1,7 @@
 // A time-based plot: d3 computes the scales, ticks, zoom and brush; React renders the axes in SVG;
-// the marks are drawn on a canvas from the same scales (and, for export, into an SvgPainter).
+// the marks are drawn on a canvas from the same scales (and, for export, into an SvgPainter). The
+// dense plots give their marks as data (marks/): the plot worker draws them on the canvas, handed
+// over as an OffscreenCanvas, and a frame sends it only the view (plotThread.ts).
 // Zoom and pan act on time (x), shared with the other plots through xDomain/onXDomain; y fits what
 // is visible unless a brush chose it. Keyboard: arrows pan, + and − zoom, 0 resets, B toggles brush.
 // The connection under the pointer (if the plot's hover names one) is highlighted in every plot of
@@ -14,9 +16,12 @@ import { flushSync } from 'react-dom';
 import { download, slug, svgToPng } from './export';
 import { useFocus } from './focus';
 import { GlPainter } from './glPainter';
+import { buildScene, drawScene, marksRows, type Frame, type Marks, type MarksStyle, type Scene } from './marks';
 import { PixelPainter } from './pixelPainter';
 import { SvgPainter, type Painter } from './painter';
-import { preferredRenderer } from './renderer';
+import { RemotePlot } from './plotThread';
+import type { FromWorker } from './plotProtocol';
+import { mainThreadPainter, preferredRenderer, preferredThread, type Thread } from './renderer';
 import { useWidth } from './useWidth';
 
 export type Scale = ScaleLinear<number, number>;
@@ -42,7 +47,15 @@ export interface PlotProps {
   /** y range of what is visible between x0 and x1. */
   yExtent: (x0: number, x1: number) => Domain;
   yFormat?: (v: number) => string;
-  draw: (p: Painter, sx: Scale, sy: Scale) => void;
+  /** Draws the marks (plots whose marks are not given as `marks`). */
+  draw?: (p: Painter, sx: Scale, sy: Scale, frame: Frame) => void;
+  /**
+   * The marks as data and their style (marks/index.ts): drawn in the plot worker when the plot is
+   * `fast` and the browser can, else on the main thread; the same draw function serves export.
+   */
+  marks?: { data: Marks; style: MarksStyle };
+  /** Pixels kept under the lines for state bands (the y axis maps above them). */
+  bandHeight?: number;
   /** Lines of the tooltip at a data point, and the connection (flow) there if any; or null. */
   hover?: (x: number, y: number, sx: Scale, sy: Scale) => string[] | { lines: string[]; flow?: number | null } | null;
   legend?: LegendEntry[];
@@ -62,6 +75,8 @@ export interface PlotProps {
 }
 
 const margin = { top: 8, right: 16, bottom: 40, left: 68 };
+/** Plots of at most this many rows draw on the page until the worker's first frame (handOver). */
+const FIRST_FRAME_ON_PAGE_UP_TO = 200_000;
 const si = format('~s');
 const plain = format('~g');
 /** Axis numbers: plain below 10 000 (0.25 s, not 250m), SI prefixes above (1.5M B). */
@@ -69,17 +84,43 @@ export const formatSi = (v: number) => (Math.abs(v) < 1e4 ? plain(v) : si(v));
 const formatTime = format('~g');
 
 export function Plot(props: PlotProps) {
-  const { title, xLabel, yLabel, xDomain, xFull, onXDomain, yExtent, draw, hover, legend, csv, data } = props;
+  const { title, xLabel, yLabel, xDomain, xFull, onXDomain, yExtent, hover, legend, csv, data } = props;
   const height = props.height ?? 260;
   const [container, width] = useWidth<HTMLDivElement>();
   const innerW = Math.max(50, width - margin.left - margin.right);
   const innerH = height - margin.top - margin.bottom;
+  const band = Math.min(props.bandHeight ?? 0, innerH / 3);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const overlayCanvasRef = useRef<HTMLCanvasElement>(null);
   const glPainter = useRef<GlPainter | null>(null);
   const pixelPainter = useRef<PixelPainter | null>(null);
-  const renderer = props.fast ? preferredRenderer() : 'canvas2d';
-  const useGl = renderer === 'webgl2';
+  // Where the marks are drawn: the plot worker for the dense plots (until it fails), else here.
+  const [workerFailed, setWorkerFailed] = useState(false);
+  const thread: Thread = props.fast && props.marks && !workerFailed ? preferredThread() : 'main';
+  const renderer = thread === 'worker' ? preferredRenderer() : props.fast ? mainThreadPainter() : 'canvas2d';
+  const useGl = renderer === 'webgl2' || thread === 'worker';
+  const remote = useRef<RemotePlot | null>(null);
+  // Until the worker's first frame of a small plot, the page draws it (on a canvas of its own, laid
+  // over the worker's): the worker's first frame waits for the canvas machinery of a new thread, a
+  // cost the page's thread has paid already (docs/ARCHITECTURE.md, "Large traces").
+  const [workerDrawn, setWorkerDrawn] = useState(false);
+  const handOver = thread === 'worker' && !!props.marks && marksRows(props.marks.data) <= FIRST_FRAME_ON_PAGE_UP_TO;
+  const pageDraws = thread === 'main' || (handOver && !workerDrawn);
+  const pageCanvasRef = useRef<HTMLCanvasElement>(null);
+  // The marks' scene (levels of detail) on the main thread, built when first drawn here.
+  const marksData = props.marks?.data;
+  const marksStyle = props.marks?.style;
+  const localScene = useRef<{ data: Marks; scene: Scene } | null>(null);
+  const draw = useMemo(
+    () =>
+      props.draw ??
+      ((p: Painter, sx: Scale, sy: Scale, frame: Frame) => {
+        if (!marksData || !marksStyle) return;
+        if (localScene.current?.data !== marksData) localScene.current = { data: marksData, scene: buildScene(marksData) };
+        drawScene(p, localScene.current.scene, marksStyle, sx, sy, frame);
+      }),
+    [props.draw, marksData, marksStyle],
+  );
   const overlayRef = useRef<HTMLDivElement>(null);
   const brushRef = useRef<SVGGElement>(null);
   const axesRef = useRef<SVGSVGElement>(null);
@@ -115,9 +156,9 @@ export function Plot(props: PlotProps) {
   const sy = useMemo(() => {
     let d = yOverride ?? yExtent(local[0], local[1]);
     if (!(d[1] > d[0])) d = [d[0], d[0] + 1];
-    const s = scaleLinear().domain(d).range([innerH, 0]);
+    const s = scaleLinear().domain(d).range([innerH - band, 0]);
     return yOverride ? s : s.nice();
-  }, [yOverride, yExtent, local, innerH]);
+  }, [yOverride, yExtent, local, innerH, band]);
 
   // The zoom behaviour maps the full time range onto the plot; its transform is the visible range.
   const base = useMemo(() => scaleLinear().domain(xFull).range([0, innerW]), [xFull, innerW]);
@@ -186,11 +227,59 @@ export function Plot(props: PlotProps) {
     };
   }, [brushing, innerW, innerH, sx, sy, moveTo]);
 
+  // A frame drawn (here or in the worker): the figure's data attributes, the first-draw mark, and a
+  // `plotframe` event with when it was drawn (ms on the page's clock) and how long drawing took.
+  const drawn = useCallback(
+    (at: number, drawMs: number, painter: string) => {
+      if (frames.current === 0) performance.mark(`tcb:first-draw:${title}`, { startTime: at });
+      frames.current++;
+      const fig = figureRef.current;
+      if (fig) {
+        fig.dataset.renderer = painter;
+        fig.dataset.thread = thread;
+        fig.dataset.frames = String(frames.current);
+        fig.dataset.drawMs = drawMs.toFixed(2);
+        fig.dispatchEvent(new CustomEvent('plotframe', { detail: { at, drawMs } }));
+      }
+    },
+    [title, thread],
+  );
+  const onWorker = useRef<(m: FromWorker) => void>(() => {});
+  onWorker.current = (m: FromWorker) => {
+    if (m.type === 'drawn') {
+      drawn(m.at - performance.timeOrigin, m.drawMs, m.painter);
+      if (!workerDrawn) setWorkerDrawn(true);
+    } else setWorkerFailed(true);
+  };
+  // The worker path: the canvases go to the worker once; the data when it changes; the view with
+  // every frame. Layout effects in this order, so that a new plot is attached before it is drawn.
   useLayoutEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas) return;
+    if (thread !== 'worker') return;
+    const plot = RemotePlot.of(canvasRef.current!, overlayCanvasRef.current!, renderer, (m) => onWorker.current(m));
+    remote.current = plot;
+    return () => {
+      plot.release();
+      remote.current = null;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [thread]);
+  useLayoutEffect(() => {
+    if (thread === 'worker' && marksData) remote.current?.setMarks(marksData);
+  }, [thread, marksData]);
+  useLayoutEffect(() => {
+    if (thread !== 'worker' || !marksStyle) return;
+    remote.current?.frame(
+      { x: sx.domain() as Domain, y: sy.domain() as Domain, yBottom: sy.range()[0], width: innerW, height: innerH, dpr: window.devicePixelRatio || 1 },
+      marksStyle,
+    );
+  }, [thread, sx, sy, innerW, innerH, marksStyle]);
+
+  useLayoutEffect(() => {
+    const canvas = thread === 'main' ? canvasRef.current : pageCanvasRef.current;
+    if (!canvas || !pageDraws) return;
+    const painter = thread === 'main' ? renderer : 'pixels';
     const dpr = window.devicePixelRatio || 1;
-    for (const c of [canvas, overlayCanvasRef.current]) {
+    for (const c of [canvas, thread === 'main' ? overlayCanvasRef.current : null]) {
       if (c && (c.width !== Math.round(innerW * dpr) || c.height !== Math.round(innerH * dpr))) {
         c.width = Math.round(innerW * dpr);
         c.height = Math.round(innerH * dpr);
@@ -199,17 +288,18 @@ export function Plot(props: PlotProps) {
     // Drawn before the browser paints (Chromium delivers wheel and pointer input once per frame).
     {
       const started = performance.now();
-      if (useGl) {
+      const frame = { width: innerW, height: innerH };
+      if (painter === 'webgl2') {
         glPainter.current ??= new GlPainter(canvas, overlayCanvasRef.current!);
         const p = glPainter.current;
         p.begin(innerW, innerH, dpr);
-        draw(p, sx, sy);
+        draw(p, sx, sy, frame);
         p.end();
-      } else if (renderer === 'pixels') {
-        pixelPainter.current ??= new PixelPainter(canvas.getContext('2d', { alpha: false })!);
+      } else if (painter === 'pixels') {
+        if (pixelPainter.current?.canvas !== canvas) pixelPainter.current = new PixelPainter(canvas.getContext('2d', { alpha: false })!);
         const p = pixelPainter.current;
         p.begin(innerW, innerH, dpr);
-        draw(p, sx, sy);
+        draw(p, sx, sy, frame);
         p.end();
       } else {
         // Opaque: the plot's background is white, and an opaque canvas composites without blending.
@@ -218,18 +308,12 @@ export function Plot(props: PlotProps) {
         ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
         ctx.fillStyle = '#fff';
         ctx.fillRect(0, 0, innerW, innerH);
-        draw(ctx, sx, sy);
+        draw(ctx, sx, sy, frame);
       }
-      if (frames.current === 0) performance.mark(`tcb:first-draw:${title}`);
-      frames.current++;
-      const fig = figureRef.current;
-      if (fig) {
-        fig.dataset.renderer = renderer;
-        fig.dataset.frames = String(frames.current);
-        fig.dataset.drawMs = (performance.now() - started).toFixed(2);
-      }
+      const now = performance.now();
+      drawn(now, now - started, painter);
     }
-  }, [draw, sx, sy, innerW, innerH, renderer, useGl]);
+  }, [draw, sx, sy, innerW, innerH, renderer, thread, drawn, pageDraws]);
 
   const zoomBy = useCallback(
     (factor: number, shift = 0) => {
@@ -295,7 +379,7 @@ export function Plot(props: PlotProps) {
 
   const svgDocument = () => {
     const p = new SvgPainter();
-    draw(p, sx, sy);
+    draw(p, sx, sy, { width: innerW, height: innerH });
     const clip = `clip-${slug(title)}`;
     return (
       `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">` +
@@ -351,11 +435,14 @@ export function Plot(props: PlotProps) {
       </figcaption>
       {exportError && <p className="error" role="alert">{exportError}</p>}
       <div ref={container} className="plot-area" style={{ height }}>
+        {/* Keyed by thread: a canvas handed to the worker cannot be drawn here again. */}
         <canvas
+          key={`marks-${thread}`}
           ref={canvasRef}
           style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }}
         />
-        {useGl && <canvas ref={overlayCanvasRef} style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }} />}
+        {useGl && <canvas key={`overlay-${thread}`} ref={overlayCanvasRef} style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }} />}
+        {thread === 'worker' && pageDraws && <canvas ref={pageCanvasRef} style={{ position: 'absolute', left: margin.left, top: margin.top, width: innerW, height: innerH }} />}
         <svg ref={axesRef} width={width} height={height} style={{ position: 'absolute', left: 0, top: 0 }} aria-hidden="true">
           <g transform={`translate(${margin.left},${margin.top + innerH})`} fontSize="11" fill="#222">
             <line x1={0} x2={innerW} stroke="#222" />

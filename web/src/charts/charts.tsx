@@ -1,17 +1,37 @@
-// The run's plots: time–sequence graph, congestion windows, ensemble windows, queues, rates, RTT,
-// pacing rates.
-// Each is a Plot with a draw function over decimated columns (see data/decimate.ts).
-import { useCallback, useMemo, useRef } from 'react';
+// The run's plots: time–sequence graph, congestion windows (with CUBIC's W_max and K and Careful
+// Resume's phase), BBR's state and pacing gain, ensemble windows, queues, rates, RTT, pacing rates.
+// The dense ones (time–sequence, per-connection series, queues) give their marks as data
+// (marks/): the plot worker draws them, or the main thread where no worker can; the others draw
+// on a canvas here. Every draw goes over decimated columns (see data/decimate.ts).
+import { useCallback, useMemo } from 'react';
 import { lowerBound, upperBound } from '../data/columns';
 import { seriesCsv, toCsv } from '../data/csv';
-import { affineOf, decimateMarks, decimatePoints, decimateStep, decimateStepLevel, decimateTicks, RangeExtent, type LineColumns, type TickColumns } from '../data/decimate';
-import { pickLevel, stepPyramid, tickPyramid, type StepLevel } from '../data/lod';
+import { affineOf, decimatePoints, decimateStep, RangeExtent } from '../data/decimate';
 import { alertColor, colorOf } from '../data/palette';
-import { isClosedRow, windowColumn, windowViews, type FlowWindow, type GroupWindow, type QueueLine, type RateLine, type RttSamples, type WindowView } from '../data/series';
+import {
+  cubicKMarks,
+  isClosedRow,
+  stateInfo,
+  stateRuns,
+  windowColumn,
+  windowViews,
+  type FlowWindow,
+  type GroupWindow,
+  type QueueLine,
+  type RateLine,
+  type RttSamples,
+  type WindowView,
+} from '../data/series';
 import type { TimeSequence } from '../data/timeseq';
 import { drawOrder, emphasis, useFocus } from './focus';
+import type { MarksStyle } from './marks';
+import { bandLayout, drawStep } from './marks/primitives';
+import { shownLanes, type FlowSeriesMarks, type FlowSeriesStyle, type QueueMarks } from './marks/series';
+import type { TimeSequenceMarks, TimeSequenceStyle } from './marks/timeSequence';
 import type { Painter } from './painter';
 import { formatSi, Plot, type Domain, type Scale } from './Plot';
+
+export { drawStep, drawStepLevels, dropGlyph, sackGlyph, segmentGlyph } from './marks/primitives';
 
 export interface TimeProps {
   xDomain: Domain;
@@ -20,72 +40,6 @@ export interface TimeProps {
 }
 
 const fmt = (v: number, digits = 6) => String(Number(v.toPrecision(digits)));
-
-/** The time–sequence graph draws every receive-window edge up to this many connections shown. */
-const WINDOW_EDGES_UP_TO = 8;
-
-/** The colour mixed halfway with white (the receive-window line beside the ACK line). */
-function lighten(hex: string): string {
-  const v = parseInt(hex.slice(1), 16);
-  const mix = (c: number) => Math.round(c + (255 - c) * 0.55);
-  return `rgb(${mix(v >> 16)},${mix((v >> 8) & 255)},${mix(v & 255)})`;
-}
-
-/** Draws a step line (each value holds until the next time), decimated per pixel column. */
-export function drawStep(p: Painter, t: ArrayLike<number>, y: ArrayLike<number>, sx: Scale, sy: Scale) {
-  drawStepLevels(p, [{ bucketS: 0, t, first: y, min: y, max: y, last: y } as StepLevel], sx, sy);
-}
-
-// Columns reused by every step line drawn (a frame draws one line at a time), and the values one
-// column's line passes through.
-let stepColumns: LineColumns | undefined;
-const through = new Float64Array(5);
-
-/** Draws a step line from its levels of detail (lod.ts), the coarsest that keeps pixel accuracy. */
-export function drawStepLevels(p: Painter, levels: StepLevel[], sx: Scale, sy: Scale, holdUntil = Infinity) {
-  const [t0, t1] = sx.domain();
-  const level = pickLevel(levels, (t1 - t0) / Math.max(1, sx.range()[1]));
-  const d = decimateStepLevel(level, t0, t1, affineOf(sx), stepColumns);
-  stepColumns = d;
-  let open = false;
-  let prev = NaN;
-  p.beginPath();
-  for (let k = 0; k < d.count; k++) {
-    const x = d.x[k];
-    if (Number.isNaN(d.first[k])) {
-      open = false;
-      prev = NaN;
-      continue;
-    }
-    // In a column the line runs vertically through prev (the value entering it), first, min, max
-    // and last; only the points where it turns are drawn (a rising ACK line needs two per column).
-    let m = 0;
-    if (open) through[m++] = prev;
-    through[m++] = d.first[k];
-    through[m++] = d.min[k];
-    through[m++] = d.max[k];
-    through[m++] = d.last[k];
-    let a = through[0];
-    if (!open) p.moveTo(x, sy(a));
-    else p.lineTo(x, sy(a));
-    for (let j = 1; j < m; j++) {
-      const b = through[j];
-      const c = j + 1 < m ? through[j + 1] : NaN;
-      if (b === a || (c === c && (b - a) * (c - b) >= 0)) continue; // on the way from a to c
-      p.lineTo(x, sy(b));
-      a = b;
-    }
-    prev = d.last[k];
-    open = true;
-  }
-  // The last value holds until holdUntil (the end of the line's own data: an ACK line stops at the
-  // last ACK), or to the right edge.
-  if (open) {
-    const end = Math.min(sx.range()[1], holdUntil === Infinity ? Infinity : sx(holdUntil));
-    if (end > d.x[d.count - 1]) p.lineTo(end, sy(prev));
-  }
-  p.stroke();
-}
 
 export function extentOf(arrays: { t: ArrayLike<number>; y: ArrayLike<number> }[], x0: number, x1: number, floor0 = true): Domain {
   let lo = floor0 ? 0 : Infinity;
@@ -107,45 +61,14 @@ export function extentOf(arrays: { t: ArrayLike<number>; y: ArrayLike<number> }[
 // ---------------------------------------------------------------------------------------------
 // Time–sequence graph (tcptrace/xplot)
 
-/**
- * A segment in xplot's glyph: a vertical line over its byte range with an arrowhead at each end
- * when the range is tall enough to show them, else a plain tick (at least a pixel tall).
- */
-export function segmentGlyph(p: Painter, x: number, y0: number, y1: number) {
-  p.moveTo(x, y0);
-  p.lineTo(x, Math.min(y1, y0 - 1));
-  if (y0 - y1 > 8) {
-    p.moveTo(x - 2.5, y1 + 3);
-    p.lineTo(x, y1);
-    p.lineTo(x + 2.5, y1 + 3);
-    p.moveTo(x - 2.5, y0 - 3);
-    p.lineTo(x, y0);
-    p.lineTo(x + 2.5, y0 - 3);
-  }
-}
-
-/** The mark of a dropped or lost segment, at the instant and sequence number it was dropped. */
-export function dropGlyph(p: Painter, x: number, y: number) {
-  p.moveTo(x - 3, y - 3);
-  p.lineTo(x + 3, y + 3);
-  p.moveTo(x - 3, y + 3);
-  p.lineTo(x + 3, y - 3);
-}
-
 export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSequence; yShared?: (x0: number, x1: number) => Domain; title?: string } & TimeProps) {
-  const buffer = useRef<TickColumns | undefined>(undefined);
-  const tickOrder = useRef<Int32Array | undefined>(undefined);
   const n = ts.connections.length;
   const { focus, shown } = useFocus();
   // Per connection index: drawn or not (the shared focus is by flow).
   const visible = useMemo(() => Uint8Array.from(ts.connections, (c) => (shown(c.flow) ? 1 : 0)), [ts, shown]);
   const allVisible = visible.every((v) => v === 1);
-  const shownCount = visible.reduce((a, b) => a + b, 0);
   const hoveredConn = useMemo(() => ts.connections.findIndex((c) => c.flow === focus.hovered), [ts, focus.hovered]);
   const extent = useMemo(() => new RangeExtent(ts.segments.lo, ts.segments.hi), [ts]);
-  const levels = useMemo(() => tickPyramid(ts.segments, n, ts.tMax), [ts, n]);
-  const ackLevels = useMemo(() => ts.acks.map((a) => stepPyramid(a.t, a.y, ts.tMax)), [ts]);
-  const windowLevels = useMemo(() => ts.windows.map((a) => stepPyramid(a.t, a.y, ts.tMax)), [ts]);
   const yExtent = useCallback(
     (x0: number, x1: number): Domain => {
       const s = ts.segments;
@@ -164,92 +87,9 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
     },
     [ts, extent, visible, allVisible],
   );
-  const draw = useCallback(
-    (p: Painter, sx: Scale, sy: Scale) => {
-      const [t0, t1] = sx.domain();
-      const level = pickLevel(levels, (t1 - t0) / Math.max(1, sx.range()[1]));
-      const d = decimateTicks(level.seg, n, t0, t1, affineOf(sx), buffer.current);
-      buffer.current = d;
-      // Per connection: segments in xplot's glyph; the hovered connection last, the others faded.
-      // The ticks are put in connection order by a counting sort (no arrays per frame).
-      const start = new Int32Array(n + 1);
-      let retx = 0;
-      for (let k = 0; k < d.count; k++) {
-        if (!visible[d.conn[k]]) continue;
-        if (d.retx[k]) retx++;
-        else start[d.conn[k] + 1]++;
-      }
-      for (let c = 0; c < n; c++) start[c + 1] += start[c];
-      if (!tickOrder.current || tickOrder.current.length < d.count) tickOrder.current = new Int32Array(d.count);
-      const byConn = tickOrder.current;
-      const fill = start.slice(0, n);
-      for (let k = 0; k < d.count; k++) if (visible[d.conn[k]] && !d.retx[k]) byConn[fill[d.conn[k]]++] = k;
-      const order = hoveredConn >= 0 ? [...Array.from({ length: n }, (_, c) => c).filter((c) => c !== hoveredConn), hoveredConn] : Array.from({ length: n }, (_, c) => c);
-      for (const c of order) {
-        if (!visible[c]) continue;
-        const e = emphasis(focus, ts.connections[c].flow);
-        const color = colorOf(ts.connections[c].flow);
-        p.globalAlpha = e.alpha;
-        p.strokeStyle = color;
-        p.lineWidth = e.width;
-        if (start[c + 1] > start[c]) {
-          p.beginPath();
-          for (let j = start[c]; j < start[c + 1]; j++) {
-            const k = byConn[j];
-            segmentGlyph(p, d.x[k] + 0.5, sy(d.lo[k]), sy(d.hi[k]));
-          }
-          p.stroke();
-        }
-        // The ACK line (solid) and the receive-window edge (thin, light) in the connection's colour;
-        // no dashes, which cost the most to rasterise on a software canvas. With many connections
-        // shown, only the highlighted one's window edge: dozens of them are clutter, and each is
-        // another line to rasterise per frame.
-        p.lineWidth = e.width;
-        const last = ts.acks[c].t.length ? ts.acks[c].t[ts.acks[c].t.length - 1] : 0;
-        drawStepLevels(p, ackLevels[c], sx, sy, last);
-        if (shownCount <= WINDOW_EDGES_UP_TO || c === hoveredConn) {
-          p.strokeStyle = lighten(color);
-          p.lineWidth = 1;
-          drawStepLevels(p, windowLevels[c], sx, sy, last);
-        }
-      }
-      p.globalAlpha = 1;
-      // Retransmissions: vermillion segments with an "R".
-      p.strokeStyle = alertColor;
-      p.fillStyle = alertColor;
-      p.lineWidth = 1;
-      p.font = 'bold 10px sans-serif';
-      p.textAlign = 'center';
-      p.textBaseline = 'bottom';
-      p.beginPath();
-      for (let k = 0; k < d.count; k++) {
-        if (!d.retx[k] || !visible[d.conn[k]]) continue;
-        segmentGlyph(p, d.x[k] + 0.5, sy(d.lo[k]), sy(d.hi[k]));
-      }
-      p.stroke();
-      // The letters only while they can be told apart; the vermillion segments always.
-      if (retx <= 300) for (let k = 0; k < d.count; k++) if (d.retx[k] && visible[d.conn[k]]) p.fillText('R', d.x[k] + 0.5, sy(d.hi[k]) - 1);
-      // Drops: a vermillion cross at the instant and sequence number where the segment was lost,
-      // one per 3-pixel cell (crosses on top of each other draw the same mark).
-      const dr = ts.drops;
-      const marks = decimateMarks(dr.t, dr.seq, t0, t1, affineOf(sx), affineOf(sy), sx.range()[1], sy.range()[0], 3, (i) => visible[dr.conn[i]] === 1);
-      p.beginPath();
-      for (let k = 0; k < marks.count; k++) dropGlyph(p, marks.x[k], marks.y[k]);
-      p.lineWidth = 1.5;
-      p.stroke();
-      p.lineWidth = 1;
-      // SYN and FIN.
-      p.font = '10px sans-serif';
-      p.textBaseline = 'middle';
-      p.textAlign = 'left';
-      for (const l of ts.labels) {
-        if (l.t < t0 || l.t > t1 || !visible[l.conn]) continue;
-        p.fillStyle = colorOf(ts.connections[l.conn].flow);
-        p.fillText(l.text, sx(l.t) + 3, sy(l.seq));
-      }
-    },
-    [ts, n, levels, ackLevels, windowLevels, visible, shownCount, focus, hoveredConn],
-  );
+  const marks = useMemo<TimeSequenceMarks>(() => ({ kind: 'time-sequence', ts }), [ts]);
+  const hovered = hoveredConn >= 0 ? focus.hovered : null;
+  const style = useMemo<TimeSequenceStyle>(() => ({ visible, hovered }), [visible, hovered]);
   const hover = useCallback(
     (t: number, seq: number, sx: Scale, sy: Scale) => {
       const s = ts.segments;
@@ -269,6 +109,27 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
           best = i;
         }
       }
+      // A SACK block nearer than any segment.
+      const k = ts.sacks;
+      let bestSack = -1;
+      const j0 = lowerBound(k.t, t - dt);
+      const j1 = Math.min(upperBound(k.t, t + dt), j0 + 5000);
+      for (let j = j0; j < j1; j++) {
+        if (!visible[k.conn[j]]) continue;
+        const mid = seq < k.lo[j] ? k.lo[j] : seq > k.hi[j] ? k.hi[j] : seq;
+        const dist = Math.abs(sx(k.t[j]) - sx(t)) + Math.abs(sy(mid) - sy(seq));
+        if (dist < bestD) {
+          bestD = dist;
+          bestSack = j;
+        }
+      }
+      if (bestSack >= 0 && bestD <= 12) {
+        const c = ts.connections[k.conn[bestSack]];
+        return {
+          flow: c.flow,
+          lines: [`${c.name}: SACK block`, `ACK at t = ${fmt(k.t[bestSack])} s`, `bytes ${k.lo[bestSack]}–${k.hi[bestSack]} held by the receiver (${k.hi[bestSack] - k.lo[bestSack]} B)`],
+        };
+      }
       if (best < 0 || bestD > 12) return null;
       const c = ts.connections[s.conn[best]];
       return {
@@ -287,9 +148,11 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
     const s = ts.segments;
     for (let i = 0; i < s.t.length; i++) rows.push([s.t[i], ts.connections[s.conn[i]].name, s.retx[i] ? 'retransmit' : 'send', s.lo[i], s.hi[i]]);
     for (let i = 0; i < ts.drops.t.length; i++) rows.push([ts.drops.t[i], ts.connections[ts.drops.conn[i]].name, ts.drops.loss[i] ? 'loss' : 'drop', ts.drops.seq[i], '']);
+    for (let i = 0; i < ts.sacks.t.length; i++) rows.push([ts.sacks.t[i], ts.connections[ts.sacks.conn[i]].name, 'sack', ts.sacks.lo[i], ts.sacks.hi[i]]);
     return toCsv({ columns: ['time_s', 'connection', 'event', 'seq', 'seq_end'], rows });
   }, [ts]);
   const retx = useMemo(() => ts.segments.retx.reduce((a, b) => a + b, 0), [ts]);
+  const sacks = ts.sacks.t.length;
   return (
     <Plot
       title={title ?? 'Time–sequence graph'}
@@ -298,18 +161,32 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
       height={340}
       fast
       yExtent={yShared ?? yExtent}
-      draw={draw}
+      marks={{ data: marks, style: style as MarksStyle }}
       hover={hover}
       legend={[
         { name: 'segment (its byte range)', color: '#444', mark: '↕' },
         { name: 'ACK line', color: '#444' },
         { name: 'receive window', color: '#bbb' },
+        ...(sacks > 0 ? [{ name: 'SACK block (at its ACK)', color: '#444', mark: 'I' }] : []),
         { name: 'retransmission', color: alertColor, mark: 'R' },
         { name: 'drop', color: alertColor, mark: '×' },
       ]}
-      caption="Look for: steep staircases (a connection sending at the bottleneck rate), flat stretches (waiting for ACKs or a timeout), R and × where losses cost time."
+      caption={
+        sacks > 0
+          ? 'Look for: steep staircases (a connection sending at the bottleneck rate), SACK blocks above a flat ACK line (the receiver holds data beyond a hole: the retransmission R fills it), and × where losses cost time.'
+          : 'Look for: steep staircases (a connection sending at the bottleneck rate), flat stretches (waiting for ACKs or a timeout), R and × where losses cost time.'
+      }
       csv={csv}
-      data={{ plot: 'time-sequence', hidden: n - visible.reduce((a, b) => a + b, 0), connections: n, segments: ts.segments.t.length, retransmissions: retx, drops: ts.drops.t.length, highlight: hoveredConn >= 0 ? focus.hovered! : '' }}
+      data={{
+        plot: 'time-sequence',
+        hidden: n - visible.reduce((a, b) => a + b, 0),
+        connections: n,
+        segments: ts.segments.t.length,
+        retransmissions: retx,
+        drops: ts.drops.t.length,
+        sacks,
+        highlight: hoveredConn >= 0 ? focus.hovered! : '',
+      }}
       {...time}
     />
   );
@@ -318,49 +195,74 @@ export function TimeSequenceChart({ ts, yShared, title, ...time }: { ts: TimeSeq
 // ---------------------------------------------------------------------------------------------
 // Per-connection series (cwnd and ssthresh, bytes in flight, srtt, pacing rate, ...)
 
+/** How tall a state band's lanes are, together: 12 px a lane, at most 48 px. */
+const bandHeightFor = (lanes: number) => (lanes === 0 ? 0 : 3 + Math.min(48, lanes * 12));
+
 export function FlowSeriesChart({
   windows,
   view,
   yShared,
   title,
   plotKey,
+  tEnd,
   ...time
-}: { windows: FlowWindow[]; view: WindowView; yShared?: (x0: number, x1: number) => Domain; title?: string; plotKey?: string } & TimeProps) {
+}: { windows: FlowWindow[]; view: WindowView; yShared?: (x0: number, x1: number) => Domain; title?: string; plotKey?: string; tEnd?: number } & TimeProps) {
   const { focus, shown } = useFocus();
-  const columns = view.columns.map(windowColumn);
-  const csvColumns = (view.csvColumns ?? view.columns).map(windowColumn);
+  // The view's columns that any connection has a value of (CUBIC's W_max only where CUBIC ran).
+  const columns = useMemo(
+    () => view.columns.map(windowColumn).filter((c, k) => k === 0 || windows.some((w) => c.values(w).some((v) => !Number.isNaN(v)))),
+    [view, windows],
+  );
+  const csvColumns = useMemo(() => (view.csvColumns ?? view.columns).map(windowColumn).filter((c) => columns.includes(c) || !view.columns.includes(c.key)), [view, columns]);
   const visible = useMemo(() => windows.filter((w) => shown(w.flow)), [windows, shown]);
+  const end = tEnd ?? Math.max(0, ...windows.map((w) => (w.t.length ? w.t[w.t.length - 1] : 0)));
   const yExtent = useCallback(
     (x0: number, x1: number) => extentOf(visible.flatMap((w) => columns.map((c) => ({ t: w.t, y: c.values(w) }))), x0, x1),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [visible, view],
+    [visible, columns],
   );
-  const levels = useMemo(() => {
-    const tMax = Math.max(0, ...windows.map((w) => (w.t.length ? w.t[w.t.length - 1] : 0)));
-    return new Map(windows.map((w) => [w.flow, columns.map((c) => stepPyramid(w.t, c.values(w), tMax))]));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [windows, view]);
+  const band = useMemo(() => {
+    if (!view.band) return null;
+    const runs = stateRuns(windows, view.band, end);
+    return runs.length ? { runs, info: stateInfo(view.band) } : null;
+  }, [view, windows, end]);
+  const kMarks = useMemo(() => (view.cubicK ? cubicKMarks(windows, end) : []), [view, windows, end]);
+  const marks = useMemo<FlowSeriesMarks>(() => {
+    const values = new Map(columns.map((c) => [c.key, windows.map((w) => c.values(w))]));
+    return {
+      kind: 'flow-series',
+      lines: windows.map((w, i) => ({ flow: w.flow, t: w.t, values: columns.map((c) => values.get(c.key)![i]) })),
+      columns: columns.map((c) => ({ width: c.dashed || c.dotted ? 1 : 1.5, dash: c.dashed ? [5, 3] : c.dotted ? [2, 2] : [] })),
+      tMax: end,
+      bands: band ? { lanes: band.runs, colors: band.info.colors, names: band.info.names } : undefined,
+      kMarks: kMarks.length ? kMarks.map((m) => ({ flow: m.flow, t: m.t, y: m.wMax })) : undefined,
+    };
+  }, [windows, columns, end, band, kMarks]);
   const hasHovered = windows.some((w) => w.flow === focus.hovered);
-  const draw = useCallback(
-    (p: Painter, sx: Scale, sy: Scale) => {
-      for (const w of drawOrder(visible, (x) => x.flow, focus)) {
-        const e = emphasis(focus, w.flow);
-        p.globalAlpha = e.alpha;
-        p.strokeStyle = colorOf(w.flow);
-        columns.forEach((c, k) => {
-          p.lineWidth = (c.dashed ? 1 : 1.5) * e.width;
-          p.setLineDash(c.dashed ? [5, 3] : []);
-          drawStepLevels(p, levels.get(w.flow)![k], sx, sy);
-        });
-      }
-      p.globalAlpha = 1;
-      p.setLineDash([]);
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [visible, levels, focus, view],
-  );
+  const hovered = hasHovered ? focus.hovered : null;
+  const visibleFlows = useMemo(() => visible.map((w) => w.flow), [visible]);
+  const style = useMemo<FlowSeriesStyle>(() => ({ visible: visibleFlows, hovered }), [visibleFlows, hovered]);
+  const lanes = useMemo(() => shownLanes(marks, visibleFlows), [marks, visibleFlows]);
+  const bandHeight = bandHeightFor(lanes.length);
+  const stateAt = (flow: number, t: number): string | null => {
+    if (!band) return null;
+    const r = band.runs.find((x) => x.flow === flow);
+    if (!r) return null;
+    const i = upperBound(r.start, t) - 1;
+    return i >= 0 && t < r.end[i] ? band.info.names[r.state[i]] : null;
+  };
   const hover = useCallback(
     (t: number, y: number, sx: Scale, sy: Scale) => {
+      const lines = [`t = ${fmt(t)} s`];
+      // In the band: its lane's connection.
+      const py = sy(y);
+      if (lanes.length && py > sy.range()[0]) {
+        const layout = bandLayout(lanes.length, sy.range()[0], sy.range()[0] + bandHeight);
+        const lane = lanes[Math.floor((py - layout.top) / Math.max(1, layout.height))];
+        const w = lane && windows.find((x) => x.flow === lane.flow);
+        if (!w) return { lines, flow: null };
+        lines.push(`${w.name}: ${stateAt(w.flow, t) ?? band!.info.names[0]}`);
+        return { lines, flow: w.flow };
+      }
       // The connection whose line is nearest the pointer, in pixels.
       let best: FlowWindow | null = null;
       let bestD = 10;
@@ -376,30 +278,49 @@ export function FlowSeriesChart({
           }
         }
       }
-      const lines = [`t = ${fmt(t)} s`];
-      const describe = (w: FlowWindow, i: number) =>
-        isClosedRow(w, i) ? `${w.name}: closed` : `${w.name}: ${columns.map((c) => `${c.label} ${c.format(c.values(w)[i])}`).join(', ')}`;
+      const describe = (w: FlowWindow, i: number) => {
+        if (isClosedRow(w, i)) return `${w.name}: closed`;
+        const state = stateAt(w.flow, t);
+        return `${w.name}: ${columns.map((c) => `${c.label} ${c.format(c.values(w)[i])}`).join(', ')}${state ? ` (${state})` : ''}`;
+      };
       if (best) lines.push(describe(best, upperBound(best.t, t) - 1));
       else
         for (const w of visible.slice(0, 8)) {
           const i = upperBound(w.t, t) - 1;
           if (i >= 0) lines.push(describe(w, i));
         }
+      // A K mark under the pointer.
+      for (const m of kMarks) {
+        if (!shown(m.flow)) continue;
+        const i = Math.max(0, lowerBound(m.t, sx.invert(sx(t) - 6)));
+        if (i < m.t.length && Math.abs(sx(m.t[i]) - sx(t)) <= 6 && Math.abs(sy(m.wMax[i]) - py) <= 6) {
+          const w = windows.find((x) => x.flow === m.flow);
+          lines.push(`${w?.name ?? m.flow}: the cubic curve reaches W_max ${formatSi(m.wMax[i])}B at t_epoch + K, K = ${fmt(m.k[i], 4)} s`);
+          return { lines, flow: m.flow };
+        }
+      }
       return { lines, flow: best ? best.flow : null };
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [visible, view],
+    [visible, columns, lanes, bandHeight, band, kMarks, windows, shown],
   );
   const csv = useCallback(() => {
     const rows: (string | number)[][] = [];
     for (const w of windows) {
       for (let i = 0; i < w.t.length; i++) {
-        if (!isClosedRow(w, i)) rows.push([w.name, w.t[i], ...csvColumns.map((c) => c.csv(c.values(w)[i]))]);
+        if (!isClosedRow(w, i)) rows.push([w.name, w.t[i], ...csvColumns.map((c) => c.csv(c.values(w)[i])), ...(band ? [stateAt(w.flow, w.t[i]) ?? ''] : [])]);
       }
     }
-    return toCsv({ columns: ['flow', 'time_s', ...csvColumns.map((c) => c.csvName)], rows });
+    return toCsv({ columns: ['flow', 'time_s', ...csvColumns.map((c) => c.csvName), ...(band ? [view.band!] : [])], rows });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [windows, view]);
+  }, [windows, csvColumns, band, view]);
+  const legend = [
+    ...(columns.length > 1 ? columns.map((c) => ({ name: `${c.label}${c.dashed ? ' (dashed)' : c.dotted ? ' (dotted)' : ''}`, color: '#444', dash: c.dashed || c.dotted })) : []),
+    ...(kMarks.length ? [{ name: 'K: the cubic curve back at W_max', color: '#444', mark: '◇' }] : []),
+    ...(band ? band.info.names.flatMap((name, v) => (band.info.colors[v] && band.runs.some((r) => r.state.includes(v)) ? [{ name, color: band.info.colors[v] }] : [])) : []),
+  ];
+  const unit = view.unit;
+  const statesSeen = band ? band.info.names.filter((_, v) => band.runs.some((r) => r.state.includes(v))) : [];
   return (
     <Plot
       title={title ?? view.title}
@@ -407,19 +328,35 @@ export function FlowSeriesChart({
       yLabel={view.yLabel}
       fast
       yExtent={yShared ?? yExtent}
-      draw={draw}
+      yFormat={unit ? (v) => `${formatSi(v)}${unit}` : undefined}
+      marks={{ data: marks, style: style as MarksStyle }}
+      bandHeight={bandHeight}
       hover={hover}
-      legend={columns.length > 1 ? columns.map((c) => ({ name: `${c.label}${c.dashed ? ' (dashed)' : ''}`, color: '#444', dash: c.dashed })) : undefined}
-      caption={view.caption}
+      legend={legend.length ? legend : undefined}
+      caption={
+        band && view.band === 'crPhase'
+          ? `${view.caption} The band under the lines: each resuming connection’s Careful Resume phase (RFC 9959 §4).`
+          : kMarks.length
+            ? `${view.caption} CUBIC: W_max dotted, ◇ where the cubic curve returns to it (t_epoch + K, RFC 9438 §4.2).`
+            : view.caption
+      }
       csv={csv}
-      data={{ plot: plotKey ?? view.key, connections: windows.length, hidden: windows.length - visible.length, highlight: hasHovered ? focus.hovered! : '' }}
+      data={{
+        plot: plotKey ?? view.key,
+        connections: windows.length,
+        hidden: windows.length - visible.length,
+        highlight: hasHovered ? focus.hovered! : '',
+        columns: columns.map((c) => c.key).join(','),
+        bands: statesSeen.join(','),
+        'k-marks': kMarks.reduce((a, m) => a + m.t.length, 0),
+      }}
       {...time}
     />
   );
 }
 
 /** The congestion window and ssthresh per connection (the window view of FlowSeriesChart). */
-export function WindowChart(props: { windows: FlowWindow[]; yShared?: (x0: number, x1: number) => Domain; title?: string } & TimeProps) {
+export function WindowChart(props: { windows: FlowWindow[]; yShared?: (x0: number, x1: number) => Domain; title?: string; tEnd?: number } & TimeProps) {
   return <FlowSeriesChart {...props} view={windowViews[0]} plotKey="cwnd" />;
 }
 
@@ -531,35 +468,8 @@ export function EnsembleChart({ group, flowNames, ...time }: { group: GroupWindo
 
 export function QueueChart({ queues, ...time }: { queues: QueueLine[] } & TimeProps) {
   const yExtent = useCallback((x0: number, x1: number) => extentOf(queues.map((q) => ({ t: q.t, y: q.packets })), x0, x1), [queues]);
-  const draw = useCallback(
-    (p: Painter, sx: Scale, sy: Scale) => {
-      const [t0, t1] = sx.domain();
-      queues.forEach((q, i) => {
-        p.strokeStyle = colorOf(i);
-        p.lineWidth = 1.25;
-        drawStep(p, q.t, q.packets, sx, sy);
-        // Drops: a vermillion tick under the axis top for each pixel column with drops on this link.
-        const a = lowerBound(q.dropT, t0);
-        const b = upperBound(q.dropT, t1);
-        p.strokeStyle = alertColor;
-        p.beginPath();
-        let last = NaN;
-        for (let k = a; k < b; k++) {
-          const x = Math.round(sx(q.dropT[k]));
-          if (x === last) continue;
-          last = x;
-          const j = upperBound(q.t, q.dropT[k]) - 1;
-          const y = sy(j >= 0 ? q.packets[j] : 0);
-          p.moveTo(x - 3, y - 3);
-          p.lineTo(x + 3, y + 3);
-          p.moveTo(x - 3, y + 3);
-          p.lineTo(x + 3, y - 3);
-        }
-        p.stroke();
-      });
-    },
-    [queues],
-  );
+  const marks = useMemo<QueueMarks>(() => ({ kind: 'queue', queues: queues.map((q) => ({ t: q.t, packets: q.packets, dropT: q.dropT })) }), [queues]);
+  const style = useMemo(() => ({}) as MarksStyle, []);
   const hover = useCallback(
     (t: number) => [
       `t = ${fmt(t)} s`,
@@ -577,7 +487,7 @@ export function QueueChart({ queues, ...time }: { queues: QueueLine[] } & TimePr
       fast
       yLabel="queue (packets)"
       yExtent={yExtent}
-      draw={draw}
+      marks={{ data: marks, style }}
       hover={hover}
       csv={() => seriesCsv(['link', 'time_s', 'packets'], queues.map((q) => ({ name: q.name, x: q.t, y: q.packets })))}
       legend={[...queues.map((q, i) => ({ name: q.name, color: colorOf(i) })), { name: 'drop', color: alertColor, mark: '×' }]}

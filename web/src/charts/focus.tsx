@@ -3,6 +3,7 @@
 // Plots read it with useFocus(); the state transitions are pure functions in data/connections.ts.
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { isolate, isShown, noFocus, toggleHidden, type ConnectionFocus } from '../data/connections';
+import { drawOrder as drawOrderOf, emphasis as emphasisOf } from './marks/primitives';
 
 export interface FocusApi {
   focus: ConnectionFocus;
@@ -44,16 +45,9 @@ export const useFocus = () => useContext(FocusContext);
 
 /**
  * Drawing order and emphasis under a focus: the hovered flow last and bold, the others faded while
- * one is hovered. `alpha` is 1 when nothing is hovered.
+ * one is hovered. `alpha` is 1 when nothing is hovered (marks/primitives.ts, for the plot worker).
  */
-export function emphasis(focus: ConnectionFocus, flow: number): { alpha: number; width: number } {
-  if (focus.hovered === null) return { alpha: 1, width: 1 };
-  return flow === focus.hovered ? { alpha: 1, width: 2.5 } : { alpha: 0.22, width: 1 };
-}
+export const emphasis = (focus: ConnectionFocus, flow: number) => emphasisOf(focus.hovered, flow);
 
 /** Flows in drawing order: the hovered one last, so that it is on top. */
-export function drawOrder<T>(items: T[], flowOf: (item: T) => number, focus: ConnectionFocus): T[] {
-  if (focus.hovered === null) return items;
-  const rest = items.filter((i) => flowOf(i) !== focus.hovered);
-  return rest.length === items.length ? items : [...rest, ...items.filter((i) => flowOf(i) === focus.hovered)];
-}
+export const drawOrder = <T,>(items: T[], flowOf: (item: T) => number, focus: ConnectionFocus): T[] => drawOrderOf(items, flowOf, focus.hovered);

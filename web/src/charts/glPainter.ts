@@ -2,8 +2,10 @@
 // path becomes an instance of one quad, all segments of a frame go to the GPU in one buffer, and
 // each stroke() is one instanced draw with its colour, width, alpha and dash. Text, fills and
 // rectangles (few per frame: "R", SYN/FIN, drop marks are strokes) go to a 2D canvas laid over the
-// GL canvas. The draw functions of the charts are the same for the screen, this and SVG export.
+// GL canvas. The draw functions of the charts are the same for the screen, this and SVG export. It
+// draws on the page's canvases or, in the plot worker (plotWorker.ts), on OffscreenCanvases.
 import type { Painter } from './painter';
+import { parseColor, scratchContext, type Context2D } from './pixelPainter';
 
 const VERTEX = `#version 300 es
 in vec2 corner;      // x: 0 at the segment's start, 1 at its end; y: -1 or 1, the side
@@ -37,14 +39,20 @@ void main() {
   outColor = vec4(color.rgb * color.a, color.a);
 }`;
 
-/** CSS colours as RGBA in [0, 1], parsed once by a 1×1 canvas and cached. */
+/** CSS colours as RGBA in [0, 1]: parsed, or else read back from a 1×1 canvas; cached. */
 const colorCache = new Map<string, [number, number, number, number]>();
-let colorContext: CanvasRenderingContext2D | null = null;
+let colorContext: Context2D | null = null;
 function rgba(css: string): [number, number, number, number] {
   let c = colorCache.get(css);
   if (c) return c;
-  colorContext ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-  const ctx = colorContext!;
+  const parsed = parseColor(css);
+  if (parsed) {
+    c = [parsed[0] / 255, parsed[1] / 255, parsed[2] / 255, parsed[3]];
+    colorCache.set(css, c);
+    return c;
+  }
+  colorContext ??= scratchContext();
+  const ctx = colorContext;
   ctx.clearRect(0, 0, 1, 1);
   ctx.fillStyle = '#000';
   ctx.fillStyle = css;
@@ -72,12 +80,24 @@ function compile(gl: WebGL2RenderingContext, type: number, source: string): WebG
   return s;
 }
 
-/** Whether this browser gives a WebGL2 context (headless Chromium does, through SwiftShader). */
-export function webgl2Available(): boolean {
+/**
+ * The WebGL2 renderer this browser gives (on the page or, in a worker, offscreen), and whether it
+ * rasterises in software: SwiftShader (headless Chromium without a GPU: "ANGLE (Google, Vulkan
+ * 1.3.0 (SwiftShader Device (Subzero) ...)))"), Mesa's llvmpipe and softpipe, Microsoft's Basic
+ * Render Driver. The unmasked name comes from WEBGL_debug_renderer_info where the browser offers
+ * it, else from RENDERER (which Chromium now unmasks itself). Null without WebGL2.
+ */
+export function webgl2Renderer(): { name: string; software: boolean } | null {
   try {
-    return !!document.createElement('canvas').getContext('webgl2');
+    const canvas = typeof document !== 'undefined' ? document.createElement('canvas') : new OffscreenCanvas(1, 1);
+    const gl = canvas.getContext('webgl2') as WebGL2RenderingContext | null;
+    if (!gl) return null;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return { name, software: /swiftshader|llvmpipe|softpipe|software|basic render/i.test(name) };
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -91,7 +111,7 @@ export class GlPainter implements Painter {
   textBaseline: CanvasTextBaseline = 'alphabetic';
 
   readonly #gl: WebGL2RenderingContext;
-  readonly #overlay: CanvasRenderingContext2D;
+  readonly #overlay: Context2D;
   readonly #program: WebGLProgram;
   readonly #instances: WebGLBuffer;
   readonly #vao: WebGLVertexArrayObject;
@@ -111,11 +131,11 @@ export class GlPainter implements Painter {
   #dpr = 1;
 
   /** `canvas` takes the WebGL2 context; `overlay` a 2D context for text and fills, laid over it. */
-  constructor(canvas: HTMLCanvasElement, overlay: HTMLCanvasElement) {
-    const gl = canvas.getContext('webgl2', { antialias: false, alpha: true, premultipliedAlpha: true, preserveDrawingBuffer: false });
+  constructor(canvas: HTMLCanvasElement | OffscreenCanvas, overlay: HTMLCanvasElement | OffscreenCanvas) {
+    const gl = canvas.getContext('webgl2', { antialias: false, alpha: true, premultipliedAlpha: true, preserveDrawingBuffer: false }) as WebGL2RenderingContext | null;
     if (!gl) throw new Error('WebGL2 is not available');
     this.#gl = gl;
-    this.#overlay = overlay.getContext('2d')!;
+    this.#overlay = overlay.getContext('2d') as Context2D;
     const program = gl.createProgram()!;
     gl.attachShader(program, compile(gl, gl.VERTEX_SHADER, VERTEX));
     gl.attachShader(program, compile(gl, gl.FRAGMENT_SHADER, FRAGMENT));
@@ -192,7 +212,7 @@ export class GlPainter implements Painter {
     gl.bindVertexArray(null);
   }
 
-  #overlayContext(): CanvasRenderingContext2D {
+  #overlayContext(): Context2D {
     const ctx = this.#overlay;
     if (!this.#overlayUsed) {
       ctx.setTransform(this.#dpr, 0, 0, this.#dpr, 0, 0);

@@ -4,17 +4,56 @@
 // (segments, step lines), which cost a few array writes each here, where a software-rendered
 // Canvas 2D path of a hundred thousand anti-aliased vertices costs tens of milliseconds a frame
 // (measured: docs/ARCHITECTURE.md, "Large traces"). Fills and text (few per frame) go to the 2D
-// context after the strokes, in their order. Coordinates are CSS pixels, as with a canvas.
+// context after the strokes, in their order. Coordinates are CSS pixels, as with a canvas. It draws
+// on the page's canvas or, in the plot worker (plotWorker.ts), on an OffscreenCanvas.
 import type { Painter } from './painter';
 
-/** CSS colours as [r, g, b] bytes, parsed once by a 1×1 canvas and cached. */
+/** A 2D context on the page's canvas or on an OffscreenCanvas (in the plot worker). */
+export type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
+/** A 1×1 2D context for reading colours back: on the page or, in a worker, offscreen. */
+export function scratchContext(): Context2D {
+  const ctx = typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d', { willReadFrequently: true }) : new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true });
+  if (!ctx) throw new Error('no 2D canvas context');
+  return ctx;
+}
+
+/**
+ * The colours the charts write (#rgb, #rrggbb, rgb(r, g, b), rgba(r, g, b, a)) as [r, g, b, a]
+ * (bytes, alpha in [0, 1]); null for anything else. Parsed here because reading a colour back from
+ * a canvas costs a 2D context, and the plot worker's first one took about 230 ms (measured on the
+ * 2-core machine: the first plot waited for it).
+ */
+export function parseColor(css: string): [number, number, number, number] | null {
+  const s = css.trim();
+  let m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(s);
+  if (m) {
+    const h = m[1].length === 3 ? m[1].replace(/./g, (x) => x + x) : m[1];
+    const v = parseInt(h, 16);
+    return [v >> 16, (v >> 8) & 255, v & 255, 1];
+  }
+  m = /^rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*(?:,\s*([\d.]+)\s*)?\)$/i.exec(s);
+  if (m) {
+    const [r, g, b] = [m[1], m[2], m[3]].map((x) => Math.min(255, Number(x)));
+    return [r, g, b, m[4] === undefined ? 1 : Math.max(0, Math.min(1, Number(m[4])))];
+  }
+  return null;
+}
+
+/** CSS colours as [r, g, b] bytes: parsed, or else read back from a 1×1 canvas; cached. */
 const colorCache = new Map<string, number>();
-let colorContext: CanvasRenderingContext2D | null = null;
+let colorContext: Context2D | null = null;
 export function packedRgb(css: string): number {
   let c = colorCache.get(css);
   if (c !== undefined) return c;
-  colorContext ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-  const ctx = colorContext!;
+  const parsed = parseColor(css);
+  if (parsed) {
+    c = (parsed[0] << 16) | (parsed[1] << 8) | parsed[2];
+    colorCache.set(css, c);
+    return c;
+  }
+  colorContext ??= scratchContext();
+  const ctx = colorContext;
   ctx.clearRect(0, 0, 1, 1);
   ctx.fillStyle = '#000';
   ctx.fillStyle = css;
@@ -25,7 +64,7 @@ export function packedRgb(css: string): number {
   return c;
 }
 
-type Deferred = (ctx: CanvasRenderingContext2D) => void;
+type Deferred = (ctx: Context2D) => void;
 
 export class PixelPainter implements Painter {
   fillStyle: string | CanvasGradient | CanvasPattern = '#000';
@@ -36,7 +75,7 @@ export class PixelPainter implements Painter {
   textAlign: CanvasTextAlign = 'start';
   textBaseline: CanvasTextBaseline = 'alphabetic';
 
-  readonly #ctx: CanvasRenderingContext2D;
+  readonly #ctx: Context2D;
   readonly #rgb: (css: string) => number;
   #image: ImageData | null = null;
   #pixels = new Uint32Array(0);
@@ -53,9 +92,14 @@ export class PixelPainter implements Painter {
   readonly #littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
   /** `rgb` parses a CSS colour to 0xRRGGBB (by default through a canvas). */
-  constructor(ctx: CanvasRenderingContext2D, rgb: (css: string) => number = packedRgb) {
+  constructor(ctx: Context2D, rgb: (css: string) => number = packedRgb) {
     this.#ctx = ctx;
     this.#rgb = rgb;
+  }
+
+  /** The canvas it draws on. */
+  get canvas() {
+    return this.#ctx.canvas;
   }
 
   /** Starts a frame of width × height CSS pixels, white. */

@@ -1,5 +1,5 @@
-// The explorer's front door: what the tool is for, in two lines, and three questions that open a
-// preset in compare mode with the plots that answer them.
+// The explorer's front door: what the tool is for, in two lines, and the questions that open a
+// preset in compare mode with the plots that answer them, or a view of their own.
 import { Link } from 'react-router-dom';
 
 export interface Question {
@@ -9,6 +9,8 @@ export interface Question {
   preset: string;
   schemes: string[];
   plots: string[];
+  /** A view of its own that answers the question (the preset in compare mode is then one scenario of it). */
+  view?: string;
 }
 
 export const questions: Question[] = [
@@ -33,6 +35,14 @@ export const questions: Question[] = [
     schemes: ['independent', 'etcp', 'tcp-int', 'mv-tcbi', 'fs-tcbi', 'spand', 'congestion-manager'],
     plots: ['cwnd'],
   },
+  {
+    text: 'What would reuse give my traffic?',
+    how: 'A download or a page on your path, again after an idle time: today’s reuse, RFC 9040 and E-TCP against the idle time and the size, with the losses each causes.',
+    preset: 'reuse-repeat-visit',
+    schemes: ['independent', 'rfc9040-temporal', 'linux-tcp-metrics', 'careful-resume', 'bdp-resume', 'etcp'],
+    plots: ['cwnd'],
+    view: '/reuse',
+  },
 ];
 
 export const questionLink = (q: Question) => `/?preset=${q.preset}&mode=compare&schemes=${q.schemes.join(',')}&plots=${q.plots.join(',')}`;
@@ -48,10 +58,18 @@ export function Landing() {
       <ul className="questions">
         {questions.map((q) => (
           <li key={q.text}>
-            <Link to={questionLink(q)} className="question">
+            <Link to={q.view ?? questionLink(q)} className="question">
               {q.text}
             </Link>
-            <span className="hint">{q.how}</span>
+            <span className="hint">
+              {q.how}
+              {q.view && (
+                <>
+                  {' '}
+                  One scenario of it: <Link to={questionLink(q)}>{q.preset} in compare mode</Link>.
+                </>
+              )}
+            </span>
           </li>
         ))}
       </ul>

@@ -33,14 +33,16 @@ export const plotKinds = [
   { key: 'inflight', label: 'In flight' },
   { key: 'ensemble', label: 'Ensemble window' },
   { key: 'pacing', label: 'Pacing' },
-  { key: 'bbr', label: 'BBR model' },
+  { key: 'bbr', label: 'BBR state' },
+  { key: 'bbr-model', label: 'BBR model' },
   { key: 'queue', label: 'Queues' },
   { key: 'rates', label: 'Goodput' },
   { key: 'rtt', label: 'RTT' },
   { key: 'more', label: 'Other series columns' },
 ] as const;
 export type PlotKind = (typeof plotKinds)[number]['key'];
-export const defaultPlots: PlotKind[] = ['seq', 'cwnd', 'ensemble'];
+/** Shown at first where the run has them (BBR's state only where BBR ran). */
+export const defaultPlots: PlotKind[] = ['seq', 'cwnd', 'ensemble', 'bbr'];
 
 export function ResultView({ result, scenario, plots: initialPlots }: { result: SimulationResult; scenario?: Scenario | null; plots?: PlotKind[] }) {
   const d = useDerived(result);
@@ -87,6 +89,7 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
     ensemble: !!group,
     pacing: d.paced.length > 0,
     bbr: d.bbr.length > 0,
+    'bbr-model': d.bbr.length > 0,
     queue: d.queues.length > 0,
     rates: !!d.ts && d.ts.connections.length > 0,
     rtt: !!d.ts && d.ts.connections.length > 0,
@@ -177,7 +180,7 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
         {!result.series && <p className="note">Window and queue plots need trace level “series” or “full”.</p>}
         <div className="plots">
           {show('seq') && <TimeSequenceChart ts={d.ts!} {...time} />}
-          {show('cwnd') && <WindowChart windows={d.windows} {...time} />}
+          {show('cwnd') && <WindowChart windows={d.windows} tEnd={d.tEnd} {...time} />}
           {show('inflight') && <FlowSeriesChart windows={d.windows} view={windowViews.find((v) => v.key === 'inflight')!} {...time} />}
           {show('ensemble') && (
             <div>
@@ -197,7 +200,8 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
             </div>
           )}
           {show('pacing') && <PacingChart windows={d.paced} {...time} />}
-          {show('bbr') && (
+          {show('bbr') && <FlowSeriesChart windows={d.bbr} view={windowViews.find((v) => v.key === 'bbr-state')!} tEnd={d.tEnd} {...time} />}
+          {show('bbr-model') && (
             <>
               <FlowSeriesChart windows={d.bbr} view={windowViews.find((v) => v.key === 'bbr-bw')!} {...time} />
               <FlowSeriesChart windows={d.bbr} view={windowViews.find((v) => v.key === 'bbr-rtt')!} {...time} />

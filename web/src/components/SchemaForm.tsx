@@ -321,7 +321,11 @@ function ScalarList({ id, items, numeric, onChange, invalid }: { id: string; ite
       onChange={(e) => setText(e.target.value)}
       onBlur={() => {
         const parts = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-        onChange(numeric ? parts.map((s) => parseNumberInput(s)) : parts);
+        const next = numeric ? parts.map((s) => parseNumberInput(s)) : parts;
+        // Leaving the field unchanged changes nothing: an absent list stays absent (writing [] would
+        // make the scenario another text, and the explorer would check and run it again).
+        if (next.length === items.length && next.every((v, i) => v === items[i])) return;
+        onChange(next);
       }}
     />
   );

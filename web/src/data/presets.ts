@@ -1,7 +1,7 @@
 // Presets and experiments grouped by the paper they come from: their scenario's structured `paper`
 // field ({id, section}) names an entry of the paper catalogue (sim-core/scenario/papers.json, read
 // through the WASM API's listPapers). All of the grouping is here.
-import type { Paper as CataloguePaper } from '@tcb-lab/sim';
+import type { Paper as CataloguePaper, Scenario } from '@tcb-lab/sim';
 
 export interface Paper {
   key: string;
@@ -16,10 +16,7 @@ export interface Paper {
 }
 
 /** A scenario's `paper` field. */
-export interface PaperRef {
-  id: string;
-  section?: string;
-}
+export type PaperRef = NonNullable<Scenario['paper']>;
 
 export interface PresetInfo {
   name: string;

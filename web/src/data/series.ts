@@ -1,6 +1,7 @@
-// Result → plot columns for the window, queue, throughput and RTT plots. Every function is pure and
-// works on the typed columns of @tcb-lab/sim's SimulationResult.
-import type { SimulationResult } from '@tcb-lab/sim';
+// Result → plot columns for the window, queue, throughput and RTT plots, the state bands (BBR's
+// mode, Careful Resume's phase) and CUBIC's K. Every function is pure and works on the typed
+// columns of @tcb-lab/sim's SimulationResult.
+import { columnInfo, type SimulationResult } from '@tcb-lab/sim';
 import { lowerBound, NS, pick, rowsByKey } from './columns';
 import type { TimeSequence } from './timeseq';
 
@@ -346,6 +347,8 @@ export interface WindowColumn {
   format: (v: number) => string;
   csv: (v: number) => number | string;
   dashed?: boolean;
+  /** Drawn dotted (a reference level such as CUBIC's W_max); dashed wins when both are set. */
+  dotted?: boolean;
 }
 
 const si = (unit: string) => (v: number) => {
@@ -386,6 +389,25 @@ export const windowColumnList: WindowColumn[] = [
     dashed: true,
   },
   {
+    key: 'wMax',
+    label: 'W_max',
+    csvName: 'w_max_bytes',
+    // 0 for flavors other than CUBIC and before CUBIC's first congestion event: no value.
+    values: (w) => (w.columns.wMaxBytes ?? new Float64Array(w.t.length)).map((v) => (v > 0 ? v : NaN)),
+    format: (v) => (Number.isNaN(v) ? '–' : si('B')(v)),
+    csv: (v) => (Number.isNaN(v) ? '' : v),
+    dotted: true,
+  },
+  {
+    key: 'pacingGain',
+    label: 'pacing gain',
+    csvName: 'bbr_pacing_gain',
+    // Thousandths in the series; 0 for flavors other than BBR.
+    values: (w) => (w.columns.bbrPacingGainMilli ?? new Float64Array(w.t.length)).map((v) => (v > 0 ? v / 1000 : NaN)),
+    format: (v) => (Number.isNaN(v) ? '–' : `${Number(v.toPrecision(3))}×`),
+    csv: (v) => (Number.isNaN(v) ? '' : v),
+  },
+  {
     key: 'bbrMinRtt',
     label: 'BBR min RTT',
     csvName: 'bbr_min_rtt_s',
@@ -397,8 +419,25 @@ export const windowColumnList: WindowColumn[] = [
   },
 ];
 
-/** The TCP series' keys that windowColumnList plots (the others are offered as they are). */
-const listedKeys = new Set(['cwndBytes', 'ssthreshBytes', 'srttNs', 'inFlightBytes', 'pacingBps', 'btlBwBps', 'bbrMinRttNs']);
+/**
+ * The TCP series' keys that have a plot (windowColumnList's columns, the state bands and CUBIC's
+ * K marks); the others are offered as they are.
+ */
+const listedKeys = new Set([
+  'cwndBytes',
+  'ssthreshBytes',
+  'srttNs',
+  'inFlightBytes',
+  'pacingBps',
+  'btlBwBps',
+  'bbrMinRttNs',
+  'wMaxBytes',
+  'cubicKNs',
+  'cubicEpochNs',
+  'bbrPacingGainMilli',
+  'bbrState',
+  'crPhase',
+]);
 
 /** A series column windowColumnList does not name, plotted as recorded under its key. */
 export function seriesColumn(key: string): WindowColumn {
@@ -436,6 +475,12 @@ export interface WindowView {
   csvColumns?: string[];
   /** What to look for, in one line. */
   caption: string;
+  /** A state column drawn as a band per connection under the lines (stateRuns). */
+  band?: StateKey;
+  /** CUBIC's K marked on its W_max line (cubicKMarks). */
+  cubicK?: boolean;
+  /** Axis numbers, e.g. "1.25×" for a gain. */
+  unit?: string;
 }
 
 export const windowViews: WindowView[] = [
@@ -443,9 +488,11 @@ export const windowViews: WindowView[] = [
     key: 'cwnd',
     title: 'Congestion window and ssthresh per connection',
     yLabel: 'window (B)',
-    columns: ['cwnd', 'ssthresh'],
-    csvColumns: ['cwnd', 'ssthresh', 'inFlight'],
+    columns: ['cwnd', 'ssthresh', 'wMax'],
+    csvColumns: ['cwnd', 'ssthresh', 'inFlight', 'wMax'],
     caption: 'Look for: how large a window each connection starts with (sharing schemes hand one over), slow start’s doubling, and halvings at losses.',
+    band: 'crPhase',
+    cubicK: true,
   },
   {
     key: 'inflight',
@@ -469,6 +516,15 @@ export const windowViews: WindowView[] = [
     caption: 'Look for: when a scheme paces a connection (E-TCP’s cached ensembles, TCP/SPAND’s start) and when the ACK clock takes over.',
   },
   {
+    key: 'bbr-state',
+    title: 'BBR’s state (band) and pacing gain per connection',
+    yLabel: 'pacing gain',
+    columns: ['pacingGain'],
+    caption: 'Look for: Startup at 2.89× until the bandwidth stops growing, Drain at 0.35×, ProbeBW cycling 1.25×, 0.75× and six rounds of 1×, and ProbeRTT every 10 s without a lower RTT.',
+    band: 'bbrState',
+    unit: '×',
+  },
+  {
     key: 'bbr-bw',
     title: 'BBR’s bandwidth estimate (dashed) and pacing rate per connection',
     yLabel: 'rate (b/s)',
@@ -483,3 +539,137 @@ export const windowViews: WindowView[] = [
     caption: 'Look for: the min RTT as the propagation delay, srtt above it by the queue, and srtt falling to it in ProbeRTT every 10 s.',
   },
 ];
+
+// ---------------------------------------------------------------------------------------------
+// States as bands, CUBIC's K
+
+/** The TCP series' state columns (a `labels` list in sim-core/trace/columns.json). */
+export type StateKey = 'bbrState' | 'crPhase';
+
+/**
+ * How the states are named on screen, by the label columns.json gives each value (the value's
+ * meaning comes from that table alone): BBR's modes as Linux's tcp_bbr.c and the BBR article name
+ * them, Careful Resume's phases as RFC 9959 §4 does.
+ */
+const stateNames: Record<string, string> = {
+  startup: 'Startup',
+  drain: 'Drain',
+  'probe-bw': 'ProbeBW',
+  'probe-rtt': 'ProbeRTT',
+  reconnaissance: 'Reconnaissance',
+  unvalidated: 'Unvalidated',
+  validating: 'Validating',
+  'safe-retreat': 'Safe Retreat',
+  normal: 'Normal',
+  none: 'none',
+};
+
+/** Band colours per state value (value 0, "none" or "normal", is left blank): Paul Tol's light set. */
+const stateColors: Record<StateKey, string[]> = {
+  // Startup, Drain, ProbeBW, ProbeRTT.
+  bbrState: ['', '#EE8866', '#77AADD', '#44BB99', '#AA4499'],
+  // Reconnaissance, Unvalidated, Validating, Safe Retreat.
+  crPhase: ['', '#EEDD88', '#EE8866', '#77AADD', '#FFAABB'],
+};
+
+export interface StateInfo {
+  /** Display name per value. */
+  names: string[];
+  /** Band colour per value ('' for the value that means "not in any state": none is drawn). */
+  colors: string[];
+}
+
+export function stateInfo(key: StateKey): StateInfo {
+  const labels = columnInfo.tcp[key].labels as readonly string[];
+  return { names: labels.map((l) => stateNames[l] ?? l), colors: labels.map((_, v) => stateColors[key][v] ?? '#bbbbbb') };
+}
+
+/** One connection's state over time as runs: [start[i], end[i]) in state[i]; runs of value 0 left out. */
+export interface StateRuns {
+  flow: number;
+  start: Float64Array;
+  end: Float64Array;
+  state: Uint8Array;
+}
+
+/**
+ * Per connection with any non-zero value of the state column: its runs. A run ends where the state
+ * changes, where the flow ended (the NaN row of closedWindows), or at `tEnd` (the end of the run).
+ */
+export function stateRuns(windows: FlowWindow[], key: StateKey, tEnd: number): StateRuns[] {
+  const out: StateRuns[] = [];
+  for (const w of windows) {
+    const v = w.columns[key];
+    if (!v || !v.some((x) => x > 0)) continue;
+    const start: number[] = [];
+    const end: number[] = [];
+    const state: number[] = [];
+    let open = -1; // index of the row that began the current run
+    const close = (at: number) => {
+      if (open >= 0 && v[open] > 0 && at > w.t[open]) {
+        start.push(w.t[open]);
+        end.push(at);
+        state.push(v[open]);
+      }
+      open = -1;
+    };
+    for (let i = 0; i < v.length; i++) {
+      if (Number.isNaN(v[i])) {
+        close(w.t[i]);
+        continue;
+      }
+      if (open >= 0 && v[i] === v[open]) continue;
+      close(w.t[i]);
+      open = i;
+    }
+    close(Math.max(tEnd, w.t.length ? w.t[w.t.length - 1] : 0));
+    if (start.length) out.push({ flow: w.flow, start: Float64Array.from(start), end: Float64Array.from(end), state: Uint8Array.from(state) });
+  }
+  return out;
+}
+
+/** Where a CUBIC connection's curve reaches W_max: t_epoch + K (s) at W_max (bytes), per stage. */
+export interface KMarks {
+  flow: number;
+  t: Float64Array;
+  wMax: Float64Array;
+  /** K of each mark (s), for the hover. */
+  k: Float64Array;
+}
+
+/**
+ * RFC 9438 §4.2: in the congestion avoidance stage that began at t_epoch, W_cubic(t) reaches W_max
+ * at t = K. Per CUBIC connection and stage (rows with one cubicEpochNs), a mark at t_epoch + K if
+ * the stage lasted that long (a loss before K ends the stage below W_max: no mark). A stage with
+ * K = 0 (after a timeout, or one that started above W_max) is marked at its start.
+ */
+export function cubicKMarks(windows: FlowWindow[], tEnd: number): KMarks[] {
+  const out: KMarks[] = [];
+  for (const w of windows) {
+    const epoch = w.columns.cubicEpochNs;
+    const k = w.columns.cubicKNs;
+    const wMax = w.columns.wMaxBytes;
+    if (!epoch || !k || !wMax || !epoch.some((v) => v > 0)) continue;
+    const t: number[] = [];
+    const y: number[] = [];
+    const ks: number[] = [];
+    let i = 0;
+    while (i < epoch.length) {
+      const e = epoch[i];
+      let j = i + 1;
+      while (j < epoch.length && epoch[j] === e) j++;
+      if (e > 0 && wMax[i] > 0) {
+        const stageEnd = j < epoch.length ? w.t[j] : Math.max(tEnd, w.t[w.t.length - 1]);
+        const at = (e + k[i]) / NS;
+        if (at <= stageEnd) {
+          t.push(at);
+          y.push(wMax[i]);
+          ks.push(k[i] / NS);
+        }
+      }
+      i = j;
+    }
+    if (t.length) out.push({ flow: w.flow, t: Float64Array.from(t), wMax: Float64Array.from(y), k: Float64Array.from(ks) });
+  }
+  return out;
+}

@@ -1,7 +1,8 @@
 // A run's packet trace as a time–sequence graph in tcptrace/xplot conventions: per connection, the
 // direction that carries its data; each segment a tick from seq to seq+len at its send time,
 // retransmissions flagged, drops where the network discarded a data segment, the cumulative ACK
-// and the receive window (ack + window) as step lines, SYN and FIN labelled.
+// and the receive window (ack + window) as step lines, SACK blocks at the time their ACK arrived,
+// SYN and FIN labelled.
 import type { SimulationResult } from '@tcb-lab/sim';
 import { NS } from './columns';
 
@@ -32,6 +33,14 @@ export interface TimeSequence {
   segments: Segments;
   /** Data segments dropped in a queue or lost on a link. */
   drops: { t: Float64Array; seq: Float64Array; conn: Int32Array; link: Int32Array; loss: Uint8Array };
+  /**
+   * SACK blocks, as tcptrace draws them: per ACK that carried the option, a line at the ACK's
+   * arrival over the block's bytes (lo to hi, the right edge being the byte after the block), in
+   * time order. The trace keeps each ACK's first block (RFC 2018 §4: the one holding the segment
+   * that triggered the ACK; the others repeat earlier blocks), so every range appears when it was
+   * SACKed and as it grew. `retx` is always 0 (the shape of Segments, for the levels of detail).
+   */
+  sacks: Segments;
   /** Per connection: cumulative ACK and receive-window edge, as step lines. */
   acks: StepLine[];
   windows: StepLine[];
@@ -74,8 +83,11 @@ export function timeSequence(result: Pick<SimulationResult, 'flows' | 'trace' | 
   }
   const dir = (f: number) => (connOf[f] >= 0 ? connections[connOf[f]].fromInitiator : -1);
 
+  // Results recorded before the trace kept SACK blocks have no such columns: no SACK marks.
+  const sackBlocks = trace.sackBlocks as Uint8Array | undefined;
   let segCount = 0;
   let dropCount = 0;
+  let sackCount = 0;
   const ackCount = new Int32Array(connections.length);
   for (let i = 0; i < n; i++) {
     const f = trace.flow[i];
@@ -84,7 +96,10 @@ export function timeSequence(result: Pick<SimulationResult, 'flows' | 'trace' | 
     const data = trace.fromInitiator[i] === dir(f);
     if ((e === SEND || e === RETX) && data && trace.payload[i] > 0) segCount++;
     else if ((e === DROP || e === LOSS) && data && trace.payload[i] > 0) dropCount++;
-    else if (e === ACK && !data) ackCount[connOf[f]]++;
+    else if (e === ACK && !data) {
+      ackCount[connOf[f]]++;
+      if (sackBlocks && sackBlocks[i] > 0) sackCount++;
+    }
   }
   const segments = {
     t: new Float64Array(segCount),
@@ -100,12 +115,20 @@ export function timeSequence(result: Pick<SimulationResult, 'flows' | 'trace' | 
     link: new Int32Array(dropCount),
     loss: new Uint8Array(dropCount),
   };
+  const sacks = {
+    t: new Float64Array(sackCount),
+    lo: new Float64Array(sackCount),
+    hi: new Float64Array(sackCount),
+    conn: new Int32Array(sackCount),
+    retx: new Uint8Array(sackCount),
+  };
   const acks = connections.map((_, c) => ({ t: new Float64Array(ackCount[c]), y: new Float64Array(ackCount[c]) }));
   const windows = connections.map((_, c) => ({ t: new Float64Array(ackCount[c]), y: new Float64Array(ackCount[c]) }));
   const labels: TimeSequence['labels'] = [];
   const ackFill = new Int32Array(connections.length);
   let s = 0;
   let d = 0;
+  let sk = 0;
   let tMax = 0;
   let seqMax = 0;
   for (let i = 0; i < n; i++) {
@@ -144,8 +167,15 @@ export function timeSequence(result: Pick<SimulationResult, 'flows' | 'trace' | 
       acks[c].y[k] = trace.ack[i];
       windows[c].t[k] = t;
       windows[c].y[k] = trace.ack[i] + trace.window[i];
+      if (sackBlocks && sackBlocks[i] > 0) {
+        sacks.t[sk] = t;
+        sacks.lo[sk] = trace.sackStart[i];
+        sacks.hi[sk] = trace.sackEnd[i];
+        sacks.conn[sk] = c;
+        sk++;
+      }
       if (t > tMax) tMax = t;
     }
   }
-  return { connections, segments, drops, acks, windows, labels, tMax, seqMax };
+  return { connections, segments, drops, sacks, acks, windows, labels, tMax, seqMax };
 }

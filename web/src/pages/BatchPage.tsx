@@ -30,7 +30,9 @@ export function BatchPage() {
       if (!byRest.has(rest)) byRest.set(rest, { name: rest, points: [] });
       const s = p.stats[metricName];
       const v = p.params[x];
-      byRest.get(rest)!.points.push({ x: typeof v === 'number' ? v : String(v), mean: s?.mean ?? null, ci: s?.ci95 ?? null });
+      // ci95 is [low, high] (an array of two in the API's schema).
+      const ci: [number, number] | null = s?.ci95 ? [s.ci95[0], s.ci95[1]] : null;
+      byRest.get(rest)!.points.push({ x: typeof v === 'number' ? v : String(v), mean: s?.mean ?? null, ci });
     }
     return [...byRest.values()];
   }, [batch, x, params, metricName, metricInfo]);

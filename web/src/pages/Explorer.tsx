@@ -264,6 +264,10 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   return (
     <div className="explorer">
       <aside className="builder" aria-label="Scenario builder">
+        {/* The form holds hundreds of fields: from the keyboard, the run and its plots are one jump away. */}
+        <a className="skip" href="#workspace">
+          Skip the scenario form: to the run and its plots
+        </a>
         <details
           className="builder-fold"
           open={formOpen}
@@ -366,7 +370,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
         </details>
       </aside>
 
-      <main className="workspace">
+      <main className="workspace" id="workspace" tabIndex={-1}>
         {landing && <Landing />}
         <div className="tabs" role="tablist" aria-label="Mode">
           {(['run', 'compare', 'batch'] as Mode[]).map((m) => (

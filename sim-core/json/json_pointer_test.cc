@@ -1,7 +1,7 @@
-// Tests for JSON Pointers as experiments use them: RFC 6901 parsing, setting into scenario documents
-// (with the experiment's rules for missing parents and array indices), and the name-selecting lookup
-// into run summaries.
-#include "experiment/json_pointer.h"
+// Tests for JSON Pointers: RFC 6901 parsing, setting into scenario documents (with the experiment's
+// rules for missing parents and array indices), the name-selecting lookup into run summaries, and the
+// JSONPath notation of error messages.
+#include "json/json_pointer.h"
 
 #include <gtest/gtest.h>
 
@@ -88,9 +88,23 @@ TEST(JsonPointerTest, JsonPathsFollowTheDocument) {
   EXPECT_FALSE(JsonPathWithin("$.tcp", "$.tcp.flavor"));
 }
 
+TEST(JsonPathTest, ChildAndIndex) {
+  EXPECT_EQ(JsonPathChild("$", "name"), "$.name");
+  EXPECT_EQ(JsonPathChild("$", "_x9"), "$._x9");
+  EXPECT_EQ(JsonPathChild("$", "9x"), "$['9x']");
+  EXPECT_EQ(JsonPathChild("$", "rate-bps"), "$['rate-bps']");
+  EXPECT_EQ(JsonPathChild("$", ""), "$['']");
+  EXPECT_EQ(JsonPathChild("$.a", "it's"), "$.a['it\\'s']");
+  EXPECT_EQ(JsonPathChild("$", "back\\slash"), "$['back\\\\slash']");
+  EXPECT_EQ(JsonPathChild("$", "two\nlines"), "$['two\\u000alines']");
+  EXPECT_EQ(JsonPathIndex(JsonPathChild("$", "traffic"), 3), "$.traffic[3]");
+  EXPECT_EQ(JsonPathChild(JsonPathIndex(JsonPathChild(JsonPathChild("$", "topology"), "links"), 0), "odd key"),
+            "$.topology.links[0]['odd key']");
+}
+
 // The cases both implementations pass (wasm/test/json-pointer.test.ts runs them on the TypeScript one).
 TEST(JsonPointerTest, PassesTheCasesSharedWithTheTypeScriptImplementation) {
-  std::ifstream in(TestSourceDir() / "experiment/json_pointer_cases.json");
+  std::ifstream in(TestSourceDir() / "json/json_pointer_cases.json");
   ASSERT_TRUE(in) << "json_pointer_cases.json";
   const json cases = json::parse(in);
   for (const json& c : cases["parse"]) {

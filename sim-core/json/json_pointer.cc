@@ -1,7 +1,7 @@
-// JSON Pointers for experiments.
-#include "experiment/json_pointer.h"
+// JSON Pointers and JSONPaths.
+#include "json/json_pointer.h"
 
-#include "scenario/json_schema.h"
+#include <algorithm>
 
 namespace tcb {
 
@@ -52,6 +52,34 @@ std::optional<std::vector<std::string>> ParseJsonPointer(std::string_view pointe
     }
   }
   return tokens;
+}
+
+std::string JsonPathChild(const std::string& parent, std::string_view key) {
+  auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  bool identifier = !key.empty() && letter(key[0]) &&
+                    std::all_of(key.begin(), key.end(), [&](char c) { return letter(c) || digit(c); });
+  if (identifier) return parent + "." + std::string(key);
+  std::string out = parent + "['";
+  for (char c : key) {
+    if (c == '\'' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      // Keeps the path on one line, as the CLI prints one error per line.
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[(c >> 4) & 0xF];
+      out += kHex[c & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  return out + "']";
+}
+
+std::string JsonPathIndex(const std::string& parent, size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
 }
 
 std::optional<std::string> SetAtPointer(json& document, std::string_view pointer, json value) {

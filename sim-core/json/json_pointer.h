@@ -1,5 +1,7 @@
-// JSON Pointers (RFC 6901) as experiments use them: setting values in a scenario document, and reading
-// numbers from a run summary, where a non-index segment inside an array selects an element by "name".
+// JSON Pointers (RFC 6901), parsed here once for all of sim-core: the schema validator's $ref
+// fragments, experiments and grids setting values in a scenario document, and reading numbers from a
+// run summary, where a non-index segment inside an array selects an element by "name". And the
+// JSONPath notation every error message names a place with ("$.traffic[0].to").
 #pragma once
 
 #include <optional>
@@ -17,6 +19,12 @@ std::optional<std::vector<std::string>> ParseJsonPointer(std::string_view pointe
 
 // An array index token: "0", or digits without a leading zero (RFC 6901 §4).
 std::optional<size_t> JsonPointerIndex(std::string_view token);
+
+// Path of property `key` under `parent`: "$.name" for identifier-like keys, "$['odd key']" otherwise
+// (with ' and \ backslash-escaped and control characters as \u00XX, so a path stays on one line).
+std::string JsonPathChild(const std::string& parent, std::string_view key);
+// Path of array element `index` under `parent`: "$.traffic[3]".
+std::string JsonPathIndex(const std::string& parent, size_t index);
 
 // Sets the value at `pointer` in `document`. The parent must exist: an object gains or replaces the
 // last key, an array replaces the element at an existing index. Returns the problem, in words, when
