@@ -7,36 +7,42 @@
 namespace tcb {
 
 void EventList::Push(const Entry& e) {
-  heap_.push_back(e);
-  size_t i = heap_.size() - 1;
+  // The new entry takes the sentinel's slot; a sentinel is appended after it.
+  heap_.push_back(kSentinel);
+  Entry* const h = heap_.data();
+  size_t i = size_++;
   while (i > 0) {
-    size_t parent = (i - 1) / 2;
-    if (!Later(heap_[parent], e)) break;
-    heap_[i] = heap_[parent];
+    const size_t parent = (i - 1) / 2;
+    if (!Before(e, h[parent])) break;
+    h[i] = h[parent];
     i = parent;
   }
-  heap_[i] = e;
+  h[i] = e;
 }
 
-void EventList::SiftDown(size_t i, const Entry& e, size_t n) {
+// `e` is a copy, so that its fields stay in registers while entries move (WebAssembly code reloads
+// what a store may alias).
+void EventList::SiftDown(size_t i, const Entry e) {
+  Entry* const h = heap_.data();
+  const size_t n = size_;
   for (;;) {
     size_t child = 2 * i + 1;
     if (child >= n) break;
-    if (child + 1 < n && Later(heap_[child], heap_[child + 1])) ++child;
-    if (!Later(e, heap_[child])) break;
-    heap_[i] = heap_[child];
+    // The lesser child; the sentinel past the last entry never is.
+    if (Before(h[child + 1], h[child])) ++child;
+    if (!Before(h[child], e)) break;
+    h[i] = h[child];
     i = child;
   }
-  heap_[i] = e;
+  h[i] = e;
 }
 
 void EventList::PopTop() {
-  const Entry last = heap_.back();
+  const Entry last = heap_[--size_];
+  heap_[size_] = kSentinel;
   heap_.pop_back();
-  if (!heap_.empty()) SiftDown(0, last, heap_.size());
+  if (size_ > 0) SiftDown(0, last);
 }
-
-void EventList::ReplaceTop(const Entry& e) { SiftDown(0, e, heap_.size()); }
 
 void EventList::ThrowScheduledInPast(SimTime at) const {
   throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ns()) +
@@ -46,21 +52,21 @@ void EventList::ThrowScheduledInPast(SimTime at) const {
 void EventList::Cancel(EventSource& source) { source.pending_seq_ = 0; }
 
 void EventList::DropStaleTop() {
-  while (!heap_.empty() && heap_.front().source->pending_seq_ != heap_.front().seq) PopTop();
+  while (TopIsStale()) PopTop();
 }
 
 SimTime EventList::NextTime() {
   DropStaleTop();
-  return heap_.empty() ? SimTime::Infinite() : heap_.front().at;
+  return size_ == 0 ? SimTime::Infinite() : heap_[0].at;
 }
 
 bool EventList::RunNext(SimTime until) {
-  DropStaleTop();
-  if (heap_.empty() || heap_.front().at > until) return false;
+  if (TopIsStale()) DropStaleTop();
+  if (size_ == 0 || heap_[0].at > until) return false;
   // The entry stays at the top while its source runs: whatever is scheduled meanwhile is due at or
   // after now with a larger sequence number, so it orders after the entry and never rises above it.
-  EventSource* const source = heap_.front().source;
-  now_ = heap_.front().at;
+  EventSource* const source = heap_[0].source;
+  now_ = heap_[0].at;
   source->pending_seq_ = 0;
   ++events_executed_;
   running_ = source;
