@@ -77,15 +77,14 @@ class Link final : public EventSource, public PacketSink {
     SimTime tx_start;
     SimTime arrival;  // The transmission ends `delay_` earlier.
     Packet* packet;   // Not owned (the pool owns packets).
+    int32_t size;     // The packet's, kept here so that queue accounting need not read the packet.
     bool lost;
     bool waited;  // It found the transmitter busy, so it counted as waiting until tx_start.
   };
 
   // Removes from the waiting count every packet whose transmission started at or before `now`.
   void AdvanceTo(SimTime now) {
-    if (next_start_ < front_index_ + fifo_.size() && fifo_[next_start_ - front_index_].tx_start <= now) {
-      AdvanceStarts(now);
-    }
+    if (started_ < fifo_.size() && fifo_[started_].tx_start <= now) AdvanceStarts(now);
   }
   void AdvanceStarts(SimTime now);
   // TransmissionTime(size, rate_), remembered for the last size: a link mostly carries one size
@@ -110,6 +109,9 @@ class Link final : public EventSource, public PacketSink {
   BitsPerSec rate_;
   SimTime delay_;
   QueueLimit limit_;
+  // The limits as bounds that hold for "no limit" too.
+  int64_t max_waiting_packets_;
+  Bytes max_waiting_bytes_;
   std::unique_ptr<LossModel> loss_;
   LinkCapture* capture_ = nullptr;  // Not owned; null when not captured.
   TraceSink* trace_;                // Not owned; may be null.
@@ -117,8 +119,7 @@ class Link final : public EventSource, public PacketSink {
 
   RingBuffer<InFlight> fifo_;
   SimTime busy_until_;
-  uint64_t front_index_ = 0;   // Absolute index of fifo_.front().
-  uint64_t next_start_ = 0;    // Absolute index of the first packet not yet being transmitted.
+  size_t started_ = 0;  // The packets at the front of fifo_ whose transmission has started.
   int32_t waiting_packets_ = 0;
   Bytes waiting_bytes_ = 0;
   Bytes tx_time_size_ = -1;
