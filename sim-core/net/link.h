@@ -83,7 +83,9 @@ class Link final : public EventSource, public PacketSink {
   };
 
   // Removes from the waiting count every packet whose transmission started at or before `now`.
-  void AdvanceTo(SimTime now) {
+  // Always inlined: it runs on every arrival and departure, and the WebAssembly build otherwise
+  // kept it as a call of its own (about 4% of dumbbell-bulk's time in Node).
+  [[gnu::always_inline]] void AdvanceTo(SimTime now) {
     if (started_ < fifo_.size() && fifo_[started_].tx_start <= now) AdvanceStarts(now);
   }
   void AdvanceStarts(SimTime now);
