@@ -7,66 +7,77 @@
 namespace tcb {
 
 void EventList::Push(const Entry& e) {
-  heap_.push_back(e);
-  size_t i = heap_.size() - 1;
+  // The new entry takes the sentinel's slot; a sentinel is appended after it.
+  heap_.push_back(kSentinel);
+  Entry* const h = heap_.data();
+  size_t i = size_++;
   while (i > 0) {
-    size_t parent = (i - 1) / 2;
-    if (!Later(heap_[parent], e)) break;
-    heap_[i] = heap_[parent];
+    const size_t parent = (i - 1) / 2;
+    if (!Before(e, h[parent])) break;
+    h[i] = h[parent];
     i = parent;
   }
-  heap_[i] = e;
+  h[i] = e;
 }
 
-void EventList::PopTop() {
-  Entry last = heap_.back();
-  heap_.pop_back();
-  const size_t n = heap_.size();
-  if (n == 0) return;
-  size_t i = 0;
+// `e` is a copy, so that its fields stay in registers while entries move (WebAssembly code reloads
+// what a store may alias).
+void EventList::SiftDown(size_t i, const Entry e) {
+  Entry* const h = heap_.data();
+  const size_t n = size_;
   for (;;) {
     size_t child = 2 * i + 1;
     if (child >= n) break;
-    if (child + 1 < n && Later(heap_[child], heap_[child + 1])) ++child;
-    if (!Later(last, heap_[child])) break;
-    heap_[i] = heap_[child];
+    // The lesser child; the sentinel past the last entry never is.
+    if (Before(h[child + 1], h[child])) ++child;
+    if (!Before(h[child], e)) break;
+    h[i] = h[child];
     i = child;
   }
-  heap_[i] = last;
+  h[i] = e;
 }
 
-void EventList::Schedule(EventSource& source, SimTime at) {
-  if (at < now_) {
-    throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ns()) +
-                           " ns, now " + std::to_string(now_.ns()) + " ns");
-  }
-  const uint64_t seq = next_seq_++;
-  source.pending_seq_ = seq;
-  source.pending_at_ = at;
-  if (at > source.last_entry_at_) source.last_entry_at_ = at;
-  Push(Entry{at, seq, &source});
+void EventList::PopTop() {
+  const Entry last = heap_[--size_];
+  heap_[size_] = kSentinel;
+  heap_.pop_back();
+  if (size_ > 0) SiftDown(0, last);
+}
+
+void EventList::ThrowScheduledInPast(SimTime at) const {
+  throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ns()) +
+                         " ns, now " + std::to_string(now_.ns()) + " ns");
 }
 
 void EventList::Cancel(EventSource& source) { source.pending_seq_ = 0; }
 
 void EventList::DropStaleTop() {
-  while (!heap_.empty() && heap_.front().source->pending_seq_ != heap_.front().seq) PopTop();
+  while (TopIsStale()) PopTop();
 }
 
 SimTime EventList::NextTime() {
   DropStaleTop();
-  return heap_.empty() ? SimTime::Infinite() : heap_.front().at;
+  return size_ == 0 ? SimTime::Infinite() : heap_[0].at;
 }
 
 bool EventList::RunNext(SimTime until) {
-  DropStaleTop();
-  if (heap_.empty() || heap_.front().at > until) return false;
-  const Entry e = heap_.front();
-  PopTop();
-  now_ = e.at;
-  e.source->pending_seq_ = 0;
+  if (TopIsStale()) DropStaleTop();
+  if (size_ == 0 || heap_[0].at > until) return false;
+  // The entry stays at the top while its source runs: whatever is scheduled meanwhile is due at or
+  // after now with a larger sequence number, so it orders after the entry and never rises above it.
+  EventSource* const source = heap_[0].source;
+  now_ = heap_[0].at;
+  source->pending_seq_ = 0;
   ++events_executed_;
-  e.source->OnEvent();
+  running_ = source;
+  has_replacement_ = false;
+  source->OnEvent();
+  running_ = nullptr;
+  if (has_replacement_) {
+    ReplaceTop(replacement_);
+  } else {
+    PopTop();
+  }
   return true;
 }
 

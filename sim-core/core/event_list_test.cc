@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -94,6 +95,73 @@ TEST(EventListTest, CancelAndUntil) {
   EXPECT_TRUE(events.RunNext(SimTime::Seconds(2)));
   EXPECT_EQ(log, (std::vector<int>{2}));
   EXPECT_EQ(events.NextTime(), SimTime::Infinite());
+}
+
+// Sources that, when run, reschedule themselves and others (often at equal times), cancel others,
+// or fall idle, checked against a reference model: every event must be the pending one with the
+// least (time, seq), whatever the heap's shape, with stale entries left behind on the way.
+TEST(EventListTest, RunsTheLeastPendingEventUnderRandomReschedulesAndCancels) {
+  struct Model {
+    EventList events;
+    std::map<int, std::pair<SimTime, uint64_t>> pending;  // Source -> (time, order scheduled).
+    uint64_t scheduled = 0;
+    uint64_t state = 88172645463325252ull;
+    uint64_t Next() {  // xorshift64
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      return state;
+    }
+  };
+  class Source final : public EventSource {
+   public:
+    Source(Model& m, std::vector<std::unique_ptr<Source>>& all, int id) : m_(m), all_(all), id_(id) {}
+    void Schedule(SimTime at) {
+      m_.events.Schedule(*this, at);
+      m_.pending[id_] = {at, ++m_.scheduled};
+    }
+    void Cancel() {
+      m_.events.Cancel(*this);
+      m_.pending.erase(id_);
+    }
+    void OnEvent() override {
+      // The least pending (time, seq) in the model must be this source's event.
+      auto least = m_.pending.begin();
+      for (auto it = m_.pending.begin(); it != m_.pending.end(); ++it) {
+        if (it->second < least->second) least = it;
+      }
+      ASSERT_NE(least, m_.pending.end());
+      EXPECT_EQ(least->first, id_);
+      EXPECT_EQ(least->second.first, m_.events.Now());
+      m_.pending.erase(id_);
+      ++runs;
+      const SimTime now = m_.events.Now();
+      for (int k = static_cast<int>(m_.Next() % 3); k > 0; --k) {
+        Source& other = *all_[m_.Next() % all_.size()];
+        switch (m_.Next() % 4) {
+          case 0: other.Cancel(); break;
+          case 1: other.Schedule(now); break;  // Equal times: FIFO among them.
+          default: other.Schedule(now + SimTime::Nanoseconds(static_cast<int64_t>(m_.Next() % 4) * 1000)); break;
+        }
+      }
+      if (m_.Next() % 8 != 0) Schedule(now + SimTime::Nanoseconds(static_cast<int64_t>(m_.Next() % 3) * 1000));
+    }
+    int runs = 0;
+
+   private:
+    Model& m_;
+    std::vector<std::unique_ptr<Source>>& all_;
+    int id_;
+  };
+  Model m;
+  std::vector<std::unique_ptr<Source>> sources;
+  for (int i = 0; i < 60; ++i) sources.push_back(std::make_unique<Source>(m, sources, i));
+  for (auto& s : sources) s->Schedule(SimTime::Nanoseconds(static_cast<int64_t>(m.Next() % 5) * 1000));
+  uint64_t ran = 0;
+  while (ran < 20000 && m.events.RunNext(SimTime::Infinite())) ++ran;
+  EXPECT_EQ(ran, 20000u);
+  EXPECT_EQ(m.events.events_executed(), 20000u);
+  for (auto& s : sources) EXPECT_GT(s->runs, 0);
 }
 
 TEST(EventListTest, SchedulingInThePastIsABug) {

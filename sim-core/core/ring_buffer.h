@@ -19,10 +19,15 @@ class RingBuffer {
   T& operator[](size_t i) { return slots_[(head_ + i) & mask_]; }
   const T& operator[](size_t i) const { return slots_[(head_ + i) & mask_]; }
 
-  void push_back(const T& value) {
+  // Appends a value-initialised element and returns it, to be filled in place: a record built
+  // elsewhere and copied in is stored field by field and read back in wider moves, which stalls
+  // store-to-load forwarding.
+  T& emplace_back() {
     if (size_ == slots_.size()) Grow();
-    slots_[(head_ + size_) & mask_] = value;
+    T& slot = slots_[(head_ + size_) & mask_];
+    slot = T{};
     ++size_;
+    return slot;
   }
   void pop_front() {
     head_ = (head_ + 1) & mask_;

@@ -1,6 +1,7 @@
 // One direction of a link: drop-tail FIFO, transmitter and pipe.
 #include "net/link.h"
 
+#include <limits>
 #include <stdexcept>
 
 #include "net/network.h"
@@ -18,7 +19,10 @@ Link::Link(Network& network, LinkId id, std::string name, Node& from, Node& to, 
       rate_(rate),
       delay_(delay),
       limit_(limit),
-      trace_(network.trace()) {}
+      max_waiting_packets_(limit.packets >= 0 ? limit.packets : std::numeric_limits<int64_t>::max()),
+      max_waiting_bytes_(limit.bytes >= 0 ? limit.bytes : std::numeric_limits<Bytes>::max()),
+      trace_(network.trace()),
+      record_queue_(trace_ != nullptr && trace_->series()) {}
 
 void Link::QueueChanged(SimTime at) {
   queue_area_packet_ns_ += static_cast<double>(waiting_packets_) *
@@ -26,22 +30,18 @@ void Link::QueueChanged(SimTime at) {
   last_change_ = at;
 }
 
-void Link::AdvanceTo(SimTime now) {
-  if (next_start_ < front_index_) {
-    throw std::logic_error("link " + name_ + ": a packet left before its transmission was accounted");
-  }
-  const uint64_t end = front_index_ + fifo_.size();
-  while (next_start_ < end) {
-    const InFlight& f = fifo_[next_start_ - front_index_];
+void Link::AdvanceStarts(SimTime now) {
+  while (started_ < fifo_.size()) {
+    const InFlight& f = fifo_[started_];
     if (f.tx_start > now) break;
     // Packets that found the transmitter idle never waited.
-    if (f.tx_start > f.enqueued_at) {
+    if (f.waited) {
       QueueChanged(f.tx_start);
       --waiting_packets_;
-      waiting_bytes_ -= f.packet->size;
+      waiting_bytes_ -= f.size;
       RecordQueue(f.tx_start);
     }
-    ++next_start_;
+    ++started_;
   }
 }
 
@@ -50,53 +50,68 @@ void Link::Receive(Packet& packet) {
   AdvanceTo(now);
   ++stats_.packets_offered;
 
-  const SimTime tx_start = Max(now, busy_until_);
-  const bool must_wait = tx_start > now;
-  if (must_wait && ((limit_.packets >= 0 && waiting_packets_ >= limit_.packets) ||
-                    (limit_.bytes >= 0 && waiting_bytes_ + packet.size > limit_.bytes))) {
+  const Bytes size = packet.size;
+  const bool must_wait = busy_until_ > now;
+  const SimTime tx_start = must_wait ? busy_until_ : now;
+  // With no limit of a kind its bound is the largest value, which a count never exceeds.
+  if (must_wait && (waiting_packets_ >= max_waiting_packets_ || waiting_bytes_ + size > max_waiting_bytes_)) {
     ++stats_.queue_drops;
     network_.Drop(packet, id_, PacketEvent::kDrop);
     return;
   }
 
-  const SimTime tx_time = TransmissionTime(packet.size, rate_);
+  const SimTime tx_time = TxTime(size);
   busy_until_ = tx_start + tx_time;
   busy_total_ += tx_time;
   const bool lost = loss_ != nullptr && loss_->Lose(packet);
-  fifo_.push_back(InFlight{tx_start, busy_until_, busy_until_ + delay_, &packet, lost, now});
+  InFlight& f = fifo_.emplace_back();
+  f.tx_start = tx_start;
+  f.arrival = busy_until_ + delay_;
+  f.packet = &packet;
+  f.size = static_cast<int32_t>(size);
+  f.lost = lost;
+  f.waited = must_wait;
   ++stats_.packets_accepted;
-  stats_.bytes_accepted += packet.size;
+  stats_.bytes_accepted += size;
 
   if (must_wait) {
     QueueChanged(now);
     ++waiting_packets_;
-    waiting_bytes_ += packet.size;
+    waiting_bytes_ += size;
     if (waiting_packets_ > stats_.max_queue_packets) stats_.max_queue_packets = waiting_packets_;
     if (waiting_bytes_ > stats_.max_queue_bytes) stats_.max_queue_bytes = waiting_bytes_;
     network_.Queued(packet, waiting_packets_);
     RecordQueue(now);
   } else {
-    ++next_start_;
+    ++started_;
   }
   if (capture_ != nullptr) capture_->Add(tx_start, packet);
-  if (fifo_.size() == 1) sim_.events().Schedule(*this, fifo_.front().arrival);
+  if (fifo_.size() == 1) sim_.events().Schedule(*this, f.arrival);
 }
 
 void Link::OnEvent() {
   // The head has finished transmitting: account every start up to now before it leaves the FIFO.
   AdvanceTo(sim_.Now());
+  if (started_ == 0) {
+    throw std::logic_error("link " + name_ + ": a packet left before its transmission was accounted");
+  }
   const InFlight head = fifo_.front();
   fifo_.pop_front();
-  ++front_index_;
+  --started_;
   // A packet arrives only after its transmission ended, so it has left the queue by now.
-  if (!fifo_.empty()) sim_.events().Schedule(*this, fifo_.front().arrival);
+  if (!fifo_.empty()) {
+    sim_.events().Schedule(*this, fifo_.front().arrival);
+    // The next arrival's packet was last touched when it was sent, thousands of packets ago; its
+    // header is read first thing at that event. (A hint only: no effect on any result.)
+    __builtin_prefetch(fifo_.front().packet);
+  }
   if (head.lost) {
     ++stats_.loss_drops;
     network_.Drop(*head.packet, id_, PacketEvent::kLoss);
     return;
   }
   ++stats_.packets_delivered;
-  stats_.bytes_delivered += head.packet->size;
+  stats_.bytes_delivered += head.size;
   to_.Receive(*head.packet);
 }
 
@@ -107,13 +122,14 @@ void Link::Finish(SimTime end) {
   SimTime overshoot;
   for (size_t i = 0; i < fifo_.size(); ++i) {
     const InFlight& f = fifo_[i];
-    if (f.tx_end > end) overshoot += f.tx_end - Max(f.tx_start, end);
+    const SimTime tx_end = f.arrival - delay_;
+    if (tx_end > end) overshoot += tx_end - Max(f.tx_start, end);
   }
   busy_within_end_ = busy_total_ - overshoot;
 }
 
 void Link::RecordQueue(SimTime at) const {
-  if (trace_ == nullptr || !trace_->series()) return;
+  if (!record_queue_) return;
   trace_->Record(QueueSeriesRow{at.ns(), id_, waiting_packets_, waiting_bytes_});
 }
 

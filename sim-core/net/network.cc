@@ -12,7 +12,7 @@ void Node::Receive(Packet& packet) {
     network_.Deliver(packet);
     return;
   }
-  Link* next = network_.NextHop(id_, packet.dst);
+  Link* next = next_hop_[packet.dst];
   if (next == nullptr) {
     // The scenario parser rejects unreachable destinations, so this is a bug, not bad input.
     throw std::logic_error("no route from " + name_ + " to node " + std::to_string(packet.dst));
@@ -66,6 +66,11 @@ void Network::EnsureRoutesTo(NodeId dst) {
         next[u] = l->id();
       }
     }
+  }
+  for (size_t u = 0; u < n; ++u) {
+    std::vector<Link*>& table = nodes_[u]->next_hop_;
+    if (table.size() < n) table.resize(n, nullptr);
+    table[dst] = next[u] < 0 ? nullptr : links_[next[u]].get();
   }
 }
 

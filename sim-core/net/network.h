@@ -30,10 +30,14 @@ class Node final : public PacketSink {
   uint32_t address() const { return address_; }  // IPv4, host byte order.
 
  private:
+  friend class Network;
   Network& network_;
   NodeId id_;
   std::string name_;
   uint32_t address_;
+  // By destination: the next-hop link, null when there is none or it is not computed yet. Kept in
+  // the node (Network::EnsureRoutesTo fills it) so that forwarding is one lookup.
+  std::vector<Link*> next_hop_;
 };
 
 struct NetworkCounters {
@@ -68,10 +72,7 @@ class Network {
   void EnsureRoutesTo(NodeId dst);
   // Next-hop link from `at` towards `dst`; null when `at` is `dst` or `dst` is unreachable.
   // EnsureRoutesTo(dst) must have been called.
-  Link* NextHop(NodeId at, NodeId dst) const {
-    const LinkId l = routes_[dst][at];
-    return l < 0 ? nullptr : links_[l].get();
-  }
+  Link* NextHop(NodeId at, NodeId dst) const { return nodes_[at]->next_hop_[dst]; }
   bool Reachable(NodeId from, NodeId to);
 
   // Packet lifecycle.
