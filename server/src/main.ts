@@ -10,7 +10,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
-import { createPool } from './db/pool.js';
+import { createPool, endPool } from './db/pool.js';
 import { PresetCatalog } from './presets.js';
 import { WorkerRegistry } from './queue/liveness.js';
 import { createRunEngine, createValidationEngine } from './sim/engine.js';
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       for (const child of children) child.kill('SIGKILL');
     }
     await registry.close().catch(() => {});
-    await pool.end().catch(() => {});
+    await endPool(pool).catch(() => {});
     await runner.close();
     await validator.close();
     await embedded?.stop().catch(() => {});

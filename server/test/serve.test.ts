@@ -35,6 +35,31 @@ test('summaries are tcpsim run\'s to the bit, for several presets, seeds and tra
   assert.equal(serve.starts, 1, 'one process ran them all');
 });
 
+test('runs of one scenario queued together go as one request and are answered one by one; one aborted among them stops only itself', async () => {
+  const p = new ServeProcess(tcpsim);
+  try {
+    const scenario = preset('scheme-etcp');
+    const stop = new AbortController();
+    const seeds = Array.from({ length: 40 }, (_, i) => i + 1);
+    const outcomes = seeds.map((seed) => p.run(JSON.stringify(scenario), { seed, trace: 'none', timeoutMs: 60_000, signal: seed === 20 ? stop.signal : undefined }));
+    // Written by now (one "runs" request): the aborted run stops the process when its turn comes,
+    // and the runs behind it go to a new one.
+    await new Promise((resolve) => setImmediate(resolve));
+    stop.abort();
+    const done = await Promise.all(outcomes);
+    assert.deepEqual(done[19], { ok: false, kind: 'aborted', message: 'the run was cancelled' });
+    for (const seed of [1, 19, 21, 40]) {
+      const outcome = done[seed - 1];
+      assert.ok(outcome.ok && outcome.summaryText !== undefined, `seed ${seed}: the summary as text`);
+      assert.deepEqual(summaryOf(outcome), runNative(scenario, ['--seed', String(seed), '--trace', 'none']), `seed ${seed}`);
+    }
+    assert.ok(done.every((o, i) => i === 19 || o.ok));
+    assert.equal(p.starts, 2, 'the aborted run ended the first process, the rest ran in a second');
+  } finally {
+    await p.close();
+  }
+});
+
 test('a scenario error answers with tcpsim\'s path and words, and the process serves on', async () => {
   const bad = { ...preset('scheme-etcp'), durationS: -1 };
   const pid = serve.pid;

@@ -186,6 +186,47 @@ TEST_F(CliTest, ServeAnswersEachLineAsRunWouldAndSurvivesBadInput) {
   EXPECT_EQ(answers[6]["summary"], nlohmann::json::parse(none.out));
 }
 
+// Several runs of one scenario in one request (tcpsim serve's "runs"): one answer line per run, in
+// order, each the same as its own request would get; a bad request is answered once per run it
+// names. The summary closes every successful answer (callers take its text as it is).
+TEST_F(CliTest, ServeAnswersEachRunOfAGroupOnItsOwnLine) {
+  const nlohmann::json scenario = nlohmann::json::parse(kGood);
+  std::string requests;
+  requests += nlohmann::json({{"scenario", scenario}, {"trace", "none"},
+                              {"runs", {{{"id", 10}, {"seed", 2}}, {{"id", 11}, {"seed", 3}}, {{"id", 12}}}}})
+                  .dump() +
+              "\n";
+  requests += nlohmann::json({{"scenario", scenario}, {"runs", {{{"id", 20}, {"seed", -1}}, {{"id", 21}}}}}).dump() + "\n";
+  requests += nlohmann::json({{"id", 30}, {"scenario", scenario}, {"runs", {{{"id", 31}}}}}).dump() + "\n";
+  requests += nlohmann::json({{"scenario", scenario}, {"runs", nlohmann::json::array()}}).dump() + "\n";
+  const Result served = Tcpsim("serve", requests);
+  ASSERT_EQ(served.code, 0) << served.err;
+  std::vector<std::string> lines;
+  std::istringstream stream(served.out);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 7u) << served.out;
+  const std::vector<std::string> seeds = {"--seed 2", "--seed 3", ""};
+  for (size_t i = 0; i < 3; ++i) {
+    const auto answer = nlohmann::json::parse(lines[i]);
+    EXPECT_EQ(answer["id"], 10 + static_cast<int>(i));
+    ASSERT_TRUE(answer["ok"]) << lines[i];
+    const Result run = Tcpsim("run - --trace none " + seeds[i], kGood);
+    ASSERT_EQ(run.code, 0) << run.err;
+    EXPECT_EQ(answer["summary"], nlohmann::json::parse(run.out)) << "run " << i;
+    const std::string tail = ",\"summary\":" + answer["summary"].dump() + "}";
+    EXPECT_EQ(lines[i].substr(lines[i].size() - tail.size()), tail) << "the summary closes the answer";
+  }
+  for (size_t i : {3, 4}) {
+    const auto answer = nlohmann::json::parse(lines[i]);
+    EXPECT_EQ(answer["id"], 20 + static_cast<int>(i) - 3);
+    EXPECT_EQ(answer["error"]["kind"], "request");
+    EXPECT_EQ(answer["error"]["message"], "\"seed\" must be a non-negative integer");
+  }
+  EXPECT_EQ(nlohmann::json::parse(lines[5])["id"], 31);
+  EXPECT_NE(nlohmann::json::parse(lines[5])["error"]["message"].get<std::string>().find("each run's"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(lines[6])["error"]["kind"], "request");
+}
+
 TEST_F(CliTest, WritesSeriesTraceAndPcap) {
   const fs::path out = dir_ / "out";
   const Result r = Tcpsim("run --preset single-reno-trace -o " + out.string());

@@ -1,7 +1,6 @@
 // tcpsim serve.
 #include "cli/serve.h"
 
-#include <chrono>
 #include <iostream>
 #include <map>
 #include <new>
@@ -18,6 +17,7 @@ namespace tcb::cli {
 namespace {
 
 using nlohmann::json;
+using Clock = std::chrono::steady_clock;
 
 // A batch runs one scenario with many seeds: parsed scenarios are kept by their text, a few at a
 // time, so that a point's replications parse it once.
@@ -35,60 +35,121 @@ class ScenarioCache {
   std::map<std::string, Scenario> cache_;
 };
 
-json Error(const json& id, const char* kind, const std::string& message) {
-  return {{"id", id}, {"ok", false}, {"error", {{"kind", kind}, {"message", message}}}};
+std::string Error(const json& id, const char* kind, const std::string& message) {
+  return json{{"id", id}, {"ok", false}, {"error", {{"kind", kind}, {"message", message}}}}.dump();
 }
 
-json Answer(const std::string& line, ScenarioCache& scenarios) {
+// One run to answer: its id and options.
+struct RunRequest {
+  json id;
+  RunOptions options;
+};
+
+// A request line read: the runs it asks for, or the error each of them (or the line) gets.
+struct Request {
+  std::vector<RunRequest> runs;
+  std::string scenario_text;
+  std::optional<std::string> error;  // kind "request"
+};
+
+// "seed" of a request or of one of its runs; false when it is not a non-negative integer.
+bool ReadSeed(const json& object, RunOptions* options) {
+  if (!object.contains("seed")) return true;
+  const json& seed = object["seed"];
+  if (!seed.is_number_unsigned()) return false;
+  options->seed = seed.get<uint64_t>();
+  return true;
+}
+
+Request ReadRequest(const std::string& line) {
+  Request out;
   json request;
   try {
     request = json::parse(line);
   } catch (const json::parse_error& e) {
-    return Error(nullptr, "request", std::string("the request is not JSON: ") + e.what());
+    out.runs.push_back({json(), {}});
+    out.error = std::string("the request is not JSON: ") + e.what();
+    return out;
   }
-  if (!request.is_object()) return Error(nullptr, "request", "a request is a JSON object");
-  const json id = request.value("id", json());
+  if (!request.is_object()) {
+    out.runs.push_back({json(), {}});
+    out.error = "a request is a JSON object";
+    return out;
+  }
+  // The runs first, so that every error below is answered once for each run asked for.
+  RunOptions common;
+  if (request.contains("runs")) {
+    const json& runs = request["runs"];
+    if (!runs.is_array() || runs.empty()) {
+      out.runs.push_back({request.value("id", json()), common});
+      out.error = "\"runs\" must be a non-empty array of {\"id\", \"seed\"?}";
+      return out;
+    }
+    for (const json& run : runs) out.runs.push_back({run.is_object() ? run.value("id", json()) : json(), common});
+  } else {
+    out.runs.push_back({request.value("id", json()), common});
+  }
+  auto fail = [&](std::string message) {
+    out.error = std::move(message);
+    return out;
+  };
   for (const auto& [key, value] : request.items()) {
-    if (key != "id" && key != "scenario" && key != "seed" && key != "trace") {
-      return Error(id, "request", "unknown field \"" + key + "\"");
+    if (key != "id" && key != "scenario" && key != "seed" && key != "trace" && key != "runs") {
+      return fail("unknown field \"" + key + "\"");
     }
   }
-  if (!request.contains("scenario")) return Error(id, "request", "missing field \"scenario\"");
-  RunOptions options;
-  if (request.contains("seed")) {
-    const json& seed = request["seed"];
-    if (!seed.is_number_unsigned()) return Error(id, "request", "\"seed\" must be a non-negative integer");
-    options.seed = seed.get<uint64_t>();
+  if (request.contains("runs") && (request.contains("id") || request.contains("seed"))) {
+    return fail("a request with \"runs\" gives each run's \"id\" and \"seed\" there");
   }
-  options.trace = TraceLevel::kSummary;
+  if (!request.contains("scenario")) return fail("missing field \"scenario\"");
+  common.trace = TraceLevel::kSummary;
   if (request.contains("trace")) {
     const json& trace = request["trace"];
     TraceLevel level;
     if (!trace.is_string() || !ParseTraceLevel(trace.get<std::string>(), &level) || level > TraceLevel::kSummary) {
-      return Error(id, "request", "\"trace\" must be \"none\" or \"summary\" (series and traces need tcpsim run -o)");
+      return fail("\"trace\" must be \"none\" or \"summary\" (series and traces need tcpsim run -o)");
     }
-    options.trace = level;
+    common.trace = level;
+  }
+  if (!ReadSeed(request, &common)) return fail("\"seed\" must be a non-negative integer");
+  if (request.contains("runs")) {
+    const json& runs = request["runs"];
+    for (size_t k = 0; k < runs.size(); ++k) {
+      RunOptions options = common;
+      if (!runs[k].is_object()) return fail("each of \"runs\" is an object {\"id\", \"seed\"?}");
+      for (const auto& [key, value] : runs[k].items()) {
+        if (key != "id" && key != "seed") return fail("unknown field \"" + key + "\" in \"runs\"");
+      }
+      if (!ReadSeed(runs[k], &options)) return fail("\"seed\" must be a non-negative integer");
+      out.runs[k].options = options;
+    }
+  } else {
+    out.runs[0].options = common;
   }
   const json& scenario = request["scenario"];
-  const std::string text = scenario.is_string() ? scenario.get<std::string>() : scenario.dump();
+  out.scenario_text = scenario.is_string() ? scenario.get<std::string>() : scenario.dump();
+  return out;
+}
+
+std::string Answer(const RunRequest& run, const std::string& scenario_text, ScenarioCache& scenarios) {
   try {
-    const Scenario& parsed = scenarios.Get(text);
-    const auto started = std::chrono::steady_clock::now();
-    const RunOutput run = RunScenario(parsed, options);
-    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
-    json summary = run.PrintedSummary();
-    const json events = summary["run"]["events"];
-    return {{"id", id}, {"ok", true}, {"summary", std::move(summary)}, {"wallSeconds", wall.count()},
-            {"events", events}};
+    const Scenario& parsed = scenarios.Get(scenario_text);
+    const auto started = Clock::now();
+    const RunOutput output = RunScenario(parsed, run.options);
+    const std::chrono::duration<double> wall = Clock::now() - started;
+    const json summary = output.PrintedSummary();
+    // The summary last (see serve.h), the rest as nlohmann prints it.
+    return "{\"id\":" + run.id.dump() + ",\"ok\":true,\"wallSeconds\":" + json(wall.count()).dump() +
+           ",\"events\":" + summary["run"]["events"].dump() + ",\"summary\":" + summary.dump() + "}";
   } catch (const ScenarioError& e) {
-    json out = Error(id, "scenario", e.what());
+    json out = json::parse(Error(run.id, "scenario", e.what()));
     out["error"]["path"] = e.path();
     out["error"]["problem"] = e.problem();
-    return out;
+    return out.dump();
   } catch (const std::bad_alloc&) {
-    return Error(id, "memory", "out of memory");
+    return Error(run.id, "memory", "out of memory");
   } catch (const std::exception& e) {
-    return Error(id, "internal", e.what());
+    return Error(run.id, "internal", e.what());
   }
 }
 
@@ -96,12 +157,26 @@ json Answer(const std::string& line, ScenarioCache& scenarios) {
 
 void ServeStreams(std::istream& in, std::ostream& out) {
   ScenarioCache scenarios;
+  auto last_flush = Clock::now();
+  // Whether the next request has (at least begun to) arrive: then answering it does not wait for
+  // the caller, and the answers so far may wait for the next flush.
+  auto input_waiting = [&in] { return in.rdbuf()->in_avail() > 0; };
   std::string line;
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    out << Answer(line, scenarios).dump() << '\n';
-    out.flush();
+    const Request request = ReadRequest(line);
+    for (size_t k = 0; k < request.runs.size(); ++k) {
+      const RunRequest& run = request.runs[k];
+      out << (request.error ? Error(run.id, "request", *request.error) : Answer(run, request.scenario_text, scenarios))
+          << '\n';
+      const bool more = k + 1 < request.runs.size() || input_waiting();
+      if (!more || Clock::now() - last_flush >= kServeFlushInterval) {
+        out.flush();
+        last_flush = Clock::now();
+      }
+    }
   }
+  out.flush();
 }
 
 int Serve(const std::vector<std::string>& args) {

@@ -1,23 +1,37 @@
-// tcpsim serve: a persistent runner. Reads one request per line (JSON) on stdin and writes one
-// response per line on stdout, in order, flushing after each, so that a worker keeps one process
-// and feeds it many runs instead of starting tcpsim per run. The summary of a run is the one
-// `tcpsim run` prints at the same trace level, to the bit.
+// tcpsim serve: a persistent runner. Reads requests, one per line (JSON), on stdin and answers
+// each run with one line on stdout, in order, so that a worker keeps one process and feeds it many
+// runs instead of starting tcpsim per run. The summary of a run is the one `tcpsim run` prints at
+// the same trace level, to the bit.
 //
-// Request:  {"id": any, "scenario": {...} | "<JSON text>", "seed"?: N, "trace"?: "none" | "summary"}
-// Response: {"id": ..., "ok": true, "summary": {...}, "wallSeconds": S, "events": N}
-//           {"id": ..., "ok": false, "error": {"kind": "scenario" | "request" | "memory" | "internal",
-//            "message": "...", "path"?: "$...", "problem"?: "..."}}
-// A bad request or scenario answers with an error and the process serves on; so does a run that
-// fails inside (an internal error), since every run builds its own state. End of input ends it.
-// The caller enforces time limits: a run that takes too long is stopped by killing the process.
+// Request, one run:   {"id": any, "scenario": {...} | "<JSON text>", "seed"?: N,
+//                      "trace"?: "none" | "summary"}
+// Request, several runs of one scenario (a grid point's replications):
+//                     {"scenario": ..., "trace"?: ..., "runs": [{"id": any, "seed"?: N}, ...]}
+//                     answered by one line per run, in the order given.
+// Answer:  {"id": ..., "ok": true, "wallSeconds": S, "events": N, "summary": {...}}
+//          {"id": ..., "ok": false, "error": {"kind": "scenario" | "request" | "memory" |
+//           "internal", "message": "...", "path"?: "$...", "problem"?: "..."}}
+// A successful answer ends with its summary, so that a caller can take the summary's text from the
+// line as it is (to store it) without parsing it. A bad request or scenario answers with an error
+// (a request's error once per run it names) and the process serves on; so does a run that fails
+// inside (an internal error), since every run builds its own state. End of input ends it.
+//
+// Answers are flushed when the process would otherwise wait for input (no request waiting, no run
+// of the current request left), and while it works through waiting runs at least every
+// kServeFlushInterval: a caller that queues many short runs wakes up once per batch of answers, not
+// once per run. The caller enforces time limits (a run that takes too long is stopped by killing
+// the process); an answer reaches it at most kServeFlushInterval after its run ended.
 #pragma once
 
+#include <chrono>
 #include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace tcb::cli {
+
+inline constexpr std::chrono::milliseconds kServeFlushInterval{20};
 
 // `tcpsim serve`: serves stdin until it ends; returns the exit code (0).
 int Serve(const std::vector<std::string>& args);

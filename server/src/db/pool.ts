@@ -27,6 +27,28 @@ export function createPool(
   return pool;
 }
 
+/**
+ * Ends the pool once its connections are closed, not merely asked to close (pg's end() resolves
+ * then): a PostgreSQL stopped right after would otherwise terminate them first, and each would
+ * report a lost connection. Bounded by `timeoutMs`.
+ */
+export async function endPool(pool: pg.Pool, timeoutMs = 5000): Promise<void> {
+  const open = pool.totalCount;
+  let closed = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => ++closed >= open && resolve());
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await pool.end();
+    await allClosed;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Runs `fn` in a transaction on one connection of `pool`. */
 export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

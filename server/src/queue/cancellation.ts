@@ -1,6 +1,7 @@
 // Cancelled batches, as a worker learns of them: the API marks a batch's runs cancelled and
 // announces its id with NOTIFY; the worker LISTENs on a connection of its own (reconnecting when
 // it breaks) and aborts the runs of that batch it has in progress.
+import { setMaxListeners } from 'node:events';
 import pg from 'pg';
 import { cancelChannel } from './names.js';
 
@@ -21,6 +22,8 @@ export class CancellationListener {
   /** The controller whose signal aborts this run when its batch is cancelled; `release` it when done. */
   track(batchId: string): AbortController {
     const controller = new AbortController();
+    // One signal stops all the runs of a group (hundreds when they are short), each listening.
+    setMaxListeners(0, controller.signal);
     let runs = this.inProgress.get(batchId);
     if (!runs) this.inProgress.set(batchId, (runs = new Set()));
     runs.add(controller);

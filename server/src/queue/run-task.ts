@@ -156,7 +156,7 @@ class JobRuns {
     return this.#handOff;
   }
 
-  /** Runs the claimed runs in order, the next one queued behind the current when the engine takes it. */
+  /** Runs the claimed runs in order, all queued at once when the engine takes them. */
   async #runAll(claimed: ClaimedRun[]): Promise<void> {
     // One controller per batch (a job's runs are one batch's): a cancelled batch or this worker's
     // shutdown stops its runs, the one running and those queued behind it.
@@ -176,10 +176,12 @@ class JobRuns {
       return this.options.engine.run(run.scenarioText, { seed: run.seed, trace: run.trace, timeoutMs: this.options.runTimeoutMs, signal: signalOf(run.batchId) });
     };
     try {
+      // An engine that queues runs gets the whole group at once (it feeds its simulator the next
+      // run while this task records the last); otherwise one run at a time.
+      if (this.options.engine.pipelined) claimed.forEach((_, k) => (outcomes[k] = start(k)));
       for (let k = 0; k < claimed.length; ++k) {
         const run = claimed[k];
         if (!(k in outcomes)) outcomes[k] = start(k);
-        if (this.options.engine.pipelined && k + 1 < claimed.length && !(k + 1 in outcomes)) outcomes[k + 1] = start(k + 1);
         const pending = outcomes[k];
         if (!pending) {
           this.#record(run, { status: 'failed', error: `the run was started ${maxRunAttempts} times and its worker stopped each time` });
@@ -189,7 +191,8 @@ class JobRuns {
         const outcome = await pending;
         this.times.add(pointKey(run.batchId, run.pointIndex), performance.now() - began);
         if (outcome.ok) {
-          this.#record(run, { status: 'done', summary: outcome.summary, wallSeconds: outcome.wallSeconds });
+          // The summary's text as the engine had it (serve's answer line), parsed by nobody here.
+          this.#record(run, { status: 'done', summaryText: outcome.summaryText ?? JSON.stringify(outcome.summary), wallSeconds: outcome.wallSeconds });
         } else if (outcome.kind === 'aborted') {
           // Shut down: the job fails and its unfinished runs run again later. Cancelled: the runs
           // are already marked.

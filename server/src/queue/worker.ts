@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { run, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
-import { createPool } from '../db/pool.js';
+import { createPool, endPool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
 import { ReproductionRepository } from '../repositories/reproductions.js';
 import { ResultWriter, RunRepository } from '../repositories/runs.js';
@@ -127,7 +127,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await cancellation.stop();
       await registry.deregister(registration.id).catch(() => {});
       await registry.close().catch(() => {});
-      await pool.end().catch(() => {});
+      await endPool(pool).catch(() => {});
       await options.engine.close();
       reproductions.close();
     },

@@ -11,7 +11,7 @@
 //   result of a claim that another one superseded matches nothing.
 import type { Pool } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
-import { metricDefinitions, readMetrics } from '../sim/metrics.js';
+import { metricDefinitions, metricSql } from '../sim/metrics.js';
 import { addJobs, runJobSpec } from '../queue/jobs.js';
 import type { Trace } from '../schemas/batches.js';
 
@@ -36,7 +36,19 @@ export interface ClaimedRun {
   scenarioText: string;
 }
 
-export type RunRecord = { status: 'done'; summary: Record<string, unknown>; wallSeconds: number } | { status: 'failed'; error: string };
+export type RunRecord =
+  /** The run's summary as JSON text, stored as it is. */
+  | { status: 'done'; summaryText: string; wallSeconds: number }
+  | { status: 'failed'; error: string };
+
+/**
+ * "Not finished", for lookups of a few runs by id: equivalent to status IN ('pending', 'running')
+ * under the table's CHECK on status, but written so that the planner cannot answer it from
+ * runs_unfinished_idx, which holds every unfinished run of every batch (a generic plan that
+ * scans it to find a group of 32 costs as much as the queue is long). These lookups go by the
+ * primary key.
+ */
+const unfinishedById = `status NOT IN ('done', 'failed', 'cancelled')`;
 
 /** How many points' scenarios a worker keeps (a batch's runs go point by point). */
 const pointCacheSize = 64;
@@ -69,7 +81,7 @@ export class RunRepository {
        ), claimed AS (
          UPDATE runs r SET status = 'running', attempts = r.attempts + 1, worker_id = $5, engine = $6, started_at = now()
          FROM unnest($1::bigint[]) AS k(id)
-         WHERE r.id = k.id AND r.job_id = $2 AND r.status IN ('pending', 'running')
+         WHERE r.id = k.id AND r.job_id = $2 AND r.${unfinishedById}
            AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = r.batch_id AND b.cancelled_at IS NOT NULL)
            AND EXISTS (SELECT 1 FROM held)
          RETURNING r.id, r.batch_id, r.point_index, r.attempts, r.seed
@@ -126,62 +138,53 @@ export class RunRepository {
    * claimed; returns the ids recorded.
    */
   async record(entries: Array<{ run: ClaimedRun; record: RunRecord }>): Promise<Set<number>> {
-    // Column by column, as arrays: PostgreSQL reads each value once. (A JSON document of rows would
-    // be parsed whole, and each summary in it parsed again into jsonb: nearly twice the work.)
+    // Column by column, as arrays: PostgreSQL reads each value once. The summaries go as one JSON
+    // array (element k for row k, null for a failed run) spliced from their texts, and PostgreSQL
+    // reads the result hash and the metric columns from them: the worker parses no summary.
     const ids: number[] = [];
     const attempts: number[] = [];
     const statuses: string[] = [];
     const errors: Array<string | null> = [];
-    const hashes: Array<string | null> = [];
     const walls: Array<number | null> = [];
-    const summaries: Array<Record<string, unknown> | null> = [];
-    const metricColumns: Array<Array<number | null>> = metricDefinitions.map(() => []);
+    const summaries: string[] = [];
     for (const { run, record } of entries) {
       ids.push(run.runId);
       attempts.push(run.attempt);
       statuses.push(record.status);
       if (record.status === 'failed') {
         errors.push(record.error);
-        hashes.push(null);
         walls.push(null);
-        summaries.push(null);
-        for (const column of metricColumns) column.push(null);
+        summaries.push('null');
         continue;
       }
       errors.push(null);
-      hashes.push(typeof record.summary.resultHash === 'string' ? record.summary.resultHash : null);
       walls.push(Number.isFinite(record.wallSeconds) ? record.wallSeconds : null);
-      summaries.push(record.summary);
-      const metrics = readMetrics(record.summary);
-      metricDefinitions.forEach((m, i) => {
-        const value = metrics[m.name];
-        metricColumns[i].push(m.integer && value !== null ? Math.round(value) : value);
-      });
+      summaries.push(record.summaryText);
     }
-    const metricParams = metricDefinitions.map((m, i) => `$${8 + i}::${m.integer ? 'bigint' : 'float8'}[]`).join(', ');
-    const metricNames = metricDefinitions.map((m) => m.column).join(', ');
-    const sets = metricDefinitions.map((m) => `${m.column} = v.${m.column}`).join(', ');
-    // The run's row, then its summary in run_summaries (written once: a done run is final). The
-    // summaries come as one JSON array, element k for row k (null for a failed run).
+    const sets = metricDefinitions.map((m) => `${m.column} = ${metricSql(m, 's.summary')}`).join(', ');
+    // The run's row, then its summary in run_summaries (written once: a done run is final).
     const r = await this.pool.query<{ id: number }>({
       name: 'runs-record',
       text: `WITH v AS (
-         SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::float8[], ${metricParams})
-           WITH ORDINALITY AS v(id, attempt, status, error, result_hash, wall_seconds, ${metricNames}, k)
+         SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::float8[])
+           WITH ORDINALITY AS v(id, attempt, status, error, wall_seconds, k)
+       ), s AS (
+         SELECT k, summary FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS s(summary, k)
+         WHERE jsonb_typeof(summary) = 'object'
        ), recorded AS (
-         UPDATE runs r SET status = v.status, finished_at = now(), error = v.error,
-                result_hash = v.result_hash, wall_seconds = v.wall_seconds, ${sets}
-         FROM v
+         UPDATE runs r SET status = v.status, finished_at = now(), error = v.error, wall_seconds = v.wall_seconds,
+                result_hash = CASE WHEN jsonb_typeof(s.summary -> 'resultHash') = 'string' THEN s.summary ->> 'resultHash' END,
+                ${sets}
+         FROM v LEFT JOIN s USING (k)
          WHERE r.id = v.id AND r.status = 'running' AND r.attempts = v.attempt
-         RETURNING r.id
+         RETURNING r.id, v.k
        ), summaries AS (
          INSERT INTO run_summaries (run_id, summary)
-         SELECT v.id, s.summary FROM v JOIN recorded USING (id) JOIN jsonb_array_elements($7::jsonb) WITH ORDINALITY AS s(summary, k) USING (k)
-         WHERE jsonb_typeof(s.summary) = 'object'
+         SELECT recorded.id, s.summary FROM recorded JOIN s USING (k)
          ON CONFLICT (run_id) DO UPDATE SET summary = excluded.summary
        )
        SELECT id FROM recorded`,
-      values: [ids, attempts, statuses, errors, hashes, walls, JSON.stringify(summaries), ...metricColumns],
+      values: [ids, attempts, statuses, errors, walls, `[${summaries.join(',')}]`],
     });
     return new Set(r.rows.map((row) => Number(row.id)));
   }
@@ -190,7 +193,7 @@ export class RunRepository {
   async unfinished(runIds: number[], jobId: number): Promise<number[]> {
     const r = await this.pool.query<{ id: number }>({
       name: 'runs-unfinished',
-      text: `SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND status IN ('pending', 'running')`,
+      text: `SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND ${unfinishedById}`,
       values: [runIds, jobId],
     });
     return r.rows.map((row) => Number(row.id));
@@ -207,7 +210,7 @@ export class RunRepository {
       if (held.rowCount === 0) return [];
       // Locked here, a run cannot be claimed through the old job meanwhile; once moved, it no longer can.
       const open = await client.query<{ id: number }>(
-        `SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND status IN ('pending', 'running') ORDER BY id FOR UPDATE`,
+        `SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND ${unfinishedById} ORDER BY id FOR UPDATE`,
         [runIds, lock.jobId],
       );
       const ids = open.rows.map((row) => Number(row.id));

@@ -23,7 +23,8 @@ export type GridPlanning =
   | { ok: false; path: string; problem: string };
 
 export type RunOutcome =
-  | { ok: true; summary: Record<string, unknown>; wallSeconds: number }
+  /** `summaryText`, when the engine has it: the summary as the simulator printed it (JSON). */
+  | { ok: true; summary: Record<string, unknown>; summaryText?: string; wallSeconds: number }
   | { ok: false; kind: 'scenario'; path: string; problem: string }
   | { ok: false; kind: 'timeout'; message: string }
   | { ok: false; kind: 'aborted'; message: string }

@@ -1,7 +1,7 @@
 // The metrics a batch records per run (as typed columns of `runs`) and reports per grid point. The
 // names are the API's; the values are read from each run's summary at the pointers below, and the
 // units come from result.schema.json's x-unit at the same pointers.
-import { findInSummary } from '@tcb-lab/sim/json-pointer';
+import { parsePointer } from '@tcb-lab/sim/json-pointer';
 import type { Metric } from '../schemas/batches.js';
 import { simSchemas, subschemaAt } from './schemas.js';
 
@@ -40,12 +40,17 @@ export function metricInfos(): Metric[] {
   return infos;
 }
 
-/** The metrics of one run summary; null where the summary has none (e.g. no pages finished). */
-export function readMetrics(summary: unknown): Record<string, number | null> {
-  const values: Record<string, number | null> = {};
-  for (const m of metricDefinitions) {
-    const value = findInSummary(summary, m.pointer);
-    values[m.name] = typeof value === 'number' && Number.isFinite(value) ? value : null;
-  }
-  return values;
+/**
+ * SQL for a metric's value in a run summary (`summary`, a jsonb expression): the number at the
+ * metric's pointer (an integer metric rounded), NULL where the summary has none (e.g. no pages
+ * finished). PostgreSQL reads the metrics from the summary it stores, so a worker hands over the
+ * summary's text as the simulator printed it, without parsing it.
+ */
+export function metricSql(m: MetricDefinition, summary: string): string {
+  const tokens = parsePointer(m.pointer);
+  // Fixed names, written into the statement: nothing that needs quoting in a text[] literal.
+  if (!tokens || !tokens.every((t) => /^[A-Za-z0-9_]+$/.test(t))) throw new Error(`metric ${m.name}: pointer ${m.pointer} is not a plain path`);
+  const path = `'{${tokens.join(',')}}'::text[]`;
+  const value = `(${summary} #>> ${path})::float8`;
+  return `CASE WHEN jsonb_typeof(${summary} #> ${path}) = 'number' THEN ${m.integer ? `round(${value})::bigint` : value} END`;
 }

@@ -1,14 +1,17 @@
-// The native simulator kept running: `tcpsim serve` (sim-core/cli/serve.h) reads one JSON request
-// per line and answers each with one line, in order, so a worker starts tcpsim once and feeds it
-// many runs instead of paying a process start (4-5 ms) per run. A run's summary is the one
-// `tcpsim run` prints at the same trace level, to the bit.
+// The native simulator kept running: `tcpsim serve` (sim-core/cli/serve.h) reads JSON requests,
+// one per line, and answers each run with one line, in order, so a worker starts tcpsim once and
+// feeds it many runs instead of paying a process start (4-5 ms) per run. A run's summary is the
+// one `tcpsim run` prints at the same trace level, to the bit.
 //
-// A ServeProcess holds up to `depth` requests in the process's input (the one running and the
-// next, so that the simulator never waits for this process between runs). A run's time limit
-// starts when the run does, i.e. when the answer before it arrives; a run over its limit, or
-// aborted while it runs, is stopped by killing the process, and the requests written behind it
-// are sent again to a new process. An aborted request that has not started yet is dropped (or,
-// if already written, stops the process when its turn comes, rather than running for nothing).
+// A ServeProcess keeps up to `depth` runs in the process's input, so that the simulator never
+// waits for this process between runs; consecutive runs of one scenario go as one request line
+// (serve's "runs"), and serve answers a queue of short runs in batches (at least every 20 ms), so
+// that this process wakes up once per batch of runs rather than once per run. A run's time limit
+// starts when the answer before it arrives (up to serve's flush interval after the run began); a
+// run over its limit, or aborted while it runs, is stopped by killing the process, and the runs
+// written behind it are sent again to a new process. An aborted run that has not started yet is
+// dropped (or, if already written, stops the process when its turn comes, rather than running for
+// nothing).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -16,8 +19,10 @@ import { createRunEngine, NativeEngine, type Engine, type RunOutcome, type RunRe
 
 interface Request {
   id: number;
-  /** The request line, without its line feed. */
-  line: string;
+  seed?: number;
+  trace: string;
+  /** The scenario as JSON text on one line. */
+  scenario: string;
   timeoutMs: number;
   signal?: AbortSignal;
   resolve: (outcome: RunOutcome) => void;
@@ -33,14 +38,47 @@ function timeoutOutcome(timeoutMs: number): RunOutcome {
   return { ok: false, kind: 'timeout', message: `the run exceeded its time limit of ${timeoutMs / 1000} s` };
 }
 
-/** serve's answer line as a run outcome (the shapes of sim-core/cli/serve.h). */
-export function serveOutcome(answer: {
+interface Answer {
+  id?: unknown;
   ok: boolean;
-  summary?: Record<string, unknown>;
+  /** A successful run's summary, as JSON text. */
+  summaryText?: string;
   wallSeconds?: number;
   error?: { kind: string; message: string; path?: string; problem?: string };
-}): RunOutcome {
-  if (answer.ok) return { ok: true, summary: answer.summary ?? {}, wallSeconds: Number(answer.wallSeconds) };
+}
+
+/**
+ * One of serve's answer lines: a successful run's summary closes its line (sim-core/cli/serve.h),
+ * so it is taken as text, and only the few fields before it are parsed here.
+ */
+export function readAnswer(line: string): Answer {
+  try {
+    const at = line.indexOf(',"summary":');
+    if (at > 0 && line.startsWith('{"id":') && line.endsWith('}')) {
+      const head = JSON.parse(`${line.slice(0, at)}}`) as Answer;
+      if (head.ok === true) return { ...head, summaryText: line.slice(at + ',"summary":'.length, -1) };
+    }
+    const answer = JSON.parse(line) as Answer & { summary?: unknown };
+    return answer.summary === undefined ? answer : { ...answer, summaryText: JSON.stringify(answer.summary) };
+  } catch {
+    return { ok: false, error: { kind: 'internal', message: `unreadable answer: ${line.slice(0, 200)}` } };
+  }
+}
+
+/** serve's answer as a run outcome (the shapes of sim-core/cli/serve.h); the summary parsed when first read. */
+export function serveOutcome(answer: Answer): RunOutcome {
+  if (answer.ok) {
+    const summaryText = answer.summaryText ?? '{}';
+    let summary: Record<string, unknown> | undefined;
+    return {
+      ok: true,
+      summaryText,
+      wallSeconds: Number(answer.wallSeconds),
+      get summary() {
+        return (summary ??= JSON.parse(summaryText) as Record<string, unknown>);
+      },
+    };
+  }
   const error = answer.error ?? { kind: 'internal', message: 'tcpsim serve answered without an error' };
   if (error.kind === 'scenario' && error.path !== undefined && error.problem !== undefined) {
     return { ok: false, kind: 'scenario', path: error.path, problem: error.problem };
@@ -58,12 +96,16 @@ export class ServeProcess {
   #nextId = 1;
   #stderr = '';
   #closed = false;
+  #pumpQueued = false;
+  /** The process is being killed: answers it still sends are not taken (its runs go to the next). */
+  #killing = false;
   /** Processes started so far (1 + replacements). */
   starts = 0;
 
   constructor(
     readonly tcpsimPath: string,
-    readonly depth = 2,
+    /** Runs written to the process ahead of their turn (the one running included). */
+    readonly depth = 64,
   ) {}
 
   /** Requests waiting or in the process. */
@@ -84,15 +126,20 @@ export class ServeProcess {
       // The scenario is spliced in as it is (JSON text), not parsed and printed again; a line
       // break in JSON text can only be white space, and the request must be one line.
       const scenario = /[\r\n]/.test(scenarioText) ? scenarioText.replace(/[\r\n]/g, ' ') : scenarioText;
-      const seed = request.seed === undefined ? '' : `,"seed":${request.seed}`;
-      const line = `{"id":${id}${seed},"trace":"${request.trace}","scenario":${scenario}}`;
-      const r: Request = { id, line, timeoutMs: request.timeoutMs, signal: request.signal, resolve, settled: false };
+      const r: Request = { id, seed: request.seed, trace: request.trace, scenario, timeoutMs: request.timeoutMs, signal: request.signal, resolve, settled: false };
       if (request.signal) {
         r.onAbort = () => this.#abort(r);
         request.signal.addEventListener('abort', r.onAbort, { once: true });
       }
       this.#waiting.push(r);
-      this.#pump();
+      // Runs asked for together (a claimed group) are written together, as one request.
+      if (!this.#pumpQueued) {
+        this.#pumpQueued = true;
+        queueMicrotask(() => {
+          this.#pumpQueued = false;
+          this.#pump();
+        });
+      }
     });
   }
 
@@ -132,6 +179,7 @@ export class ServeProcess {
   #spawn(): ChildProcessWithoutNullStreams {
     const child = spawn(this.tcpsimPath, ['serve'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.starts += 1;
+    this.#killing = false;
     this.#stderr = '';
     child.stdin.on('error', () => {}); // EPIPE when it dies; its exit is handled below.
     child.stderr.on('data', (chunk: Buffer) => void (this.#stderr = (this.#stderr + chunk.toString()).slice(-2000)));
@@ -143,13 +191,25 @@ export class ServeProcess {
 
   #pump(): void {
     if (this.#closed) return;
+    let lines = '';
+    const wasIdle = this.#written.length === 0;
     while (this.#waiting.length > 0 && this.#written.length < this.depth) {
-      this.#child ??= this.#spawn();
-      const r = this.#waiting.shift()!;
-      this.#written.push(r);
-      this.#child.stdin.write(r.line + '\n');
-      if (this.#written.length === 1) this.#startHead();
+      // The waiting runs of the first one's scenario and trace level, as one request.
+      const first = this.#waiting[0];
+      let n = 1;
+      while (n < this.#waiting.length && this.#written.length + n < this.depth && this.#waiting[n].scenario === first.scenario && this.#waiting[n].trace === first.trace) n += 1;
+      const group = this.#waiting.splice(0, n);
+      this.#written.push(...group);
+      const seed = (r: Request) => (r.seed === undefined ? '' : `,"seed":${r.seed}`);
+      lines +=
+        group.length === 1
+          ? `{"id":${first.id}${seed(first)},"trace":"${first.trace}","scenario":${first.scenario}}\n`
+          : `{"runs":[${group.map((r) => `{"id":${r.id}${seed(r)}}`).join(',')}],"trace":"${first.trace}","scenario":${first.scenario}}\n`;
     }
+    if (lines === '') return;
+    this.#child ??= this.#spawn();
+    this.#child.stdin.write(lines);
+    if (wasIdle) this.#startHead();
   }
 
   /** The first written request is now running: start its time limit. */
@@ -171,18 +231,15 @@ export class ServeProcess {
 
   #kill(): void {
     clearTimeout(this.#timer);
-    this.#child?.kill('SIGKILL');
+    if (!this.#child) return;
+    this.#killing = true;
+    this.#child.kill('SIGKILL');
   }
 
   #answer(child: ChildProcessWithoutNullStreams, line: string): void {
-    if (child !== this.#child) return;
+    if (child !== this.#child || this.#killing) return;
     const head = this.#written[0];
-    let answer: Parameters<typeof serveOutcome>[0] & { id?: unknown };
-    try {
-      answer = JSON.parse(line);
-    } catch {
-      answer = { ok: false, error: { kind: 'internal', message: `unreadable answer: ${line.slice(0, 200)}` } };
-    }
+    const answer = readAnswer(line);
     // Answers come in request order (an unreadable request is answered with id null); anything
     // else means the process is not ours to trust.
     if (!head || (answer.id !== head.id && answer.id !== null)) {
