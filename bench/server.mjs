@@ -11,7 +11,7 @@
 //               loops side by side: tcpsim started per run, and runs fed to `tcpsim serve`: what
 //               the (shared) machine gives one and two simulators at that moment. Runs per second
 //               count from the first run's claim to the last run's result, as PostgreSQL
-//               recorded them. Beside the rates, the processor time each kind of process spent
+//               recorded them; a warm-up batch of 64 runs goes first on each fresh server. Beside the rates, the processor time each kind of process spent
 //               per run while the queue ran the batch (from /proc/<pid>/stat: the worker
 //               processes, PostgreSQL's, the simulators, the API server): on a machine shared with
 //               other work, rates move with the load, these much less.
@@ -191,6 +191,10 @@ async function throughput(databaseUrl, postmasterPid, pool, port, workers, path,
   const server = await startServer(databaseUrl, port, workers, paths[path].env);
   try {
     const kindOf = (pid, comm, root) => (root === postmasterPid ? 'postgres' : comm === 'tcpsim' ? 'simulators' : pid === server.pid ? 'server' : 'workers');
+    // A small batch first, as on a service that has been up for a while: the processes just
+    // started are done compiling and connecting before the measured batch.
+    const warmUp = await submit(server, scenario, 64, `bench warm-up ${path}`);
+    await waitDone(server, warmUp.id, 64);
     const { id } = await submit(server, scenario, count, `bench ${path} ${workers} worker(s)`);
     const before = cpuByKind([server.pid, postmasterPid], kindOf);
     await waitDone(server, id, count);

@@ -236,7 +236,7 @@ export class ResultWriter {
 
   constructor(
     private readonly runs: RunRepository,
-    private readonly maxRows = 32,
+    private readonly maxRows = 128,
     private readonly maxDelayMs = 100,
   ) {}
 

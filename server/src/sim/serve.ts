@@ -14,7 +14,6 @@
 // nothing).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { createRunEngine, NativeEngine, type Engine, type RunOutcome, type RunRequest } from './engine.js';
 
 interface Request {
@@ -92,7 +91,11 @@ export class ServeProcess {
   readonly #waiting: Request[] = [];
   /** Written, in order; the first is running. */
   #written: Request[] = [];
+  /** When the running run's time limit ends (performance.now(), ms); Infinity while none runs. */
+  #deadline = Infinity;
+  /** One timer for runs one after the other, and when it fires (not re-armed at every run). */
   #timer: NodeJS.Timeout | undefined;
+  #timerAt = Infinity;
   #nextId = 1;
   #stderr = '';
   #closed = false;
@@ -146,6 +149,7 @@ export class ServeProcess {
   /** Ends the process (its input closes); requests still waiting fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#disarm();
     for (const r of [...this.#waiting, ...this.#written]) this.#settle(r, { ok: false, kind: 'internal', message: 'the simulator was closed' });
     this.#waiting.length = 0;
     this.#written = [];
@@ -183,7 +187,24 @@ export class ServeProcess {
     this.#stderr = '';
     child.stdin.on('error', () => {}); // EPIPE when it dies; its exit is handled below.
     child.stderr.on('data', (chunk: Buffer) => void (this.#stderr = (this.#stderr + chunk.toString()).slice(-2000)));
-    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => this.#answer(child, line));
+    // Answer lines, split here (each is a run's whole summary: readline's expression scan of every
+    // chunk cost more than the rest of a worker's work per run).
+    let partial = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      let end = chunk.indexOf('\n');
+      if (end < 0) {
+        partial += chunk;
+        return;
+      }
+      this.#answer(child, partial + chunk.slice(0, end));
+      let start = end + 1;
+      while ((end = chunk.indexOf('\n', start)) >= 0) {
+        this.#answer(child, chunk.slice(start, end));
+        start = end + 1;
+      }
+      partial = chunk.slice(start);
+    });
     child.on('error', (error) => this.#died(child, `cannot start ${this.tcpsimPath}: ${error.message}`));
     child.on('exit', (code, signal) => this.#died(child, signal ? `killed by ${signal}` : `exit code ${code}`));
     return child;
@@ -214,8 +235,8 @@ export class ServeProcess {
 
   /** The first written request is now running: start its time limit. */
   #startHead(): void {
-    clearTimeout(this.#timer);
     const head = this.#written[0];
+    this.#deadline = Infinity;
     if (!head) return;
     if (head.settled) {
       // Aborted while it waited in the process's input: do not let it run.
@@ -223,14 +244,33 @@ export class ServeProcess {
       this.#kill();
       return;
     }
+    this.#deadline = performance.now() + head.timeoutMs;
+    if (this.#deadline < this.#timerAt) this.#arm();
+  }
+
+  /** Arms the timer for the running run's limit; when it fires early (a run that ended), again. */
+  #arm(): void {
+    this.#disarm();
+    this.#timerAt = this.#deadline;
     this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#timerAt = Infinity;
+      const head = this.#written[0];
+      if (!head || this.#deadline === Infinity) return;
+      if (performance.now() < this.#deadline) return this.#arm();
       head.stopped = 'timeout';
       this.#kill();
-    }, head.timeoutMs);
+    }, Math.max(0, this.#deadline - performance.now()));
+  }
+
+  #disarm(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
   }
 
   #kill(): void {
-    clearTimeout(this.#timer);
+    this.#disarm();
     if (!this.#child) return;
     this.#killing = true;
     this.#child.kill('SIGKILL');
@@ -247,7 +287,6 @@ export class ServeProcess {
       this.#kill();
       return;
     }
-    clearTimeout(this.#timer);
     this.#written.shift();
     this.#settle(head, serveOutcome(answer));
     this.#startHead();
@@ -256,7 +295,7 @@ export class ServeProcess {
 
   #died(child: ChildProcessWithoutNullStreams, reason: string): void {
     if (child !== this.#child) return;
-    clearTimeout(this.#timer);
+    this.#disarm();
     this.#child = undefined;
     const [head, ...behind] = this.#written;
     this.#written = [];
