@@ -34,23 +34,20 @@ void Link::AdvanceStarts(SimTime now) {
   while (started_ < fifo_.size()) {
     const InFlight& f = fifo_[started_];
     if (f.tx_start > now) break;
-    // Packets that found the transmitter idle never waited.
-    if (f.waited) {
-      QueueChanged(f.tx_start);
-      --waiting_packets_;
-      waiting_bytes_ -= f.size;
-      RecordQueue(f.tx_start);
-    }
+    // It waited (see InFlight) and now leaves the queue for the transmitter.
+    QueueChanged(f.tx_start);
+    --waiting_packets_;
+    waiting_bytes_ -= f.size;
+    RecordQueue(f.tx_start);
     ++started_;
   }
 }
 
-void Link::Receive(Packet& packet) {
+void Link::Enqueue(Packet& packet, NodeId dst, Bytes size) {
   const SimTime now = sim_.Now();
   AdvanceTo(now);
   ++stats_.packets_offered;
 
-  const Bytes size = packet.size;
   const bool must_wait = busy_until_ > now;
   const SimTime tx_start = must_wait ? busy_until_ : now;
   // With no limit of a kind its bound is the largest value, which a count never exceeds.
@@ -69,8 +66,7 @@ void Link::Receive(Packet& packet) {
   f.arrival = busy_until_ + delay_;
   f.packet = &packet;
   f.size = static_cast<int32_t>(size);
-  f.lost = lost;
-  f.waited = must_wait;
+  f.dst = lost ? kLostInTransit : dst;
   ++stats_.packets_accepted;
   stats_.bytes_accepted += size;
 
@@ -101,18 +97,19 @@ void Link::OnEvent() {
   // A packet arrives only after its transmission ended, so it has left the queue by now.
   if (!fifo_.empty()) {
     sim_.events().Schedule(*this, fifo_.front().arrival);
-    // The next arrival's packet was last touched when it was sent, thousands of packets ago; its
-    // header is read first thing at that event. (A hint only: no effect on any result.)
+    // The next arrival's packet was last touched when it was sent, thousands of packets ago; at its
+    // destination its header is read first thing at that event. (A hint only: no effect on any
+    // result.)
     __builtin_prefetch(fifo_.front().packet);
   }
-  if (head.lost) {
+  if (head.dst == kLostInTransit) {
     ++stats_.loss_drops;
     network_.Drop(*head.packet, id_, PacketEvent::kLoss);
     return;
   }
   ++stats_.packets_delivered;
   stats_.bytes_delivered += head.size;
-  to_.Receive(*head.packet);
+  to_.Arrive(*head.packet, head.dst, head.size);
 }
 
 void Link::Finish(SimTime end) {

@@ -50,7 +50,11 @@ class Link final : public EventSource, public PacketSink {
   void SetCapture(LinkCapture* capture) { capture_ = capture; }
 
   // Enqueues `packet` now, or drops it when the queue is full.
-  void Receive(Packet& packet) override;
+  void Receive(Packet& packet) override { Enqueue(packet, packet.dst, packet.size); }
+  // Receive() for a node forwarding `packet`, whose destination and size it passes as this link's
+  // predecessor carried them: a router hop then does not read the packet, which has usually left
+  // the cache while it crossed that link.
+  void Enqueue(Packet& packet, NodeId dst, Bytes size);
   // Delivers the packet at the head of the pipe to the far node.
   void OnEvent() override;
 
@@ -73,14 +77,19 @@ class Link final : public EventSource, public PacketSink {
   double mean_queue_packets() const { return mean_queue_packets_; }
 
  private:
+  // 32 bytes. Every record past started_ is a packet that found the transmitter busy (one that
+  // finds it idle starts at once), so it counts as waiting until its tx_start.
   struct InFlight {
     SimTime tx_start;
     SimTime arrival;  // The transmission ends `delay_` earlier.
     Packet* packet;   // Not owned (the pool owns packets).
-    int32_t size;     // The packet's, kept here so that queue accounting need not read the packet.
-    bool lost;
-    bool waited;  // It found the transmitter busy, so it counted as waiting until tx_start.
+    // The packet's size and destination, kept here so that neither the queue accounting nor the far
+    // node's forwarding reads the packet. The destination is kLostInTransit when the loss model
+    // discarded the packet.
+    int32_t size;
+    NodeId dst;
   };
+  static constexpr NodeId kLostInTransit = kNoNode;
 
   // Removes from the waiting count every packet whose transmission started at or before `now`.
   // Always inlined: it runs on every arrival and departure, and the WebAssembly build otherwise

@@ -7,17 +7,17 @@
 
 namespace tcb {
 
-void Node::Receive(Packet& packet) {
-  if (packet.dst == id_) {
+void Node::Arrive(Packet& packet, NodeId dst, Bytes size) {
+  if (dst == id_) {
     network_.Deliver(packet);
     return;
   }
-  Link* next = next_hop_[packet.dst];
+  Link* next = next_hop_[dst];
   if (next == nullptr) {
     // The scenario parser rejects unreachable destinations, so this is a bug, not bad input.
-    throw std::logic_error("no route from " + name_ + " to node " + std::to_string(packet.dst));
+    throw std::logic_error("no route from " + name_ + " to node " + std::to_string(dst));
   }
-  next->Receive(packet);
+  next->Enqueue(packet, dst, size);
 }
 
 NodeId Network::AddNode(std::string name, uint32_t address) {

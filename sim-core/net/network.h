@@ -23,7 +23,11 @@ class Node final : public PacketSink {
   Node(Network& network, NodeId id, std::string name, uint32_t address)
       : network_(network), id_(id), name_(std::move(name)), address_(address) {}
 
-  void Receive(Packet& packet) override;
+  // A packet from a transport at this node.
+  void Receive(Packet& packet) override { Arrive(packet, packet.dst, packet.size); }
+  // A packet from a link, with its destination and size as the link carried them (Link::InFlight):
+  // forwarding it reads only those.
+  void Arrive(Packet& packet, NodeId dst, Bytes size);
 
   NodeId id() const { return id_; }
   const std::string& name() const { return name_; }
