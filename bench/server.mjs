@@ -49,7 +49,7 @@ const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 
 // The two ways a worker runs a batch: as today, and as before persistent runners and groups.
 const paths = {
-  today: { label: 'tcpsim serve, groups of 32', env: {} },
+  today: { label: 'tcpsim serve, jobs of 32 runs', env: {} },
   before: { label: 'tcpsim per run, a job per run', env: { WORKER_RUNNER: 'spawn', BATCH_JOB_RUNS: '1' } },
 };
 
