@@ -35,8 +35,8 @@ class ScenarioCache {
   std::map<std::string, Scenario> cache_;
 };
 
-std::string Error(const json& id, const char* kind, const std::string& message) {
-  return json{{"id", id}, {"ok", false}, {"error", {{"kind", kind}, {"message", message}}}}.dump();
+json Error(const json& id, const char* kind, const std::string& message) {
+  return {{"id", id}, {"ok", false}, {"error", {{"kind", kind}, {"message", message}}}};
 }
 
 // One run to answer: its id and options.
@@ -142,14 +142,14 @@ std::string Answer(const RunRequest& run, const std::string& scenario_text, Scen
     return "{\"id\":" + run.id.dump() + ",\"ok\":true,\"wallSeconds\":" + json(wall.count()).dump() +
            ",\"events\":" + summary["run"]["events"].dump() + ",\"summary\":" + summary.dump() + "}";
   } catch (const ScenarioError& e) {
-    json out = json::parse(Error(run.id, "scenario", e.what()));
+    json out = Error(run.id, "scenario", e.what());
     out["error"]["path"] = e.path();
     out["error"]["problem"] = e.problem();
     return out.dump();
   } catch (const std::bad_alloc&) {
-    return Error(run.id, "memory", "out of memory");
+    return Error(run.id, "memory", "out of memory").dump();
   } catch (const std::exception& e) {
-    return Error(run.id, "internal", e.what());
+    return Error(run.id, "internal", e.what()).dump();
   }
 }
 
@@ -167,7 +167,7 @@ void ServeStreams(std::istream& in, std::ostream& out) {
     const Request request = ReadRequest(line);
     for (size_t k = 0; k < request.runs.size(); ++k) {
       const RunRequest& run = request.runs[k];
-      out << (request.error ? Error(run.id, "request", *request.error) : Answer(run, request.scenario_text, scenarios))
+      out << (request.error ? Error(run.id, "request", *request.error).dump() : Answer(run, request.scenario_text, scenarios))
           << '\n';
       const bool more = k + 1 < request.runs.size() || input_waiting();
       if (!more || Clock::now() - last_flush >= kServeFlushInterval) {

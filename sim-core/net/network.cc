@@ -25,7 +25,7 @@ NodeId Network::AddNode(std::string name, uint32_t address) {
   by_name_.emplace(name, id);
   nodes_.push_back(std::make_unique<Node>(*this, id, std::move(name), address));
   links_into_.emplace_back();
-  routes_.emplace_back();
+  routed_.push_back(false);
   return id;
 }
 
@@ -44,10 +44,10 @@ LinkId Network::AddDuplexLink(NodeId a, NodeId b, std::string name, BitsPerSec r
 }
 
 void Network::EnsureRoutesTo(NodeId dst) {
-  std::vector<LinkId>& next = routes_[dst];
-  if (!next.empty()) return;
+  if (routed_[dst]) return;
+  routed_[dst] = true;
   const size_t n = nodes_.size();
-  next.assign(n, -1);
+  std::vector<LinkId> next(n, -1);
   // BFS from `dst` over reversed links. Visiting each node's incoming links in id order and keeping
   // the first link found makes ties go to the lowest link id.
   std::vector<int> dist(n, std::numeric_limits<int>::max());
@@ -77,7 +77,7 @@ void Network::EnsureRoutesTo(NodeId dst) {
 bool Network::Reachable(NodeId from, NodeId to) {
   if (from == to) return true;
   EnsureRoutesTo(to);
-  return routes_[to][from] >= 0;
+  return nodes_[from]->next_hop_[to] != nullptr;
 }
 
 NodeId Network::FindNode(std::string_view name) const {

@@ -126,7 +126,7 @@ class Network {
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<std::vector<Link*>> links_into_;  // Per node, in link-id order.
-  std::vector<std::vector<LinkId>> routes_;     // [dst][node]: next-hop link id, -1 if none; empty until needed.
+  std::vector<bool> routed_;                    // [dst]: the nodes' next_hop_ entries towards dst are computed.
   std::unordered_map<std::string, NodeId> by_name_;
   NetworkCounters counters_;
   uint64_t next_uid_ = 1;

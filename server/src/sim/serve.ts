@@ -55,7 +55,10 @@ export function readAnswer(line: string): Answer {
     const at = line.indexOf(',"summary":');
     if (at > 0 && line.startsWith('{"id":') && line.endsWith('}')) {
       const head = JSON.parse(`${line.slice(0, at)}}`) as Answer;
-      if (head.ok === true) return { ...head, summaryText: line.slice(at + ',"summary":'.length, -1) };
+      if (head.ok === true) {
+        head.summaryText = line.slice(at + ',"summary":'.length, -1);
+        return head;
+      }
     }
     const answer = JSON.parse(line) as Answer & { summary?: unknown };
     return answer.summary === undefined ? answer : { ...answer, summaryText: JSON.stringify(answer.summary) };
