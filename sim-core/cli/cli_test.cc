@@ -227,6 +227,40 @@ TEST_F(CliTest, ServeAnswersEachRunOfAGroupOnItsOwnLine) {
   EXPECT_EQ(nlohmann::json::parse(lines[6])["error"]["kind"], "request");
 }
 
+// "values" (tcpsim serve): the answer carries the summary's value at each pointer asked for, null
+// where the summary has none, before the summary; a pointer that is not one is a request error.
+TEST_F(CliTest, ServeAnswersTheValuesAskedFor) {
+  const nlohmann::json scenario = nlohmann::json::parse(kGood);
+  const std::vector<std::string> pointers = {"/resultHash", "/run/events", "/no/such"};
+  std::string requests;
+  requests += nlohmann::json({{"scenario", scenario}, {"trace", "none"}, {"values", pointers},
+                              {"runs", {{{"id", 1}, {"seed", 2}}, {{"id", 2}, {"seed", 3}}}}})
+                  .dump() +
+              "\n";
+  requests += nlohmann::json({{"id", 3}, {"scenario", scenario}, {"values", {"run/events"}}}).dump() + "\n";
+  requests += nlohmann::json({{"id", 4}, {"scenario", scenario}, {"values", "/run/events"}}).dump() + "\n";
+  const Result served = Tcpsim("serve", requests);
+  ASSERT_EQ(served.code, 0) << served.err;
+  std::vector<std::string> lines;
+  std::istringstream stream(served.out);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 4u) << served.out;
+  for (size_t i = 0; i < 2; ++i) {
+    const auto answer = nlohmann::json::parse(lines[i]);
+    ASSERT_TRUE(answer["ok"]) << lines[i];
+    const nlohmann::json& summary = answer["summary"];
+    ASSERT_TRUE(summary["resultHash"].is_string());
+    EXPECT_EQ(answer["values"], nlohmann::json::array({summary["resultHash"], summary["run"]["events"], nullptr}));
+    const std::string tail = ",\"summary\":" + summary.dump() + "}";
+    EXPECT_EQ(lines[i].substr(lines[i].size() - tail.size()), tail) << "the summary still closes the answer";
+  }
+  for (size_t i : {2, 3}) {
+    const auto answer = nlohmann::json::parse(lines[i]);
+    EXPECT_EQ(answer["error"]["kind"], "request") << lines[i];
+    EXPECT_EQ(answer["error"]["message"], "\"values\" must be an array of JSON pointers into the summary");
+  }
+}
+
 TEST_F(CliTest, WritesSeriesTraceAndPcap) {
   const fs::path out = dir_ / "out";
   const Result r = Tcpsim("run --preset single-reno-trace -o " + out.string());

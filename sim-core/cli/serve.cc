@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.h"
+#include "json/json_pointer.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 
@@ -49,6 +50,8 @@ struct RunRequest {
 struct Request {
   std::vector<RunRequest> runs;
   std::string scenario_text;
+  // "values": pointers into the summary whose values the answer carries before the summary.
+  std::vector<std::string> value_pointers;
   std::optional<std::string> error;  // kind "request"
 };
 
@@ -94,7 +97,7 @@ Request ReadRequest(const std::string& line) {
     return out;
   };
   for (const auto& [key, value] : request.items()) {
-    if (key != "id" && key != "scenario" && key != "seed" && key != "trace" && key != "runs") {
+    if (key != "id" && key != "scenario" && key != "seed" && key != "trace" && key != "runs" && key != "values") {
       return fail("unknown field \"" + key + "\"");
     }
   }
@@ -112,6 +115,16 @@ Request ReadRequest(const std::string& line) {
     common.trace = level;
   }
   if (!ReadSeed(request, &common)) return fail("\"seed\" must be a non-negative integer");
+  if (request.contains("values")) {
+    const json& values = request["values"];
+    if (!values.is_array()) return fail("\"values\" must be an array of JSON pointers into the summary");
+    for (const json& pointer : values) {
+      if (!pointer.is_string() || !ParseJsonPointer(pointer.get<std::string>())) {
+        return fail("\"values\" must be an array of JSON pointers into the summary");
+      }
+      out.value_pointers.push_back(pointer.get<std::string>());
+    }
+  }
   if (request.contains("runs")) {
     const json& runs = request["runs"];
     for (size_t k = 0; k < runs.size(); ++k) {
@@ -131,16 +144,25 @@ Request ReadRequest(const std::string& line) {
   return out;
 }
 
-std::string Answer(const RunRequest& run, const std::string& scenario_text, ScenarioCache& scenarios) {
+std::string Answer(const RunRequest& run, const Request& request, ScenarioCache& scenarios) {
   try {
-    const Scenario& parsed = scenarios.Get(scenario_text);
+    const Scenario& parsed = scenarios.Get(request.scenario_text);
     const auto started = Clock::now();
     const RunOutput output = RunScenario(parsed, run.options);
     const std::chrono::duration<double> wall = Clock::now() - started;
     const json summary = output.PrintedSummary();
     // The summary last (see serve.h), the rest as nlohmann prints it.
-    return "{\"id\":" + run.id.dump() + ",\"ok\":true,\"wallSeconds\":" + json(wall.count()).dump() +
-           ",\"events\":" + summary["run"]["events"].dump() + ",\"summary\":" + summary.dump() + "}";
+    std::string answer = "{\"id\":" + run.id.dump() + ",\"ok\":true,\"wallSeconds\":" + json(wall.count()).dump() +
+                         ",\"events\":" + summary["run"]["events"].dump();
+    if (!request.value_pointers.empty()) {
+      json values = json::array();
+      for (const std::string& pointer : request.value_pointers) {
+        const json* value = FindInSummary(summary, pointer);
+        values.push_back(value ? *value : json());
+      }
+      answer += ",\"values\":" + values.dump();
+    }
+    return answer + ",\"summary\":" + summary.dump() + "}";
   } catch (const ScenarioError& e) {
     json out = Error(run.id, "scenario", e.what());
     out["error"]["path"] = e.path();
@@ -167,7 +189,7 @@ void ServeStreams(std::istream& in, std::ostream& out) {
     const Request request = ReadRequest(line);
     for (size_t k = 0; k < request.runs.size(); ++k) {
       const RunRequest& run = request.runs[k];
-      out << (request.error ? Error(run.id, "request", *request.error).dump() : Answer(run, request.scenario_text, scenarios))
+      out << (request.error ? Error(run.id, "request", *request.error).dump() : Answer(run, request, scenarios))
           << '\n';
       const bool more = k + 1 < request.runs.size() || input_waiting();
       if (!more || Clock::now() - last_flush >= kServeFlushInterval) {

@@ -4,11 +4,14 @@
 // the same trace level, to the bit.
 //
 // Request, one run:   {"id": any, "scenario": {...} | "<JSON text>", "seed"?: N,
-//                      "trace"?: "none" | "summary"}
+//                      "trace"?: "none" | "summary", "values"?: ["<JSON pointer>", ...]}
 // Request, several runs of one scenario (a grid point's replications):
 //                     {"scenario": ..., "trace"?: ..., "runs": [{"id": any, "seed"?: N}, ...]}
 //                     answered by one line per run, in the order given.
-// Answer:  {"id": ..., "ok": true, "wallSeconds": S, "events": N, "summary": {...}}
+// Answer:  {"id": ..., "ok": true, "wallSeconds": S, "events": N, "values"?: [...], "summary": {...}}
+//          "values", when the request asks for them, holds the summary's value at each pointer
+//          (json/json_pointer.h's FindInSummary), null where there is none: a caller that stores
+//          the summary's text reads the few values it needs without parsing the summary.
 //          {"id": ..., "ok": false, "error": {"kind": "scenario" | "request" | "memory" |
 //           "internal", "message": "...", "path"?: "$...", "problem"?: "..."}}
 // A successful answer ends with its summary, so that a caller can take the summary's text from the

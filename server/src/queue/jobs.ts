@@ -5,7 +5,7 @@
 // never by position, and jobs are only ever read through the public `graphile_worker.jobs` view.
 import type { AddJobsJobSpec } from 'graphile-worker';
 import type { PoolClient } from '../db/pool.js';
-import { runTask } from './names.js';
+import { runTask, simulationJobFlag } from './names.js';
 
 /** How many times a job may be tried (worker deaths and database errors); the run itself fails after maxRunAttempts. */
 export const jobMaxAttempts = 10;
@@ -23,7 +23,7 @@ export interface RunJobPayload {
 }
 
 export function runJobSpec(batchId: string, point: number, runIds: number[]): AddJobsJobSpec {
-  return { identifier: runTask, payload: { batch: batchId, point, runs: runIds } satisfies RunJobPayload, maxAttempts: jobMaxAttempts };
+  return { identifier: runTask, payload: { batch: batchId, point, runs: runIds } satisfies RunJobPayload, maxAttempts: jobMaxAttempts, flags: [simulationJobFlag] };
 }
 
 /** add_jobs' job_spec, by the names of its fields. */

@@ -8,3 +8,11 @@ export const cancelChannel = 'tcb_lab_batch_cancelled';
 
 /** A run whose worker died this many times while running it fails instead of being tried again. */
 export const maxRunAttempts = 3;
+
+/**
+ * The flag of the jobs that run simulations (a batch's runs, a reproduction's run). A worker keeps
+ * a job queued behind the one its simulator runs only while their runs are short; otherwise it
+ * declines these jobs for the moment (graphile-worker's forbiddenFlags), and a free worker takes
+ * them (queue/worker.ts).
+ */
+export const simulationJobFlag = 'simulation';

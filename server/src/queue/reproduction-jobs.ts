@@ -3,6 +3,7 @@
 // own transactions through jobs.ts (graphile-worker's documented add_jobs and complete_jobs).
 import type { AddJobsJobSpec } from 'graphile-worker';
 import { jobMaxAttempts } from './jobs.js';
+import { simulationJobFlag } from './names.js';
 
 /** Runs one run of a reproduction; payload `{reproduction: <id>, run: <run index>}`. */
 export const reproductionRunTask = 'tcb_lab_reproduction_run';
@@ -15,7 +16,7 @@ export interface ReproductionRunPayload {
 }
 
 export function reproductionRunJobSpec(id: string, run: number): AddJobsJobSpec {
-  return { identifier: reproductionRunTask, payload: { reproduction: id, run } satisfies ReproductionRunPayload, maxAttempts: jobMaxAttempts };
+  return { identifier: reproductionRunTask, payload: { reproduction: id, run } satisfies ReproductionRunPayload, maxAttempts: jobMaxAttempts, flags: [simulationJobFlag] };
 }
 
 export function reproductionReportJobSpec(id: string): AddJobsJobSpec {

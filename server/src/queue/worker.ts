@@ -14,7 +14,7 @@ import { ResultWriter, RunRepository } from '../repositories/runs.js';
 import type { Engine } from '../sim/engine.js';
 import { CancellationListener } from './cancellation.js';
 import { startHeartbeat, WorkerRegistry, type Registration } from './liveness.js';
-import { runTask } from './names.js';
+import { runTask, simulationJobFlag } from './names.js';
 import { makeReproductionTasks } from './reproduction-tasks.js';
 import { makeRunTask, shutdownRetryMessage } from './run-task.js';
 
@@ -88,7 +88,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   });
   const cancellation = await CancellationListener.start(options.databaseUrl);
   const runs = new RunRepository(pool);
-  const task = makeRunTask({
+  const runTasks = makeRunTask({
     workerId: registration.id,
     runs,
     results: new ResultWriter(runs),
@@ -98,12 +98,31 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     log,
   });
   const reproductions = makeReproductionTasks({ workerId: registration.id, reproductions: new ReproductionRepository(pool), engine: options.engine, cancellation, runTimeoutMs: options.runTimeoutMs });
+  // Jobs at a time: `concurrency`, and with an engine that queues runs one more, taken only while
+  // the jobs running are short runs all queued in the simulators (RunTask.allQueuedAndShort): its
+  // runs queue behind theirs, so a simulator does not wait between jobs. Otherwise a job that
+  // runs simulations is left to free workers (forbiddenFlags, asked before every fetch). Fetches
+  // under way count as jobs: the slots that start together must not all take one.
+  const slots = options.concurrency + (options.engine.pipelined ? 1 : 0);
+  let activeJobs = 0;
+  let fetching = 0;
+  events.on('job:start', () => void ((fetching -= 1), (activeJobs += 1)));
+  events.on('job:complete', () => void (activeJobs -= 1));
+  events.on('worker:getJob:empty', () => void (fetching -= 1));
+  events.on('worker:getJob:error', () => void (fetching -= 1));
+  const takesAnotherJob = () => {
+    const taken = activeJobs + fetching;
+    fetching += 1;
+    if (taken < options.concurrency) return true;
+    return taken < slots && fetching === 1 && activeJobs === runTasks.active && runTasks.allQueuedAndShort();
+  };
   const runner = await run({
     pgPool: pool,
-    concurrency: options.concurrency,
+    concurrency: slots,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: { [runTask]: task, ...reproductions.tasks },
+    taskList: { [runTask]: runTasks.task, ...reproductions.tasks },
+    forbiddenFlags: () => (takesAnotherJob() ? null : [simulationJobFlag]),
     // A job handed back at shutdown is expected, not an error worth a line.
     logger: graphileLogger((level, message) => {
       if (!message.includes(shutdownRetryMessage)) log(`graphile-worker ${level}: ${message}`);

@@ -59,7 +59,8 @@ export interface ResultRow {
   status: RunStatus;
   result_hash: string | null;
   error: string | null;
-  summary?: Record<string, unknown> | null;
+  /** The run's summary as the simulator printed it (JSON text), when asked for. */
+  summary?: string | null;
   [column: string]: unknown;
 }
 
@@ -244,9 +245,9 @@ export class BatchRepository {
     return stream;
   }
 
-  /** A streamed row as the API's RunResult. */
-  static runResult(row: ResultRow, withSummary: boolean): RunResult {
-    const result: RunResult = {
+  /** A streamed row as the API's RunResult, without its summary (which jsonResult adds as text). */
+  static runResult(row: ResultRow): RunResult {
+    return {
       point: row.point_index,
       params: row.params,
       replication: row.replication,
@@ -256,8 +257,15 @@ export class BatchRepository {
       resultHash: row.result_hash,
       error: row.error,
     };
-    if (withSummary) result.summary = row.summary ?? null;
-    return result;
+  }
+
+  /**
+   * A streamed row as the API's RunResult in JSON; with its summary, the stored text spliced in
+   * as the last member (it is the simulator's JSON, never parsed or written again here).
+   */
+  static runResultJson(row: ResultRow, withSummary: boolean): string {
+    const json = JSON.stringify(BatchRepository.runResult(row));
+    return withSummary ? `${json.slice(0, -1)},"summary":${row.summary ?? 'null'}}` : json;
   }
 
   /**

@@ -11,7 +11,8 @@
 //   result of a claim that another one superseded matches nothing.
 import type { Pool } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
-import { metricDefinitions, metricSql } from '../sim/metrics.js';
+import { findInSummary } from '@tcb-lab/sim/json-pointer';
+import { metricDefinitions, metricNumber } from '../sim/metrics.js';
 import { addJobs, runJobSpec } from '../queue/jobs.js';
 import type { Trace } from '../schemas/batches.js';
 
@@ -37,18 +38,26 @@ export interface ClaimedRun {
 }
 
 export type RunRecord =
-  /** The run's summary as JSON text, stored as it is. */
-  | { status: 'done'; summaryText: string; wallSeconds: number }
+  /**
+   * The run's summary as JSON text, stored as it is; `values`, when the engine read them, the
+   * summary's values at `recordedValues` (else they are read from the summary here).
+   */
+  | { status: 'done'; summaryText: string; wallSeconds: number; values?: unknown[] }
   | { status: 'failed'; error: string };
 
 /**
  * "Not finished", for lookups of a few runs by id: equivalent to status IN ('pending', 'running')
- * under the table's CHECK on status, but written so that the planner cannot answer it from
- * runs_unfinished_idx, which holds every unfinished run of every batch (a generic plan that
- * scans it to find a group of 32 costs as much as the queue is long). These lookups go by the
- * primary key.
+ * under the table's CHECK on status. (Written so while an index of unfinished runs existed, which
+ * a generic plan could scan whole to find a group of 32; these lookups go by the primary key.)
  */
 const unfinishedById = `status NOT IN ('done', 'failed', 'cancelled')`;
+
+/**
+ * What a run's record reads from its summary: the result hash, then the metric columns. A worker
+ * asks its engine for these values (tcpsim serve reads them where it prints the summary), so
+ * neither it nor PostgreSQL parses the summary it stores.
+ */
+export const recordedValues: readonly string[] = ['/resultHash', ...metricDefinitions.map((m) => m.pointer)];
 
 /** How many points' scenarios a worker keeps (a batch's runs go point by point). */
 const pointCacheSize = 64;
@@ -138,14 +147,17 @@ export class RunRepository {
    * claimed; returns the ids recorded.
    */
   async record(entries: Array<{ run: ClaimedRun; record: RunRecord }>): Promise<Set<number>> {
-    // Column by column, as arrays: PostgreSQL reads each value once. The summaries go as one JSON
-    // array (element k for row k, null for a failed run) spliced from their texts, and PostgreSQL
-    // reads the result hash and the metric columns from them: the worker parses no summary.
+    // Column by column, as arrays: PostgreSQL reads each value once. The summaries go as one text,
+    // a line per row (empty for a failed run), which PostgreSQL splits and stores as they are; the
+    // result hash and the metric columns go beside them, as the engine read them from the summary
+    // (or, from an engine that did not, as read here).
     const ids: number[] = [];
     const attempts: number[] = [];
     const statuses: string[] = [];
     const errors: Array<string | null> = [];
     const walls: Array<number | null> = [];
+    const hashes: Array<string | null> = [];
+    const metrics: Array<Array<number | null>> = metricDefinitions.map(() => []);
     const summaries: string[] = [];
     for (const { run, record } of entries) {
       ids.push(run.runId);
@@ -154,28 +166,41 @@ export class RunRepository {
       if (record.status === 'failed') {
         errors.push(record.error);
         walls.push(null);
-        summaries.push('null');
+        hashes.push(null);
+        metrics.forEach((column) => column.push(null));
+        summaries.push('');
         continue;
+      }
+      let text = record.summaryText;
+      let values = record.values;
+      if (values?.length !== recordedValues.length || text.includes('\n')) {
+        const summary = JSON.parse(text) as unknown;
+        values = recordedValues.map((pointer) => findInSummary(summary, pointer));
+        // A summary printed over several lines (not serve's, which is one line) is stored as one.
+        text = JSON.stringify(summary);
       }
       errors.push(null);
       walls.push(Number.isFinite(record.wallSeconds) ? record.wallSeconds : null);
-      summaries.push(record.summaryText);
+      hashes.push(typeof values[0] === 'string' ? values[0] : null);
+      metrics.forEach((column, i) => column.push(metricNumber(values[i + 1])));
+      summaries.push(text);
     }
-    const sets = metricDefinitions.map((m) => `${m.column} = ${metricSql(m, 's.summary')}`).join(', ');
+    const metricColumns = metricDefinitions.map((m, i) => `$${8 + i}::float8[]`).join(', ');
+    const metricNames = metricDefinitions.map((m) => `m_${m.column}`);
+    const sets = metricDefinitions.map((m, i) => `${m.column} = ${m.integer ? `round(v.${metricNames[i]})::bigint` : `v.${metricNames[i]}`}`).join(', ');
     // The run's row, then its summary in run_summaries (written once: a done run is final).
     const r = await this.pool.query<{ id: number }>({
       name: 'runs-record',
       text: `WITH v AS (
-         SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::float8[])
-           WITH ORDINALITY AS v(id, attempt, status, error, wall_seconds, k)
+         SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::float8[], $6::text[], ${metricColumns})
+           WITH ORDINALITY AS v(id, attempt, status, error, wall_seconds, result_hash, ${metricNames.join(', ')}, k)
        ), s AS (
-         SELECT k, summary FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS s(summary, k)
-         WHERE jsonb_typeof(summary) = 'object'
+         SELECT k, summary FROM string_to_table($7::text, E'\\n') WITH ORDINALITY AS s(summary, k)
+         WHERE summary <> ''
        ), recorded AS (
          UPDATE runs r SET status = v.status, finished_at = now(), error = v.error, wall_seconds = v.wall_seconds,
-                result_hash = CASE WHEN jsonb_typeof(s.summary -> 'resultHash') = 'string' THEN s.summary ->> 'resultHash' END,
-                ${sets}
-         FROM v LEFT JOIN s USING (k)
+                result_hash = v.result_hash, ${sets}
+         FROM v
          WHERE r.id = v.id AND r.status = 'running' AND r.attempts = v.attempt
          RETURNING r.id, v.k
        ), summaries AS (
@@ -184,7 +209,7 @@ export class RunRepository {
          ON CONFLICT (run_id) DO UPDATE SET summary = excluded.summary
        )
        SELECT id FROM recorded`,
-      values: [ids, attempts, statuses, errors, walls, `[${summaries.join(',')}]`],
+      values: [ids, attempts, statuses, errors, walls, hashes, summaries.join('\n'), ...metrics],
     });
     return new Set(r.rows.map((row) => Number(row.id)));
   }

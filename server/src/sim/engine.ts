@@ -24,7 +24,14 @@ export type GridPlanning =
 
 export type RunOutcome =
   /** `summaryText`, when the engine has it: the summary as the simulator printed it (JSON). */
-  | { ok: true; summary: Record<string, unknown>; summaryText?: string; wallSeconds: number }
+  | {
+      ok: true;
+      summary: Record<string, unknown>;
+      summaryText?: string;
+      wallSeconds: number;
+      /** The summary's values at the request's `values` pointers (null where none), when the engine read them. */
+      values?: unknown[];
+    }
   | { ok: false; kind: 'scenario'; path: string; problem: string }
   | { ok: false; kind: 'timeout'; message: string }
   | { ok: false; kind: 'aborted'; message: string }
@@ -35,6 +42,12 @@ export interface RunRequest {
   trace: TraceLevel;
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * JSON pointers into the summary whose values the caller needs: an engine that reads them where
+   * the summary is made (tcpsim serve) returns them as the outcome's `values`, so that the caller
+   * need not parse the summary; others leave them to the caller.
+   */
+  values?: readonly string[];
 }
 
 export interface Engine {

@@ -1,7 +1,6 @@
 // The metrics a batch records per run (as typed columns of `runs`) and reports per grid point. The
 // names are the API's; the values are read from each run's summary at the pointers below, and the
 // units come from result.schema.json's x-unit at the same pointers.
-import { parsePointer } from '@tcb-lab/sim/json-pointer';
 import type { Metric } from '../schemas/batches.js';
 import { simSchemas, subschemaAt } from './schemas.js';
 
@@ -41,16 +40,10 @@ export function metricInfos(): Metric[] {
 }
 
 /**
- * SQL for a metric's value in a run summary (`summary`, a jsonb expression): the number at the
- * metric's pointer (an integer metric rounded), NULL where the summary has none (e.g. no pages
- * finished). PostgreSQL reads the metrics from the summary it stores, so a worker hands over the
- * summary's text as the simulator printed it, without parsing it.
+ * A metric's value as read at its pointer in a run summary: the number, or null where the summary
+ * has none there (e.g. no pages finished). An integer metric is rounded by the statement that
+ * stores it (its column is bigint).
  */
-export function metricSql(m: MetricDefinition, summary: string): string {
-  const tokens = parsePointer(m.pointer);
-  // Fixed names, written into the statement: nothing that needs quoting in a text[] literal.
-  if (!tokens || !tokens.every((t) => /^[A-Za-z0-9_]+$/.test(t))) throw new Error(`metric ${m.name}: pointer ${m.pointer} is not a plain path`);
-  const path = `'{${tokens.join(',')}}'::text[]`;
-  const value = `(${summary} #>> ${path})::float8`;
-  return `CASE WHEN jsonb_typeof(${summary} #> ${path}) = 'number' THEN ${m.integer ? `round(${value})::bigint` : value} END`;
+export function metricNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }

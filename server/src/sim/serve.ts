@@ -22,6 +22,8 @@ interface Request {
   trace: string;
   /** The scenario as JSON text on one line. */
   scenario: string;
+  /** The pointers of the values asked for, as a JSON array's text ('' for none). */
+  values: string;
   timeoutMs: number;
   signal?: AbortSignal;
   resolve: (outcome: RunOutcome) => void;
@@ -29,6 +31,15 @@ interface Request {
   settled: boolean;
   /** Why the process was killed while this request ran. */
   stopped?: 'timeout' | 'aborted';
+}
+
+/** The JSON text of a request's value pointers, written once per list (callers reuse theirs). */
+const valuesTexts = new WeakMap<readonly string[], string>();
+function valuesText(values: readonly string[] | undefined): string {
+  if (!values || values.length === 0) return '';
+  let text = valuesTexts.get(values);
+  if (text === undefined) valuesTexts.set(values, (text = JSON.stringify(values)));
+  return text;
 }
 
 const abortedOutcome: RunOutcome = { ok: false, kind: 'aborted', message: 'the run was cancelled' };
@@ -43,6 +54,7 @@ interface Answer {
   /** A successful run's summary, as JSON text. */
   summaryText?: string;
   wallSeconds?: number;
+  values?: unknown[];
   error?: { kind: string; message: string; path?: string; problem?: string };
 }
 
@@ -76,6 +88,7 @@ export function serveOutcome(answer: Answer): RunOutcome {
       ok: true,
       summaryText,
       wallSeconds: Number(answer.wallSeconds),
+      values: Array.isArray(answer.values) ? answer.values : undefined,
       get summary() {
         return (summary ??= JSON.parse(summaryText) as Record<string, unknown>);
       },
@@ -132,7 +145,7 @@ export class ServeProcess {
       // The scenario is spliced in as it is (JSON text), not parsed and printed again; a line
       // break in JSON text can only be white space, and the request must be one line.
       const scenario = /[\r\n]/.test(scenarioText) ? scenarioText.replace(/[\r\n]/g, ' ') : scenarioText;
-      const r: Request = { id, seed: request.seed, trace: request.trace, scenario, timeoutMs: request.timeoutMs, signal: request.signal, resolve, settled: false };
+      const r: Request = { id, seed: request.seed, trace: request.trace, scenario, values: valuesText(request.values), timeoutMs: request.timeoutMs, signal: request.signal, resolve, settled: false };
       if (request.signal) {
         r.onAbort = () => this.#abort(r);
         request.signal.addEventListener('abort', r.onAbort, { once: true });
@@ -221,14 +234,15 @@ export class ServeProcess {
       // The waiting runs of the first one's scenario and trace level, as one request.
       const first = this.#waiting[0];
       let n = 1;
-      while (n < this.#waiting.length && this.#written.length + n < this.depth && this.#waiting[n].scenario === first.scenario && this.#waiting[n].trace === first.trace) n += 1;
+      while (n < this.#waiting.length && this.#written.length + n < this.depth && this.#waiting[n].scenario === first.scenario && this.#waiting[n].trace === first.trace && this.#waiting[n].values === first.values) n += 1;
       const group = this.#waiting.splice(0, n);
       this.#written.push(...group);
       const seed = (r: Request) => (r.seed === undefined ? '' : `,"seed":${r.seed}`);
+      const values = first.values === '' ? '' : `,"values":${first.values}`;
       lines +=
         group.length === 1
-          ? `{"id":${first.id}${seed(first)},"trace":"${first.trace}","scenario":${first.scenario}}\n`
-          : `{"runs":[${group.map((r) => `{"id":${r.id}${seed(r)}}`).join(',')}],"trace":"${first.trace}","scenario":${first.scenario}}\n`;
+          ? `{"id":${first.id}${seed(first)},"trace":"${first.trace}"${values},"scenario":${first.scenario}}\n`
+          : `{"runs":[${group.map((r) => `{"id":${r.id}${seed(r)}}`).join(',')}],"trace":"${first.trace}"${values},"scenario":${first.scenario}}\n`;
     }
     if (lines === '') return;
     this.#child ??= this.#spawn();

@@ -29,7 +29,7 @@ async function* jsonResults(rows: AsyncIterable<ResultRow>, withSummary: boolean
   yield '[';
   let separator = '';
   for await (const row of rows) {
-    yield separator + JSON.stringify(BatchRepository.runResult(row, withSummary));
+    yield separator + BatchRepository.runResultJson(row, withSummary);
     separator = ',';
   }
   yield ']';
@@ -39,7 +39,7 @@ async function* csvResults(rows: AsyncIterable<ResultRow>, pointers: string[]): 
   const line = (cells: unknown[]) => cells.map(csvCell).join(',') + '\n';
   yield line(['point', ...pointers, 'replication', 'seed', 'status', ...metricDefinitions.map((m) => m.name), 'resultHash', 'error']);
   for await (const row of rows) {
-    const r = BatchRepository.runResult(row, false);
+    const r = BatchRepository.runResult(row);
     yield line([r.point, ...pointers.map((p) => r.params[p]), r.replication, r.seed, r.status, ...metricDefinitions.map((m) => r.metrics[m.name]), r.resultHash, r.error]);
   }
 }

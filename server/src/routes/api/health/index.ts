@@ -12,10 +12,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       let database: { ok: boolean; latencyMs?: number; error?: string };
       let queue: { ok: boolean; workers: number; pending: number; running: number; error?: string };
       try {
+        // An unfinished run belongs to a job still in the queue (a job is removed once all its runs
+        // are recorded, or cancelled), so the runs counted are those of the queue's jobs, found
+        // through runs_job_idx (migrations/0005_queue-writes.sql): as many as the queue holds.
         const r = await app.db.query<{ workers: number; pending: number; running: number }>(
           `SELECT (SELECT count(*) FROM workers WHERE heartbeat_at > now() - make_interval(secs => $1)) AS workers,
-                  (SELECT count(*) FROM runs WHERE status = 'pending') AS pending,
-                  (SELECT count(*) FROM runs WHERE status = 'running') AS running`,
+                  count(*) FILTER (WHERE r.status = 'pending') AS pending,
+                  count(*) FILTER (WHERE r.status = 'running') AS running
+           FROM graphile_worker.jobs j JOIN runs r ON r.job_id = j.id`,
           [app.config.workerDeadAfterMs / 1000],
         );
         database = { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
