@@ -118,6 +118,9 @@ export class ServeProcess {
   #pumpQueued = false;
   /** The process is being killed: answers it still sends are not taken (its runs go to the next). */
   #killing = false;
+  /** The last scenario text run, and it on one line. */
+  #scenarioText = '';
+  #scenarioLine = '';
   /** Processes started so far (1 + replacements). */
   starts = 0;
 
@@ -143,8 +146,13 @@ export class ServeProcess {
     return new Promise((resolve) => {
       const id = this.#nextId++;
       // The scenario is spliced in as it is (JSON text), not parsed and printed again; a line
-      // break in JSON text can only be white space, and the request must be one line.
-      const scenario = /[\r\n]/.test(scenarioText) ? scenarioText.replace(/[\r\n]/g, ' ') : scenarioText;
+      // break in JSON text can only be white space, and the request must be one line. (A group's
+      // runs share one scenario text: it is looked at once.)
+      if (scenarioText !== this.#scenarioText) {
+        this.#scenarioText = scenarioText;
+        this.#scenarioLine = /[\r\n]/.test(scenarioText) ? scenarioText.replace(/[\r\n]/g, ' ') : scenarioText;
+      }
+      const scenario = this.#scenarioLine;
       const r: Request = { id, seed: request.seed, trace: request.trace, scenario, values: valuesText(request.values), timeoutMs: request.timeoutMs, signal: request.signal, resolve, settled: false };
       if (request.signal) {
         r.onAbort = () => this.#abort(r);
