@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <functional>
@@ -36,8 +37,10 @@ std::string ReadFile(const fs::path& p) {
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    // The process id too: two test runs on one machine (two checkouts) must not share the files.
     dir_ = fs::temp_directory_path() /
-           ("tcpsim-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("tcpsim-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
