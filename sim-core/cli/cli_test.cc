@@ -34,6 +34,14 @@ std::string ReadFile(const fs::path& p) {
   return s.str();
 }
 
+// The lines of `text` (tcpsim serve's answers, one per line).
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  return lines;
+}
+
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -169,8 +177,7 @@ TEST_F(CliTest, ServeAnswersEachLineAsRunWouldAndSurvivesBadInput) {
   const Result served = Tcpsim("serve", requests);
   ASSERT_EQ(served.code, 0) << served.err;
   std::vector<nlohmann::json> answers;
-  std::istringstream lines(served.out);
-  for (std::string line; std::getline(lines, line);) answers.push_back(nlohmann::json::parse(line));
+  for (const std::string& line : Lines(served.out)) answers.push_back(nlohmann::json::parse(line));
   ASSERT_EQ(answers.size(), 7u) << served.out;
   for (size_t i = 0; i < 3; ++i) {
     const int seed = i == 1 ? 2 : 1;
@@ -204,9 +211,7 @@ TEST_F(CliTest, ServeAnswersEachRunOfAGroupOnItsOwnLine) {
   requests += nlohmann::json({{"scenario", scenario}, {"runs", nlohmann::json::array()}}).dump() + "\n";
   const Result served = Tcpsim("serve", requests);
   ASSERT_EQ(served.code, 0) << served.err;
-  std::vector<std::string> lines;
-  std::istringstream stream(served.out);
-  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  const std::vector<std::string> lines = Lines(served.out);
   ASSERT_EQ(lines.size(), 7u) << served.out;
   const std::vector<std::string> seeds = {"--seed 2", "--seed 3", ""};
   for (size_t i = 0; i < 3; ++i) {
@@ -244,9 +249,7 @@ TEST_F(CliTest, ServeAnswersTheValuesAskedFor) {
   requests += nlohmann::json({{"id", 4}, {"scenario", scenario}, {"values", "/run/events"}}).dump() + "\n";
   const Result served = Tcpsim("serve", requests);
   ASSERT_EQ(served.code, 0) << served.err;
-  std::vector<std::string> lines;
-  std::istringstream stream(served.out);
-  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  const std::vector<std::string> lines = Lines(served.out);
   ASSERT_EQ(lines.size(), 4u) << served.out;
   for (size_t i = 0; i < 2; ++i) {
     const auto answer = nlohmann::json::parse(lines[i]);
