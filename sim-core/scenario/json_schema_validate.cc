@@ -250,7 +250,9 @@ void JsonSchema::Impl::CheckObject(const json& inst, const json& schema, const L
     }
     bool known = properties != nullptr && properties->contains(key);
     if (!known && additional != nullptr && IsFalseSchema(*additional)) {
-      sink.Add(FieldLoc(loc, key, kKeyRank), "unknown field " + Quote(key) + SuggestField(key, properties, inst));
+      // A probe's messages are never shown: no suggestion (an edit distance to every declared
+      // field) for a branch that is only being tried, which most unknown fields are.
+      sink.Add(FieldLoc(loc, key, kKeyRank), "unknown field " + Quote(key) + (sink.probe ? "" : SuggestField(key, properties, inst)));
     }
     if (sink.Done()) return;
   }
