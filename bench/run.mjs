@@ -17,7 +17,8 @@
 //   reproduce  tcpsim reproduce --full of etcp-fig5-realistic, spand-fig10 and tcpint-fig-sack on
 //              1 and 2 jobs, and the speed-up.
 //   wasm       every preset (listed at run time): native and WASM (Node worker thread) wall time of
-//              the run and their ratio; the gzip-compressed size of tcbsim.wasm.
+//              the run (the two measured alternately) and their ratio; the gzip-compressed size
+//              of tcbsim.wasm.
 //   server     the simulation service (bench/server.mjs, also runnable alone): batch throughput with
 //              1 and 2 workers and their ratio, queue overhead per run, GET /api/experiments/:id
 //              under 200 concurrent connections.
@@ -189,18 +190,20 @@ async function benchWasm() {
     scenarios[preset] = await simulator.getPreset(preset);
     await simulator.runScenario(scenarios[preset], { trace: 'none' });
   }
-  console.log(`\n== WASM (Node worker thread) vs native, per preset (trace none, medians of >= ${repeats} runs, WASM warmed up)`);
+  console.log(`\n== WASM (Node worker thread) vs native, per preset (trace none, WASM warmed up, then native and WASM runs alternating, medians of >= ${repeats} each)`);
   console.log(`${'preset'.padEnd(28)} ${'native ms'.padStart(10)} ${'wasm ms'.padStart(10)} ${'ratio'.padStart(7)} ${'api ms'.padStart(8)}`);
   const ratios = [];
   const wasmMs = {};
   for (const preset of presets) {
-    const native = [];
-    while (!enough(native)) native.push(tcpsimStats(preset).wallSeconds * 1e3);
     const scenario = scenarios[preset];
     for (const warmup = []; !warmedUp(warmup); ) warmup.push((await simulator.runScenario(scenario, { trace: 'none' })).wallSeconds * 1e3);
+    // Native and WASM runs alternate, so that both see the same machine: on a shared machine the
+    // load changes over the seconds one side's runs would take.
+    const native = [];
     const inWorker = [];
     const endToEnd = [];
-    while (!enough(inWorker)) {
+    while (!enough(native) || !enough(inWorker)) {
+      native.push(tcpsimStats(preset).wallSeconds * 1e3);
       const started = performance.now();
       const result = await simulator.runScenario(scenario, { trace: 'none' });
       endToEnd.push(performance.now() - started);
