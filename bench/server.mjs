@@ -3,7 +3,8 @@
 //
 //   throughput  1000 small runs as one batch, through the queue with 1 and with 2 local worker
 //               processes, for two sizes of run: scheme-etcp (a few ms of simulation, less than
-//               tcpsim's process start-up) and dumbbell-bulk cut to 5 simulated seconds (some
+//               tcpsim's process start-up), as one point's replications and as a sweep of 1000
+//               points of one replication each, and dumbbell-bulk cut to 5 simulated seconds (some
 //               20 ms). Each is measured two ways in the same run: as the workers run today
 //               (persistent `tcpsim serve` processes, a job per 32 runs claimed in groups) and as
 //               they ran before (WORKER_RUNNER=spawn, BATCH_JOB_RUNS=1: a job and a tcpsim process
@@ -151,13 +152,30 @@ async function startServer(databaseUrl, port, workers, env = {}) {
   };
 }
 
-async function submit(server, scenario, count, title) {
+// The batch of `count` runs of a workload: `count` replications of its scenario, or, for a sweep,
+// `count` grid points of one replication each.
+function batchOf(workload, count) {
+  return workload.sweep
+    ? { scenario: workload.scenario, grid: { [workload.sweep.pointer]: Array.from({ length: count }, (_, i) => workload.sweep.value(i)) }, replications: 1 }
+    : { scenario: workload.scenario, grid: {}, replications: count };
+}
+
+// Run i's scenario in batchOf(workload, count), for the loops without the queue.
+function scenarioOf(workload, i) {
+  if (!workload.sweep) return workload.scenario;
+  const scenario = structuredClone(workload.scenario);
+  const keys = workload.sweep.pointer.split('/').slice(1);
+  keys.slice(0, -1).reduce((o, k) => o[k], scenario)[keys.at(-1)] = workload.sweep.value(i);
+  return scenario;
+}
+
+async function submit(server, workload, count, title) {
   const started = performance.now();
   const created = await json(
     await fetch(`${server.url}/api/batches`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ scenario, grid: {}, replications: count, title }),
+      body: JSON.stringify({ ...batchOf(workload, count), title }),
     }),
   );
   return { id: created.id, submitSeconds: (performance.now() - started) / 1000 };
@@ -187,15 +205,15 @@ async function span(pool, id) {
   return r.rows[0];
 }
 
-async function throughput(databaseUrl, postmasterPid, pool, port, workers, path, scenario, count) {
+async function throughput(databaseUrl, postmasterPid, pool, port, workers, path, workload, count) {
   const server = await startServer(databaseUrl, port, workers, paths[path].env);
   try {
     const kindOf = (pid, comm, root) => (root === postmasterPid ? 'postgres' : comm === 'tcpsim' ? 'simulators' : pid === server.pid ? 'server' : 'workers');
     // A small batch first, as on a service that has been up for a while: the processes just
     // started are done compiling and connecting before the measured batch.
-    const warmUp = await submit(server, scenario, 64, `bench warm-up ${path}`);
+    const warmUp = await submit(server, workload, 64, `bench warm-up ${path}`);
     await waitDone(server, warmUp.id, 64);
-    const { id } = await submit(server, scenario, count, `bench ${path} ${workers} worker(s)`);
+    const { id } = await submit(server, workload, count, `bench ${path} ${workers} worker(s)`);
     const before = cpuByKind([server.pid, postmasterPid], kindOf);
     await waitDone(server, id, count);
     const after = cpuByKind([server.pid, postmasterPid], kindOf);
@@ -211,9 +229,10 @@ async function throughput(databaseUrl, postmasterPid, pool, port, workers, path,
  * the other, either starting tcpsim per run or feeding one `tcpsim serve` (the next run waiting
  * in its input, as a worker feeds it). Runs per second.
  */
-async function bare(kind, loops, scenario, count) {
+async function bare(kind, loops, workload, count) {
   const { ServeProcess } = await import(join(serverDist, 'sim/serve.js'));
-  const input = JSON.stringify(scenario);
+  const inputs = Array.from({ length: workload.sweep ? count : 1 }, (_, i) => JSON.stringify(scenarioOf(workload, i)));
+  const input = (i) => inputs[workload.sweep ? i : 0];
   const started = performance.now();
   await Promise.all(
     Array.from({ length: loops }, async (_, loop) => {
@@ -221,11 +240,11 @@ async function bare(kind, loops, scenario, count) {
       const mine = [];
       for (let i = loop; i < count; i += loops) mine.push(i);
       if (serve) {
-        const outcomes = await Promise.all(mine.map((i) => serve.run(input, { seed: 1 + i, trace: 'none', timeoutMs: 60_000 })));
+        const outcomes = await Promise.all(mine.map((i) => serve.run(input(i), { seed: 1 + i, trace: 'none', timeoutMs: 60_000 })));
         if (!outcomes.every((o) => o.ok)) throw new Error('a bare serve run failed');
         await serve.close();
       } else {
-        for (const i of mine) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input);
+        for (const i of mine) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input(i));
       }
     }),
   );
@@ -278,7 +297,7 @@ async function big(databaseUrl, pool, port, scenario) {
   console.log(`\n== server: one batch of ${bigRuns} runs (scheme-etcp, trace none), 2 local workers; load average before: ${load()}`);
   const server = await startServer(databaseUrl, port, 2);
   try {
-    const { id, submitSeconds } = await submit(server, scenario, bigRuns, 'bench big');
+    const { id, submitSeconds } = await submit(server, { scenario }, bigRuns, 'bench big');
     console.log(`submitted in ${fmt(submitSeconds)} s (plan, points, ${bigRuns} runs and their jobs in one transaction)`);
     const started = performance.now();
     let lastPrint = 0;
@@ -318,20 +337,25 @@ export async function benchServer() {
     await migrate(db.url);
     const etcp = JSON.parse(await tcpsimOnce(['preset', 'scheme-etcp'], ''));
     const bulk = { ...JSON.parse(await tcpsimOnce(['preset', 'dumbbell-bulk'], '')), durationS: 5 };
-    for (const [label, scenario, count] of [
-      ['scheme-etcp, trace none: a few ms of simulation', etcp, runs],
-      ['dumbbell-bulk for 5 simulated s, trace none: some 20 ms of simulation', bulk, Math.ceil(runs / 2)],
+    // The sweep's points differ in a field that does not change the run, so that its rates compare
+    // with the single point's: what a sweep adds is a scenario per point (its own job payloads,
+    // claims across points, the simulator reading each run's scenario).
+    const describe = { pointer: '/description', value: (i) => `point ${i}` };
+    for (const [label, workload, count] of [
+      ['1 point x 1000 replications of scheme-etcp, trace none: a few ms of simulation', { scenario: etcp }, runs],
+      ['1000 points x 1 replication of scheme-etcp (a sweep), trace none', { scenario: etcp, sweep: describe }, runs],
+      ['dumbbell-bulk for 5 simulated s, trace none: some 20 ms of simulation', { scenario: bulk }, Math.ceil(runs / 2)],
     ]) {
-      console.log(`\n== server: ${count} runs as one batch (${label}; ${availableParallelism()} cores; best of ${repeats})`);
+      console.log(`\n== server: ${count} runs as one batch (${label.replaceAll('1000', String(count))}; ${availableParallelism()} cores; best of ${repeats})`);
       console.log(`load average before (the machine is shared): ${load()}`);
       // Alternating the order of the configurations from one repeat to the next, and keeping each
       // one's best: on a shared machine the best is the measurement others disturbed least.
       const configs = [
-        ...[1, 2].flatMap((n) => ['spawn', 'serve'].map((kind) => ({ key: `bare ${kind} ${n}`, measure: () => bare(kind, n, scenario, count) }))),
+        ...[1, 2].flatMap((n) => ['spawn', 'serve'].map((kind) => ({ key: `bare ${kind} ${n}`, measure: () => bare(kind, n, workload, count) }))),
         ...[1, 2].flatMap((n) => Object.keys(paths).map((path) => ({
           key: `${path} ${n}`,
           measure: async () => {
-            const t = await throughput(db.url, postmasterPid, pool, await freePort(), n, path, scenario, count);
+            const t = await throughput(db.url, postmasterPid, pool, await freePort(), n, path, workload, count);
             return { rate: count / t.span, cpu: t.cpu };
           },
         }))),

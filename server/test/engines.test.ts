@@ -50,6 +50,44 @@ test('a worker without tcpsim runs the WASM build, with the same results', async
   await server.stop();
 });
 
+test('a sweep of many points with one replication each is queued as jobs that span points, claimed in groups, each run with its own point', async () => {
+  const server = await startServer(db.url, { WORKERS: '0' });
+  started.push(server);
+  const scenario = preset('scheme-etcp');
+  const durations = Array.from({ length: 40 }, (_, i) => 1 + i / 4);
+  const created = await json(await post(`${server.url}/api/batches`, { scenario, grid: { '/durationS': durations }, replications: 1 }));
+  // 40 runs of 40 points: two jobs (BATCH_JOB_RUNS is 32), not one per point.
+  const jobs = await db.query<{ points: number[] }>(
+    'SELECT array_agg(point_index ORDER BY id) AS points FROM runs WHERE batch_id = $1 GROUP BY job_id ORDER BY min(id)',
+    [created.id],
+  );
+  assert.deepEqual(
+    jobs.rows.map((j) => j.points),
+    [Array.from({ length: 32 }, (_, i) => i), Array.from({ length: 8 }, (_, i) => 32 + i)],
+  );
+  const worker = await startWorkerProcess(db.url);
+  started.push(worker);
+  const batch = await finished(server.url, created.id);
+  assert.equal(batch.status, 'completed');
+  const rows = await db.query<{ seed: number; result_hash: string; point_index: number; attempts: number; started_at: Date; job_id: number }>(
+    'SELECT seed, result_hash, point_index, attempts, started_at, job_id FROM runs WHERE batch_id = $1 ORDER BY id',
+    [created.id],
+  );
+  assert.equal(rows.rows.length, 40);
+  for (const row of rows.rows) {
+    assert.equal(row.attempts, 1);
+    assert.equal(row.result_hash, runNative({ ...scenario, durationS: durations[row.point_index] }, ['--seed', String(row.seed), '--trace', 'none']).resultHash);
+  }
+  // The first job's first run is claimed alone (nothing of the batch has run on this worker yet);
+  // the points after it are expected to take a few times its time, and go in a few claims, not
+  // one each (a claim stamps its runs' started_at with one transaction time).
+  const first = rows.rows.filter((r) => r.point_index < 32);
+  const claims = new Set(first.map((r) => r.started_at.getTime())).size;
+  assert.ok(claims >= 2 && claims <= 8, `the first job's 32 runs went in ${claims} claims`);
+  await worker.stop();
+  await server.stop();
+});
+
 test('a job whose runs take longer than a worker may keep them is handed back, and both workers run them', async () => {
   const server = await startServer(db.url, { WORKERS: '0' });
   const a = await startWorkerProcess(db.url);

@@ -11,19 +11,21 @@ import { runTask, simulationJobFlag } from './names.js';
 export const jobMaxAttempts = 10;
 
 /**
- * The payload of a job: consecutive runs of one grid point of a batch, which one worker claims in
- * groups while they are short (queue/run-task.ts). Each run belongs to one job at a time
- * (`runs.job_id`).
+ * The payload of a job: consecutive runs of a batch (a grid point's replications, then the next
+ * point's), which one worker claims in groups while they are short (queue/run-task.ts). Each run
+ * belongs to one job at a time (`runs.job_id`).
  */
 export interface RunJobPayload {
-  /** The runs' batch and grid point; absent in the one-run payloads queued before groups. */
+  /** The runs' batch; absent in the one-run payloads queued before groups. */
   batch?: string;
-  point?: number;
+  /** The grid point of each run (`points[i]` is that of `runs[i]`), when the batch is given. */
+  points?: number[];
   runs: number[];
 }
 
-export function runJobSpec(batchId: string, point: number, runIds: number[]): AddJobsJobSpec {
-  return { identifier: runTask, payload: { batch: batchId, point, runs: runIds } satisfies RunJobPayload, maxAttempts: jobMaxAttempts, flags: [simulationJobFlag] };
+export function runJobSpec(batchId: string, runIds: number[], points: number[]): AddJobsJobSpec {
+  if (points.length !== runIds.length) throw new Error(`${runIds.length} runs with ${points.length} points`);
+  return { identifier: runTask, payload: { batch: batchId, points, runs: runIds } satisfies RunJobPayload, maxAttempts: jobMaxAttempts, flags: [simulationJobFlag] };
 }
 
 /** add_jobs' job_spec, by the names of its fields. */
@@ -59,10 +61,19 @@ export async function completeJobs(client: PoolClient, ids: number[]): Promise<n
   return r.rowCount ?? 0;
 }
 
-/** A job's payload as the task receives it, checked; `{run}` is the one-run payload queued before groups. */
+/**
+ * A job's payload as the task receives it, checked. Earlier servers queued `{batch, point, runs}`
+ * (runs of one point) and `{run}` (one run); a queue may still hold those.
+ */
 export function parseRunJobPayload(payload: unknown): RunJobPayload {
-  const p = payload as { batch?: unknown; point?: unknown; run?: unknown; runs?: unknown } | null;
+  const p = payload as { batch?: unknown; point?: unknown; points?: unknown; run?: unknown; runs?: unknown } | null;
   const runs = Array.isArray(p?.runs) ? p.runs.map(Number) : p?.run !== undefined ? [Number(p.run)] : [];
   if (runs.length === 0 || !runs.every(Number.isSafeInteger)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
-  return typeof p?.batch === 'string' && Number.isInteger(p.point) ? { batch: p.batch, point: p.point as number, runs } : { runs };
+  if (typeof p?.batch !== 'string') return { runs };
+  if (Array.isArray(p.points)) {
+    const points = p.points.map(Number);
+    if (points.length !== runs.length || !points.every(Number.isSafeInteger)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
+    return { batch: p.batch, points, runs };
+  }
+  return Number.isInteger(p.point) ? { batch: p.batch, points: runs.map(() => p.point as number), runs } : { runs };
 }

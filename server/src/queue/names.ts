@@ -1,6 +1,6 @@
 // Names shared by the API (which queues and cancels) and the workers (which run and listen).
 
-/** The graphile-worker task that runs one run of a batch; its payload is `{run: <runs.id>}`. */
+/** The graphile-worker task that runs a group of a batch's runs; its payload is queue/jobs.ts's RunJobPayload. */
 export const runTask = 'tcb_lab_run';
 
 /** NOTIFY channel on which a cancelled batch's id is announced, so workers stop its runs at once. */

@@ -1,13 +1,16 @@
 // The graphile-worker task that runs a job's runs: consecutive runs of one batch, claimed in
 // groups while they are short and handed back to the queue when they are not.
 //
-// A job holds up to BATCH_JOB_RUNS runs of one grid point. The task claims a point's first run
-// alone; once this worker knows how long the point's runs take, it claims as many at once as fit
-// in the time a worker may keep a job's runs (`groupBudgetMs`).
-// When that time is up, or a single run outlasts it, the runs it has not claimed go back to the
-// queue as a new job that any worker can take, so long runs spread over the fleet as if each had a
-// job of its own while short ones cost a claim and a write per group, not per run. Results are
-// written several at a time (ResultWriter) while the simulator goes on with the next run.
+// A job holds up to BATCH_JOB_RUNS consecutive runs of a batch (a grid point's replications, then
+// the next point's). The task claims as many runs at once as their expected times fit in the time a
+// worker may keep a job's runs (`groupBudgetMs`): a run's expected time is its point's mean on this
+// worker, or, for a point not yet seen, `unseenPointFactor` times the longest point mean of its
+// batch; with neither (the batch's first run here), the run is claimed alone.
+// When that time is up, a single run outlasts it, or the next run is expected to, the runs it has
+// not claimed go back to the queue as a new job that any worker can take, so long runs spread over
+// the fleet as if each had a job of its own while short ones cost a claim and a write per group,
+// not per run. Results are written several at a time (ResultWriter) while the simulator goes on
+// with the next run.
 //
 // A run cancelled meanwhile is left as the API marked it; a run stopped by this worker's shutdown
 // fails the job, so that the queue gives its runs to another worker. A job that is no longer this
@@ -40,29 +43,72 @@ export interface RunTaskOptions {
 }
 
 /**
- * How long runs of a grid point have taken on this worker (mean wall time per run), so that the
- * first claim of the point's next job can take as many runs as the budget holds.
+ * A point not yet run on this worker is expected to take this many times the longest point mean
+ * of its batch: neighbouring points of a sweep differ by one step of one parameter, and a claim
+ * that guessed too short keeps runs on this worker that the fleet could have shared; one that
+ * guessed too long only costs a claim more.
+ */
+export const unseenPointFactor = 4;
+
+/**
+ * How long runs have taken on this worker (mean wall time per run), per grid point and, for the
+ * points not seen yet, the longest point mean of each batch; so that a claim can take as many runs
+ * as the budget holds.
  */
 class RunTimes {
   readonly #byPoint = new Map<string, { ms: number; runs: number }>();
+  /** Per batch: the longest mean of its points, and the mean of all its runs. */
+  readonly #byBatch = new Map<string, { longestPointMs: number; ms: number; runs: number }>();
 
-  meanMs(point: string | undefined): number | undefined {
-    const t = point === undefined ? undefined : this.#byPoint.get(point);
+  meanMs(point: RunPoint | undefined): number | undefined {
+    const t = point === undefined ? undefined : this.#byPoint.get(point.key);
     return t && t.runs > 0 ? t.ms / t.runs : undefined;
   }
 
-  add(point: string, ms: number): void {
-    let t = this.#byPoint.get(point);
-    if (!t) {
-      if (this.#byPoint.size >= 64) this.#byPoint.delete(this.#byPoint.keys().next().value!);
-      this.#byPoint.set(point, (t = { ms: 0, runs: 0 }));
-    }
+  /** The point's mean; for a point not seen yet, unseenPointFactor times its batch's longest. */
+  expectedMs(point: RunPoint | undefined): number | undefined {
+    if (point === undefined) return undefined;
+    const mean = this.meanMs(point);
+    if (mean !== undefined) return mean;
+    const batch = this.#byBatch.get(point.batch);
+    return batch ? unseenPointFactor * batch.longestPointMs : undefined;
+  }
+
+  /** The mean of the batch's runs on this worker, what a run of it typically takes. */
+  batchMeanMs(point: RunPoint | undefined): number | undefined {
+    const b = point === undefined ? undefined : this.#byBatch.get(point.batch);
+    return b && b.runs > 0 ? b.ms / b.runs : undefined;
+  }
+
+  add(point: RunPoint, ms: number): void {
+    const t = remembered(this.#byPoint, point.key, () => ({ ms: 0, runs: 0 }));
     t.ms += ms;
     t.runs += 1;
+    const b = remembered(this.#byBatch, point.batch, () => ({ longestPointMs: 0, ms: 0, runs: 0 }));
+    b.ms += ms;
+    b.runs += 1;
+    b.longestPointMs = Math.max(b.longestPointMs, t.ms / t.runs);
   }
 }
 
-const pointKey = (batchId: string, point: number) => `${batchId}/${point}`;
+/** The entry of `key`, made by `make` if absent; the map keeps the 64 entries made last. */
+function remembered<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let entry = map.get(key);
+  if (entry === undefined) {
+    if (map.size >= 64) map.delete(map.keys().next().value!);
+    map.set(key, (entry = make()));
+  }
+  return entry;
+}
+
+/** A run's grid point, as RunTimes knows it. */
+interface RunPoint {
+  batch: string;
+  /** `<batch>/<point>` */
+  key: string;
+}
+
+const runPoint = (batch: string, point: number): RunPoint => ({ batch, key: `${batch}/${point}` });
 
 /**
  * Runs no longer than this (mean, per grid point) are short enough for a worker to take the next
@@ -86,10 +132,10 @@ export function makeRunTask(options: RunTaskOptions): RunTask {
   const active = new Set<JobRuns>();
   return {
     task: async (payload, helpers) => {
-      const { batch, point, runs } = parseRunJobPayload(payload);
+      const { batch, points, runs } = parseRunJobPayload(payload);
       const lock: JobLock = { jobId: Number(helpers.job.id), lockedBy: helpers.job.locked_by ?? '', attempts: helpers.job.attempts };
-      const key = batch !== undefined && point !== undefined ? pointKey(batch, point) : undefined;
-      const job = new JobRuns(options, times, key, runs, lock, helpers);
+      const runPoints = runs.map((_, i) => (batch !== undefined && points !== undefined ? runPoint(batch, points[i]) : undefined));
+      const job = new JobRuns(options, times, runPoints, runs, lock, helpers);
       active.add(job);
       try {
         await job.run();
@@ -115,8 +161,8 @@ class JobRuns {
   constructor(
     private readonly options: RunTaskOptions,
     private readonly times: RunTimes,
-    /** The job's grid point (pointKey), when its payload says. */
-    private readonly point: string | undefined,
+    /** Each run's grid point, when the job's payload says. */
+    private readonly points: Array<RunPoint | undefined>,
     private readonly ids: number[],
     private readonly lock: JobLock,
     private readonly helpers: JobHelpers,
@@ -126,15 +172,25 @@ class JobRuns {
     // A run that outlasts the budget: hand the rest back while it goes on.
     const timer = this.ids.length > 1 ? setTimeout(() => void this.#handOffRest(), groupBudgetMs) : undefined;
     try {
-      while (this.#next < this.ids.length && !this.#handedOff) {
-        if (this.#elapsedMs() >= groupBudgetMs) {
-          if (await this.#handOffRest()) break;
+      for (;;) {
+        while (this.#next < this.ids.length && !this.#handedOff) {
+          if (this.#elapsedMs() >= groupBudgetMs) {
+            if (await this.#handOffRest()) break;
+          }
+          let count = this.#claimSize();
+          if (count === 0) {
+            if (await this.#handOffRest()) break;
+            count = 1; // They could not be handed back: run them here.
+          }
+          const chunk = this.ids.slice(this.#next, this.#next + count);
+          this.#next += chunk.length;
+          const claim = await this.options.runs.claim(chunk, this.lock, this.options.workerId, this.options.engine.kind);
+          if (!claim.held) throw new Error(lostJobMessage);
+          await this.#runAll(claim.runs);
         }
-        const chunk = this.ids.slice(this.#next, this.#next + this.#chunkSize());
-        this.#next += chunk.length;
-        const claim = await this.options.runs.claim(chunk, this.lock, this.options.workerId, this.options.engine.kind);
-        if (!claim.held) throw new Error(lostJobMessage);
-        await this.#runAll(claim.runs);
+        // A hand-back under way is waited for: the runs it moves are no longer this job's once it
+        // is done. One that failed left them here, to be claimed after all.
+        if (this.#handOff === undefined || (await this.#handOff)) break;
       }
       // The job is finished only when every one of its runs is recorded (or was handed back).
       void this.options.results.flush();
@@ -152,22 +208,37 @@ class JobRuns {
     }
   }
 
-  /** Every run claimed and handed to the engine, and the point's runs short (lookaheadRunMs). */
+  /** Every run claimed and handed to the engine, and the batch's runs short (lookaheadRunMs). */
   queuedAndShort(): boolean {
-    const mean = this.times.meanMs(this.point);
-    return this.#next >= this.ids.length && mean !== undefined && mean <= lookaheadRunMs;
+    if (this.#next < this.ids.length) return false;
+    const mean = this.times.batchMeanMs(this.points[this.ids.length - 1]);
+    return mean !== undefined && mean <= lookaheadRunMs;
   }
 
   #elapsedMs(): number {
     return performance.now() - this.#started;
   }
 
-  /** As many runs as the rest of the budget holds at the point's mean run time; one while that is unknown. */
-  #chunkSize(): number {
-    const mean = this.times.meanMs(this.point);
-    if (mean === undefined) return 1;
-    const fit = Math.floor((groupBudgetMs - this.#elapsedMs()) / Math.max(mean, 0.01));
-    return Math.max(1, Math.min(fit, this.ids.length - this.#next));
+  /**
+   * How many of the next runs to claim: as many as the rest of the budget holds at their expected
+   * times, up to the first whose time cannot be guessed, and at least one; the next run alone when
+   * nothing of the batch has run on this worker yet; none (0: hand the rest back now, rather than
+   * when the budget is spent) when the next run is expected to outlast the budget left.
+   */
+  #claimSize(): number {
+    const first = this.times.expectedMs(this.points[this.#next]);
+    if (first === undefined) return 1;
+    let left = groupBudgetMs - this.#elapsedMs();
+    if (first > left && this.#next > 0) return 0;
+    let n = 0;
+    for (let k = this.#next; k < this.ids.length; ++k) {
+      const expected = this.times.expectedMs(this.points[k]);
+      if (expected === undefined) break;
+      left -= Math.max(expected, 0.01);
+      if (left < 0) break;
+      n += 1;
+    }
+    return Math.max(1, n);
   }
 
   /** Moves the unclaimed runs to a job of their own; true once done (also when none were left). */
@@ -225,7 +296,7 @@ class JobRuns {
         }
         const began = performance.now();
         const outcome = await pending;
-        this.times.add(pointKey(run.batchId, run.pointIndex), performance.now() - began);
+        this.times.add(runPoint(run.batchId, run.pointIndex), performance.now() - began);
         if (outcome.ok) {
           // The summary's text as the engine had it (serve's answer line), parsed by nobody here.
           this.#record(run, { status: 'done', summaryText: outcome.summaryText ?? JSON.stringify(outcome.summary), wallSeconds: outcome.wallSeconds, values: outcome.values });

@@ -240,8 +240,8 @@ export class RunRepository {
       );
       const ids = open.rows.map((row) => Number(row.id));
       if (ids.length === 0) return [];
-      const first = await client.query<{ batch_id: string; point_index: number }>('SELECT batch_id, point_index FROM runs WHERE id = $1', [ids[0]]);
-      const [job] = await addJobs(client, [runJobSpec(first.rows[0].batch_id, first.rows[0].point_index, ids)]);
+      const moved = await client.query<{ batch_id: string; point_index: number }>('SELECT batch_id, point_index FROM runs WHERE id = ANY($1::bigint[]) ORDER BY id', [ids]);
+      const [job] = await addJobs(client, [runJobSpec(moved.rows[0].batch_id, ids, moved.rows.map((row) => row.point_index))]);
       await client.query('UPDATE runs SET job_id = $1 WHERE id = ANY($2::bigint[])', [job.id, ids]);
       return ids;
     });
