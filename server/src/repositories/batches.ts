@@ -155,16 +155,13 @@ export class BatchRepository {
     const status = deriveStatus(row.cancelled_at !== null, counts);
     const finishedAt = status === 'cancelled' ? row.cancelled_at : status === 'completed' || status === 'failed' ? lastFinished : null;
 
-    // Per point and metric, computed by PostgreSQL: n, mean, sample sd and the 95% Student-t
-    // confidence interval of the mean, mean ± t(0.975, n-1) · sd/√n (student_t_975, defined in
-    // migrations/0003_run-summaries-and-student-t.sql).
+    // Per point and metric, computed by PostgreSQL: n, mean and sample sd; then the 95% Student-t
+    // confidence interval of the mean, mean ± t(0.975, n-1) · sd/√n, with t from student_t_975
+    // (migrations/0003_run-summaries-and-student-t.sql) asked once per distinct n: called per
+    // point and metric inside the aggregation, that SQL function took 80 of the 86 ms the
+    // statistics of 1000 points took.
     const aggregates = metricDefinitions
-      .map((m, i) => {
-        const c = `r.${m.column}`;
-        const half = `student_t_975(count(${c}) - 1) * stddev_samp(${c}) / sqrt(count(${c}))`;
-        return `count(${c}) AS n${i}, avg(${c})::float8 AS mean${i}, stddev_samp(${c})::float8 AS sd${i},
-                (avg(${c}) - ${half})::float8 AS lo${i}, (avg(${c}) + ${half})::float8 AS hi${i}`;
-      })
+      .map((m, i) => `count(r.${m.column}) AS n${i}, avg(r.${m.column})::float8 AS mean${i}, stddev_samp(r.${m.column})::float8 AS sd${i}`)
       .join(', ');
     // Grouped by the point's index alone (grouping by its params would hash a jsonb per run).
     const pointRows = await this.pool.query(
@@ -177,14 +174,28 @@ export class BatchRepository {
        ORDER BY p.point_index`,
       [id],
     );
+    const freedoms = new Set<number>();
+    for (const p of pointRows.rows) {
+      metricDefinitions.forEach((_, i) => {
+        if (Number(p[`n${i}`]) >= 2) freedoms.add(Number(p[`n${i}`]) - 1);
+      });
+    }
+    const t = new Map<number, number>();
+    if (freedoms.size > 0) {
+      const r = await this.pool.query<{ df: string; t: number }>('SELECT df, student_t_975(df) AS t FROM unnest($1::bigint[]) AS df', [[...freedoms]]);
+      for (const row of r.rows) t.set(Number(row.df), row.t);
+    }
     const points: BatchPoint[] = pointRows.rows.map((p) => ({
       params: p.params,
       runs: Number(p.runs),
       stats: Object.fromEntries(
         metricDefinitions.map((m, i) => {
           const n = Number(p[`n${i}`]);
-          const ci95: [number, number] | null = p[`lo${i}`] === null ? null : [p[`lo${i}`], p[`hi${i}`]];
-          return [m.name, { n, mean: n === 0 ? null : p[`mean${i}`], sd: p[`sd${i}`], ci95 }];
+          const mean: number | null = p[`mean${i}`];
+          const sd: number | null = p[`sd${i}`];
+          const half = n >= 2 && mean !== null && sd !== null ? (t.get(n - 1)! * sd) / Math.sqrt(n) : null;
+          const ci95: [number, number] | null = half === null ? null : [mean! - half, mean! + half];
+          return [m.name, { n, mean: n === 0 ? null : mean, sd, ci95 }];
         }),
       ),
     }));
