@@ -2,7 +2,8 @@
 // with DATABASE_URL pointing over its link joins the fleet; its link cut mid-batch and restored,
 // the batch finishes with every run recorded once; cut for good, its runs are taken over by the
 // workers that remain (queue/liveness.ts reaps it once its heartbeat is WORKER_DEAD_AFTER_MS old),
-// and when it comes back its late results are discarded.
+// and when it comes back its late results are discarded; cut off inside a transaction, its row
+// locks go when it would be taken for dead.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -148,5 +149,38 @@ describe('a worker on another host', { skip }, () => {
     await runningOn(next, remote);
     await completed(next);
     await assertExactlyOnce(next, 40);
+  });
+
+  test('cut off inside a transaction, a worker\'s row locks go when it would be taken for dead', async () => {
+    // A worker's own pool (queue/worker.ts workerPool) on the other host opens a transaction and
+    // locks a row, as a hand-back of runs does for a few milliseconds; then its link is cut.
+    await db.query('CREATE TABLE IF NOT EXISTS lock_probe (id int PRIMARY KEY); INSERT INTO lock_probe VALUES (1) ON CONFLICT DO NOTHING');
+    const workerModule = new URL('../src/queue/worker.js', import.meta.url).href;
+    const holder = host.spawn(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `const { workerPool } = await import(${JSON.stringify(workerModule)});
+       const client = await workerPool(process.env.DATABASE_URL, 1, ${deadAfterMs}, () => {}).connect();
+       await client.query('BEGIN');
+       await client.query('SELECT id FROM lock_probe WHERE id = 1 FOR UPDATE');
+       console.log('locked');
+       setInterval(() => {}, 1000);`,
+    ], { env: { ...process.env, DATABASE_URL: db.embedded!.urlAt(host.hostAddress) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+        holder.once('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
+      });
+      host.cut();
+      const started = performance.now();
+      // Without the session timeout this would wait until PostgreSQL noticed the connection was
+      // gone: the statement timeout would end it first.
+      await db.query(`SET statement_timeout = ${3 * deadAfterMs}; UPDATE lock_probe SET id = 1 WHERE id = 1; RESET statement_timeout`);
+      const waitedMs = performance.now() - started;
+      assert.ok(waitedMs > deadAfterMs / 2, `the row was locked across the cut (waited ${waitedMs.toFixed(0)} ms)`);
+    } finally {
+      host.restore();
+      holder.kill('SIGKILL');
+    }
   });
 });

@@ -12,11 +12,21 @@ export type PoolClient = pg.PoolClient;
 
 export function createPool(
   connectionString: string,
-  options: { max?: number; onError?: (error: Error) => void; synchronousCommit?: boolean } = {},
+  options: {
+    max?: number;
+    onError?: (error: Error) => void;
+    synchronousCommit?: boolean;
+    /** PostgreSQL ends a session of this pool left inside a transaction this long (and its locks go). */
+    idleInTransactionTimeoutMs?: number;
+  } = {},
 ): pg.Pool {
+  const settings = [
+    ...(options.synchronousCommit === false ? ['-c synchronous_commit=off'] : []),
+    ...(options.idleInTransactionTimeoutMs ? [`-c idle_in_transaction_session_timeout=${Math.round(options.idleInTransactionTimeoutMs)}`] : []),
+  ];
   const pool = new pg.Pool({
     connectionString,
-    ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
+    ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
     max: options.max ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,

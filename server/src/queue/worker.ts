@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { run, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
-import { createPool, endPool } from '../db/pool.js';
+import { createPool, endPool, type Pool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
 import { ReproductionRepository } from '../repositories/reproductions.js';
 import { ResultWriter, RunRepository } from '../repositories/runs.js';
@@ -59,17 +59,30 @@ function watchForStuckFetches(events: WorkerEvents, stopRunner: () => void, log:
   };
 }
 
-export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const { log } = options;
-  // A worker's commits need not wait for the disk: everything it writes can be done again. If the
-  // last of them are lost in a crash of the machine, WAL order keeps the rest consistent (a job's
-  // completion is never durable without the run result written before it), and the runs whose
-  // claims or results were lost run again, once.
-  const pool = createPool(options.databaseUrl, {
-    max: options.concurrency * 2 + 3,
+/**
+ * A worker's connections to PostgreSQL.
+ * - Its commits need not wait for the disk: everything it writes can be done again. If the last of
+ *   them are lost in a crash of the machine, WAL order keeps the rest consistent (a job's
+ *   completion is never durable without the run result written before it), and the runs whose
+ *   claims or results were lost run again, once.
+ * - A worker cut off from the database in the middle of a transaction (a hand-back of runs: a few
+ *   milliseconds) would otherwise leave it open, with the runs it locked, until PostgreSQL noticed
+ *   the connection was gone (hours, with the kernel's TCP keepalive defaults), and the workers that
+ *   take over its jobs could not claim those runs. PostgreSQL ends such a session when the worker
+ *   would be taken for dead (`deadAfterMs`), so the locks are gone when its jobs go to others.
+ */
+export function workerPool(databaseUrl: string, concurrency: number, deadAfterMs: number, log: (message: string) => void): Pool {
+  return createPool(databaseUrl, {
+    max: concurrency * 2 + 3,
     synchronousCommit: false,
+    idleInTransactionTimeoutMs: deadAfterMs,
     onError: (e) => log(`database connection lost: ${e.message}`),
   });
+}
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const { log } = options;
+  const pool = workerPool(options.databaseUrl, options.concurrency, options.deadAfterMs, log);
   const registry = await WorkerRegistry.open(pool, log);
   const registration: Registration = {
     id: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
