@@ -111,11 +111,11 @@ interface RunPoint {
 const runPoint = (batch: string, point: number): RunPoint => ({ batch, key: `${batch}/${point}` });
 
 /**
- * Runs no longer than this (mean, per grid point) are short enough for a worker to take the next
- * job while its simulator still works through the current one's: the gap between two jobs (the
- * last results written, the job completed, the next fetched and claimed: some 5 ms) would
- * otherwise idle the simulator once per job, 5% of a job of 32 runs of 3 ms. Longer runs gain
- * little from it, and a job taken ahead is one a free worker of the fleet does not get.
+ * Runs no longer than this (the mean of the batch's runs on this worker) are short enough for a
+ * worker to take the next job while its simulator still works through the current one's: the gap
+ * between two jobs (the last results written, the job completed, the next fetched and claimed: some
+ * 5 ms) would otherwise idle the simulator once per job, 5% of a job of 32 runs of 3 ms. Longer
+ * runs gain little from it, and a job taken ahead is one a free worker of the fleet does not get.
  */
 export const lookaheadRunMs = 5;
 
