@@ -94,9 +94,15 @@ void JsonSchema::Impl::Walk(const json& schema, const std::string& location, Ref
   if (!schema.is_object() && !schema.is_boolean()) {
     Fail(location, std::string("a schema must be an object or a boolean, not ") + schema.type_name());
   }
-  nodes[&schema].location = location;
+  Node& node = nodes[&schema];  // Stays valid while Walk adds other nodes (an unordered_map's do).
+  node.location = location;
   walk_order.push_back(&schema);
   if (schema.is_boolean()) return;
+  for (const auto& [key, value] : schema.items()) {
+    for (size_t slot = 0; slot < kIndexedKeywordCount; ++slot) {
+      if (kIndexedKeywords[slot] == key) node.keywords[slot] = &value;
+    }
+  }
   for (const auto& [key, value] : schema.items()) {
     const std::string at = PointerChild(location, key);
     if (IsAnnotation(key)) continue;

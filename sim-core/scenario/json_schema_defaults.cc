@@ -10,7 +10,7 @@ using namespace json_schema_internal;
 
 const json* JsonSchema::Impl::DefaultOf(const json& schema) const {
   if (!schema.is_object()) return nullptr;
-  if (const json* d = Find(schema, "default")) return d;
+  if (const json* d = Keyword(schema, Kw("default"))) return d;
   if (const json* ref = NodeOf(schema).ref) return DefaultOf(*ref);
   return nullptr;
 }
@@ -21,8 +21,8 @@ void JsonSchema::Impl::Apply(json& inst, const json& schema, std::vector<const j
   if (!schema.is_object() || depth > kMaxDepth) return;
   // Branches are chosen on the instance as given, before this schema's own defaults can sway the choice.
   std::vector<const json*> chosen;
-  for (const char* keyword : {"anyOf", "oneOf"}) {
-    if (const json* list = Find(schema, keyword)) {
+  for (size_t keyword : {Kw("anyOf"), Kw("oneOf")}) {
+    if (const json* list = Keyword(schema, keyword)) {
       for (const json& b : *list) {
         if (Matches(inst, b, depth)) {
           chosen.push_back(&b);
@@ -32,7 +32,7 @@ void JsonSchema::Impl::Apply(json& inst, const json& schema, std::vector<const j
     }
   }
   if (inst.is_object()) {
-    const json* properties = Find(schema, "properties");
+    const json* properties = Keyword(schema, Kw("properties"));
     if (properties != nullptr) {
       for (const auto& item : properties->items()) {
         const json& sub = item.value();
@@ -50,7 +50,7 @@ void JsonSchema::Impl::Apply(json& inst, const json& schema, std::vector<const j
         }
       }
     }
-    const json* additional = Find(schema, "additionalProperties");
+    const json* additional = Keyword(schema, Kw("additionalProperties"));
     if (additional != nullptr && additional->is_object()) {
       for (auto& item : inst.items()) {
         if (properties == nullptr || !properties->contains(item.key())) {
@@ -59,12 +59,12 @@ void JsonSchema::Impl::Apply(json& inst, const json& schema, std::vector<const j
       }
     }
   } else if (inst.is_array()) {
-    if (const json* items = Find(schema, "items")) {
+    if (const json* items = Keyword(schema, Kw("items"))) {
       for (json& item : inst) Apply(item, *items, filling, depth + 1);
     }
   }
   if (const json* ref = NodeOf(schema).ref) Apply(inst, *ref, filling, depth);
-  if (const json* all = Find(schema, "allOf")) {
+  if (const json* all = Keyword(schema, Kw("allOf"))) {
     for (const json& s : *all) Apply(inst, s, filling, depth);
   }
   for (const json* b : chosen) Apply(inst, *b, filling, depth);

@@ -8,7 +8,9 @@
 // Only those files include this header; everyone else uses scenario/json_schema.h.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <regex>
@@ -60,6 +62,26 @@ inline constexpr size_t kMaxDepth = 64;
 inline const json* Find(const json& schema, const char* keyword) {
   auto it = schema.find(keyword);
   return it == schema.end() ? nullptr : &*it;
+}
+
+// The keywords validation and defaults read on every instance value: Compile keeps where each
+// sits in every schema object (JsonSchema::Impl::Node::keywords), so that a lookup is an index,
+// not a search of the schema object's keys (which was a third of a scenario's validation).
+inline constexpr std::string_view kIndexedKeywords[] = {
+    "type",        "const",         "enum",          "allOf",         "anyOf",
+    "oneOf",       "not",           "minimum",       "exclusiveMinimum", "maximum",
+    "exclusiveMaximum", "multipleOf", "minLength",    "maxLength",     "minProperties",
+    "maxProperties", "properties",  "additionalProperties", "propertyNames", "required",
+    "items",       "minItems",      "maxItems",      "uniqueItems",   "default",
+};
+inline constexpr size_t kIndexedKeywordCount = std::size(kIndexedKeywords);
+
+// A keyword's slot, checked when compiled: Kw("tpye") does not build.
+consteval size_t Kw(std::string_view keyword) {
+  for (size_t i = 0; i < kIndexedKeywordCount; ++i) {
+    if (kIndexedKeywords[i] == keyword) return i;
+  }
+  throw "not a keyword of kIndexedKeywords";
 }
 
 // Types (json_schema_validate.cc).
@@ -133,6 +155,8 @@ struct JsonSchema::Impl {
     std::string location;  // JSON pointer fragment in the schema document, e.g. "#/$defs/tcp".
     const json* ref = nullptr;  // Resolved $ref target. Not owned; points into `root`.
     std::optional<std::regex> pattern;
+    // The values of the kIndexedKeywords the schema object has, by slot (Kw); null where absent.
+    std::array<const json*, json_schema_internal::kIndexedKeywordCount> keywords{};
   };
   using Refs = std::vector<std::pair<const json*, std::string>>;
 
@@ -142,6 +166,8 @@ struct JsonSchema::Impl {
   std::vector<const json*> walk_order;
 
   const Node& NodeOf(const json& schema) const { return nodes.at(&schema); }
+  // The value of the keyword in `slot` (json_schema_internal::Kw) of a compiled schema object.
+  const json* Keyword(const json& schema, size_t slot) const { return NodeOf(schema).keywords[slot]; }
 
   // json_schema_compile.cc
   [[noreturn]] static void Fail(const std::string& location, const std::string& what);

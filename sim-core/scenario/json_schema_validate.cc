@@ -129,7 +129,7 @@ void JsonSchema::Impl::Evaluate(const json& inst, const json& schema, const Loc&
     return;
   }
   // A wrong type makes this schema's other keywords moot; reporting it alone keeps the message clear.
-  if (const json* type = Find(schema, "type")) {
+  if (const json* type = Keyword(schema, Kw("type"))) {
     unsigned expected = TypeMask(*type);
     if ((InstanceType(inst) & expected) == 0) {
       sink.Add(loc, "must be " + JoinAlternatives(TypePhrases(*type)) + " (got " + Got(inst, expected) + ")");
@@ -140,10 +140,10 @@ void JsonSchema::Impl::Evaluate(const json& inst, const json& schema, const Loc&
     Evaluate(inst, *ref, loc, sink);
     if (sink.Done()) return;
   }
-  if (const json* c = Find(schema, "const"); c != nullptr && inst != *c) {
+  if (const json* c = Keyword(schema, Kw("const")); c != nullptr && inst != *c) {
     sink.Add(loc, "must be " + Show(*c) + " (got " + Show(inst) + ")");
   }
-  if (const json* values = Find(schema, "enum")) CheckEnum(inst, *values, loc, sink);
+  if (const json* values = Keyword(schema, Kw("enum"))) CheckEnum(inst, *values, loc, sink);
   if (sink.Done()) return;
   if (inst.is_number()) {
     CheckNumber(inst, schema, loc, sink);
@@ -155,17 +155,17 @@ void JsonSchema::Impl::Evaluate(const json& inst, const json& schema, const Loc&
     CheckArray(inst, schema, loc, sink);
   }
   if (sink.Done()) return;
-  if (const json* all = Find(schema, "allOf")) {
+  if (const json* all = Keyword(schema, Kw("allOf"))) {
     for (const json& s : *all) {
       Evaluate(inst, s, loc, sink);
       if (sink.Done()) return;
     }
   }
-  if (const json* any = Find(schema, "anyOf")) CheckAlternatives(inst, *any, false, loc, sink);
+  if (const json* any = Keyword(schema, Kw("anyOf"))) CheckAlternatives(inst, *any, false, loc, sink);
   if (sink.Done()) return;
-  if (const json* one = Find(schema, "oneOf")) CheckAlternatives(inst, *one, true, loc, sink);
+  if (const json* one = Keyword(schema, Kw("oneOf"))) CheckAlternatives(inst, *one, true, loc, sink);
   if (sink.Done()) return;
-  if (const json* n = Find(schema, "not"); n != nullptr && Matches(inst, *n, loc.depth)) {
+  if (const json* n = Keyword(schema, Kw("not")); n != nullptr && Matches(inst, *n, loc.depth)) {
     std::vector<std::string> phrases = Describe(*n);
     bool vague = phrases.empty() || std::find(phrases.begin(), phrases.end(), "anything") != phrases.end();
     sink.Add(loc, vague ? "is not allowed" : "must not be " + JoinAlternatives(phrases));
@@ -187,23 +187,23 @@ void JsonSchema::Impl::CheckEnum(const json& inst, const json& values, const Loc
 
 void JsonSchema::Impl::CheckNumber(const json& inst, const json& schema, const Loc& loc, Sink& sink) const {
   struct Bound {
-    const char* keyword;
+    size_t keyword;
     const char* op;
     bool (*violated)(int);
   };
   static constexpr Bound kBounds[] = {
-      {"minimum", ">=", [](int c) { return c < 0; }},
-      {"exclusiveMinimum", ">", [](int c) { return c <= 0; }},
-      {"maximum", "<=", [](int c) { return c > 0; }},
-      {"exclusiveMaximum", "<", [](int c) { return c >= 0; }},
+      {Kw("minimum"), ">=", [](int c) { return c < 0; }},
+      {Kw("exclusiveMinimum"), ">", [](int c) { return c <= 0; }},
+      {Kw("maximum"), "<=", [](int c) { return c > 0; }},
+      {Kw("exclusiveMaximum"), "<", [](int c) { return c >= 0; }},
   };
   for (const Bound& b : kBounds) {
-    const json* limit = Find(schema, b.keyword);
+    const json* limit = Keyword(schema, b.keyword);
     if (limit != nullptr && b.violated(CompareNumbers(inst, *limit))) {
       sink.Add(loc, std::string("must be ") + b.op + " " + Show(*limit) + " (got " + Show(inst) + ")");
     }
   }
-  if (const json* m = Find(schema, "multipleOf"); m != nullptr && !IsMultipleOf(inst, *m)) {
+  if (const json* m = Keyword(schema, Kw("multipleOf")); m != nullptr && !IsMultipleOf(inst, *m)) {
     sink.Add(loc, "must be a multiple of " + Show(*m) + " (got " + Show(inst) + ")");
   }
 }
@@ -211,10 +211,10 @@ void JsonSchema::Impl::CheckNumber(const json& inst, const json& schema, const L
 void JsonSchema::Impl::CheckString(const json& inst, const json& schema, const Loc& loc, Sink& sink) const {
   const std::string& s = inst.get_ref<const std::string&>();
   size_t length = CodePoints(s);
-  if (const json* min = Find(schema, "minLength"); min != nullptr && length < AsCount(*min)) {
+  if (const json* min = Keyword(schema, Kw("minLength")); min != nullptr && length < AsCount(*min)) {
     sink.Add(loc, "must have at least " + Show(*min) + " character(s)");
   }
-  if (const json* max = Find(schema, "maxLength"); max != nullptr && length > AsCount(*max)) {
+  if (const json* max = Keyword(schema, Kw("maxLength")); max != nullptr && length > AsCount(*max)) {
     sink.Add(loc, "must have at most " + Show(*max) + " character(s)");
   }
   const Node& node = NodeOf(schema);
@@ -229,15 +229,15 @@ void JsonSchema::Impl::CheckString(const json& inst, const json& schema, const L
 }
 
 void JsonSchema::Impl::CheckObject(const json& inst, const json& schema, const Loc& loc, Sink& sink) const {
-  if (const json* min = Find(schema, "minProperties"); min != nullptr && inst.size() < AsCount(*min)) {
+  if (const json* min = Keyword(schema, Kw("minProperties")); min != nullptr && inst.size() < AsCount(*min)) {
     sink.Add(loc, "must have at least " + Show(*min) + " field(s)");
   }
-  if (const json* max = Find(schema, "maxProperties"); max != nullptr && inst.size() > AsCount(*max)) {
+  if (const json* max = Keyword(schema, Kw("maxProperties")); max != nullptr && inst.size() > AsCount(*max)) {
     sink.Add(loc, "must have at most " + Show(*max) + " field(s)");
   }
-  const json* properties = Find(schema, "properties");
-  const json* additional = Find(schema, "additionalProperties");
-  const json* names = Find(schema, "propertyNames");
+  const json* properties = Keyword(schema, Kw("properties"));
+  const json* additional = Keyword(schema, Kw("additionalProperties"));
+  const json* names = Keyword(schema, Kw("propertyNames"));
   for (const auto& item : inst.items()) {
     const std::string& key = item.key();
     if (names != nullptr) {
@@ -256,7 +256,7 @@ void JsonSchema::Impl::CheckObject(const json& inst, const json& schema, const L
     }
     if (sink.Done()) return;
   }
-  if (const json* required = Find(schema, "required")) {
+  if (const json* required = Keyword(schema, Kw("required"))) {
     for (size_t i = 0; i < required->size(); ++i) {
       const std::string& name = (*required)[i].get_ref<const std::string&>();
       if (!inst.contains(name)) sink.Add(RequiredLoc(loc, i), "missing required field " + Quote(name));
@@ -277,13 +277,13 @@ void JsonSchema::Impl::CheckObject(const json& inst, const json& schema, const L
 }
 
 void JsonSchema::Impl::CheckArray(const json& inst, const json& schema, const Loc& loc, Sink& sink) const {
-  if (const json* min = Find(schema, "minItems"); min != nullptr && inst.size() < AsCount(*min)) {
+  if (const json* min = Keyword(schema, Kw("minItems")); min != nullptr && inst.size() < AsCount(*min)) {
     sink.Add(loc, "must have at least " + Show(*min) + " item(s)");
   }
-  if (const json* max = Find(schema, "maxItems"); max != nullptr && inst.size() > AsCount(*max)) {
+  if (const json* max = Keyword(schema, Kw("maxItems")); max != nullptr && inst.size() > AsCount(*max)) {
     sink.Add(loc, "must have at most " + Show(*max) + " item(s)");
   }
-  if (const json* unique = Find(schema, "uniqueItems"); unique != nullptr && unique->get<bool>()) {
+  if (const json* unique = Keyword(schema, Kw("uniqueItems")); unique != nullptr && unique->get<bool>()) {
     for (size_t i = 1; i < inst.size() && !sink.Done(); ++i) {
       for (size_t j = 0; j < i; ++j) {
         if (inst[i] == inst[j]) {
@@ -293,7 +293,7 @@ void JsonSchema::Impl::CheckArray(const json& inst, const json& schema, const Lo
       }
     }
   }
-  if (const json* items = Find(schema, "items")) {
+  if (const json* items = Keyword(schema, Kw("items"))) {
     for (size_t i = 0; i < inst.size() && !sink.Done(); ++i) Evaluate(inst[i], *items, ItemLoc(loc, i), sink);
   }
 }
