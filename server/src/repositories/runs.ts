@@ -234,14 +234,13 @@ export class RunRepository {
       const held = await client.query('SELECT 1 FROM graphile_worker.jobs WHERE id = $1 AND locked_by = $2 AND attempts = $3', [lock.jobId, lock.lockedBy, lock.attempts]);
       if (held.rowCount === 0) return [];
       // Locked here, a run cannot be claimed through the old job meanwhile; once moved, it no longer can.
-      const open = await client.query<{ id: number }>(
-        `SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND ${unfinishedById} ORDER BY id FOR UPDATE`,
+      const open = await client.query<{ id: number; batch_id: string; point_index: number }>(
+        `SELECT id, batch_id, point_index FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND ${unfinishedById} ORDER BY id FOR UPDATE`,
         [runIds, lock.jobId],
       );
       const ids = open.rows.map((row) => Number(row.id));
       if (ids.length === 0) return [];
-      const moved = await client.query<{ batch_id: string; point_index: number }>('SELECT batch_id, point_index FROM runs WHERE id = ANY($1::bigint[]) ORDER BY id', [ids]);
-      const [job] = await addJobs(client, [runJobSpec(moved.rows[0].batch_id, ids, moved.rows.map((row) => row.point_index))]);
+      const [job] = await addJobs(client, [runJobSpec(open.rows[0].batch_id, ids, open.rows.map((row) => row.point_index))]);
       await client.query('UPDATE runs SET job_id = $1 WHERE id = ANY($2::bigint[])', [job.id, ids]);
       return ids;
     });
