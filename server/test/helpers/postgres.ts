@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
 
 export interface TestDatabase {
   url: string;

@@ -6,7 +6,7 @@ import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './embedded.js';
+import { freePort } from '../../src/db/embedded.js';
 import type { NetnsHost } from './netns.js';
 
 const mainScript = fileURLToPath(new URL('../../src/main.js', import.meta.url));
