@@ -25,7 +25,7 @@ export interface Config {
    * per concurrent run and feeds it run after run (the default); `spawn` starts tcpsim per run.
    */
   workerRunner: 'serve' | 'spawn';
-  /** BATCH_JOB_RUNS: consecutive runs of a batch queued as one job (a worker claims them in groups). */
+  /** BATCH_JOB_RUNS: consecutive runs of a batch or a reproduction queued as one job (a worker claims them in groups). */
   batchJobRuns: number;
   tcpsimPath: string;
   webDist: string;

@@ -2,7 +2,8 @@
 // the queue at full size (and a document at quick size) gives the report `tcpsim reproduce --json`
 // prints, to the byte and runsHash included, stored at its link; bad experiments are 400s with the
 // document's path and tcpsim's words; cancelling stops the runs; a worker killed mid-run leaves
-// every run recorded exactly once.
+// every run recorded exactly once; the runs are queued as jobs of consecutive runs, claimed in
+// groups.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,9 @@ import { after, before, describe, test } from 'node:test';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
 import { json, post, startServer, startWorkerProcess, waitFor, type Proc, type TestServer } from './helpers/server.js';
 import { tcpsim } from './helpers/native.js';
+import { parseReproductionRunPayload, reproductionRunJobSpecs } from '../src/queue/reproduction-jobs.js';
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
 
 let db: TestDatabase;
 let server: TestServer;
@@ -233,5 +237,63 @@ test('a worker killed by its pid mid-run: the run is retried elsewhere, every ru
   assert.equal(retried.rows[0].attempts, 2, 'the killed run ran again, once');
   assert.equal(await (await fetch(`${own.url}/api/reproductions/${id}/report`)).text(), cli(['reproduce', file, '--quick', '--json']).stdout);
   await (pid === a.pid ? b : a).stop();
+  await own.stop();
+});
+
+test('a reproduction\'s jobs name each run\'s point: its variant and point in run order', () => {
+  // sim-core's Expand orders runs variant-major, then point, then replication: with 30
+  // replications, runs 0-29 are the first point's, 30-59 the second's.
+  const specs = reproductionRunJobSpecs('r1', 70, 30, 32);
+  assert.deepEqual(specs.map((spec) => spec.payload), [
+    { reproduction: 'r1', runs: range(0, 32), points: range(0, 32).map((run) => Math.floor(run / 30)) },
+    { reproduction: 'r1', runs: range(32, 64), points: range(32, 64).map((run) => Math.floor(run / 30)) },
+    { reproduction: 'r1', runs: range(64, 70), points: [2, 2, 2, 2, 2, 2] },
+  ]);
+  // Payloads of earlier servers (one run, no points) still parse.
+  assert.deepEqual(parseReproductionRunPayload({ reproduction: 'r1', run: 5 }), { reproduction: 'r1', runs: [5] });
+  assert.deepEqual(parseReproductionRunPayload(specs[2].payload), specs[2].payload);
+  assert.throws(() => parseReproductionRunPayload({ reproduction: 'r1', runs: [1, 2], points: [0] }), /bad payload/);
+});
+
+test('a reproduction\'s runs are queued as jobs of consecutive runs, claimed in groups', async () => {
+  // No worker until the queue has been read (the shared server's stopped with the test above).
+  const own = await startServer(db.url, { WORKERS: '0' });
+  started.push(own);
+  const document = experimentDocument('right-edge-recovery');
+  const file = join(scratch, 'right-edge-recovery-groups.json');
+  writeFileSync(file, JSON.stringify(document));
+  const expected = cli(['reproduce', file, '--quick', '--json']).stdout;
+  const { replications, runs: total } = JSON.parse(expected) as { replications: number; runs: number };
+  assert.ok(total > 64 && replications > 1, `${total} runs, ${replications} replications`);
+
+  const { id, runs } = await submit(own, { experiment: document, mode: 'quick' });
+  assert.equal(runs, total);
+  // Jobs of BATCH_JOB_RUNS (32) consecutive runs.
+  const queued = await db.query<{ run_index: number; job_id: number }>(
+    `SELECT r.run_index, r.job_id FROM reproduction_runs r JOIN graphile_worker.jobs j ON j.id = r.job_id
+     WHERE r.reproduction_id = $1 AND j.task_identifier = 'tcb_lab_reproduction_run' ORDER BY r.run_index`,
+    [id],
+  );
+  assert.equal(queued.rows.length, total, 'every run is in a queued job');
+  const jobOf = queued.rows.map((row) => Number(row.job_id));
+  assert.equal(new Set(jobOf).size, Math.ceil(total / 32));
+  jobOf.forEach((job, i) => assert.equal(job, jobOf[32 * Math.floor(i / 32)], `run ${i} is in the job of runs ${32 * Math.floor(i / 32)}..`));
+
+  const worker = await startWorkerProcess(db.url);
+  started.push(worker);
+  const r = await finished(own, id);
+  assert.equal(r.status, 'completed', JSON.stringify(r));
+  await assertRecordedOnce(id, runs);
+  assert.equal(await (await fetch(`${own.url}/api/reproductions/${id}/report`)).text(), expected);
+  // The first job's first run goes alone (nothing of the reproduction has run on the worker); the
+  // others in a few claims, not one each (a claim stamps its runs' started_at with one
+  // transaction time).
+  const first = await db.query<{ started_at: Date }>(
+    'SELECT started_at FROM reproduction_runs WHERE reproduction_id = $1 AND run_index < 32',
+    [id],
+  );
+  const claims = new Set(first.rows.map((row) => row.started_at.getTime())).size;
+  assert.ok(claims >= 2 && claims <= 8, `the first job's 32 runs went in ${claims} claims`);
+  await worker.stop();
   await own.stop();
 });

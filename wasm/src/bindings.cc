@@ -317,12 +317,13 @@ class ExperimentSession {
       out.set("runs", static_cast<double>(plan_.runs.size()));
       out.set("experiment", experiment_->document.dump());
       out.set("maxDurationS", max_duration_s);
+      out.set("replications", plan_.replications);
       return out;
     });
   }
 
   // {runs, experiment: the validated document as JSON text, maxDurationS: the longest run's simulated
-  // duration} | {error}
+  // duration, replications: of each variant and point in this mode} | {error}
   val Status() const { return status_; }
 
   // Run `index`'s scenario document with its seed, for a caller that runs it elsewhere (`tcpsim run

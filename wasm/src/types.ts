@@ -179,6 +179,11 @@ export interface ExperimentPlan {
   experiment: import('./generated/experiment.js').Experiment;
   /** The longest simulated duration among the runs, in seconds. */
   maxDurationS: number;
+  /**
+   * Replications of each variant and point in this mode: the runs go variant by variant, point by
+   * point, so runs i·replications to (i+1)·replications − 1 are one point's.
+   */
+  replications: number;
 }
 
 export interface ExperimentOutcome {

@@ -80,7 +80,7 @@ function experiment(engine: TcbsimEngine, request: ExperimentRequest, post: Post
   if ('error' in status) return status;
   switch (request.type) {
     case 'experimentPlan':
-      return { value: { runs: status.runs, experiment: JSON.parse(status.experiment), maxDurationS: status.maxDurationS } };
+      return { value: { runs: status.runs, experiment: JSON.parse(status.experiment), maxDurationS: status.maxDurationS, replications: status.replications } };
     case 'experimentRuns': {
       let lastPost = -Infinity;
       const out = s.runRange(request.from, request.to, (done) => {

@@ -45,6 +45,10 @@ test('runs executed elsewhere: each run\'s scenario through `tcpsim run --trace 
   const native = await tcpsim(['reproduce', name, '--quick', '--json', '--jobs', '1']);
   const outcome = await simulator.experimentReport(name, records, { quick: true });
   assert.equal(outcome.json, native.stdout);
+  // The plan's replications are the report's (the service groups a point's runs by them).
+  assert.equal(plan.replications, JSON.parse(native.stdout).replications);
+  assert.equal((await simulator.planExperiment('right-edge-recovery', { quick: true })).replications,
+    JSON.parse((await tcpsim(['reproduce', 'right-edge-recovery', '--quick', '--json'])).stdout).replications);
   // The validated document expands to the same plan as the name (the service stores the document).
   const again = await simulator.experimentReport(JSON.stringify(plan.experiment), records, { quick: true });
   assert.equal(again.json, native.stdout);

@@ -4,8 +4,26 @@
 // public `AddJobsJobSpec`s, passed to `add_jobs` by field name as WorkerUtils.addJobs passes them,
 // never by position, and jobs are only ever read through the public `graphile_worker.jobs` view.
 import type { AddJobsJobSpec } from 'graphile-worker';
-import type { PoolClient } from '../db/pool.js';
+import type { Pool, PoolClient } from '../db/pool.js';
 import { runTask, simulationJobFlag } from './names.js';
+
+/** The job a task holds, as graphile-worker fetched it. */
+export interface JobLock {
+  jobId: number;
+  /** The worker pool's id the job is locked with. */
+  lockedBy: string;
+  /** The job's attempt (graphile-worker increments it at every fetch). */
+  attempts: number;
+}
+
+/**
+ * Whether the job is still locked by the worker pool that fetched it, in the attempt it fetched:
+ * not when the worker was taken for dead and the job went back to the queue (or to another worker).
+ */
+export async function jobHeld(db: Pool | PoolClient, lock: JobLock): Promise<boolean> {
+  const r = await db.query('SELECT 1 FROM graphile_worker.jobs WHERE id = $1 AND locked_by = $2 AND attempts = $3', [lock.jobId, lock.lockedBy, lock.attempts]);
+  return r.rowCount === 1;
+}
 
 /** How many times a job may be tried (worker deaths and database errors); the run itself fails after maxRunAttempts. */
 export const jobMaxAttempts = 10;

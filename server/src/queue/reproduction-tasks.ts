@@ -1,24 +1,26 @@
-// The graphile-worker tasks of reproductions. A run's task claims the run, asks sim-core's
-// ExperimentSession (WASM) for the run's scenario and seed, runs it with the worker's engine (the
-// native tcpsim), reads the run's record from the summary with sim-core's RecordRun and stores it
-// under the claim; the report's task builds the report from the records in run order with
-// sim-core's BuildReport. As for a batch's runs, a cancelled reproduction's runs are aborted, and a
-// run stopped by this worker's shutdown fails its job so that the queue gives it to another worker.
-import type { JobHelpers, Task, TaskList } from 'graphile-worker';
-import type { ReproductionRepository } from '../repositories/reproductions.js';
+// The graphile-worker tasks of reproductions. A run job's runs go through the JobRunner that runs
+// batches' jobs (run-task.ts: claimed in groups while short, handed back when not), as a
+// JobRunKind whose run asks sim-core's ExperimentSession (WASM) for the run's scenario and seed,
+// runs it with the worker's engine (the native tcpsim), reads the run's record from the summary
+// with sim-core's RecordRun and stores it under the claim; the report's task builds the report
+// from the records in run order with sim-core's BuildReport. A run that fails fails the
+// reproduction and stops its other runs, as `tcpsim reproduce` stops at its first failure.
+import type { Task, TaskList } from 'graphile-worker';
+import type { ResultWriter } from '../repositories/result-writer.js';
+import type { ClaimedReproductionRun, CompletedRun, ReproductionRepository } from '../repositories/reproductions.js';
 import type { Engine } from '../sim/engine.js';
 import { ExperimentEngine, ExperimentEngineMissing } from '../sim/experiment-engine.js';
-import type { CancellationListener } from './cancellation.js';
-import { maxRunAttempts } from './names.js';
 import { parseReproductionReportPayload, parseReproductionRunPayload, reproductionReportTask, reproductionRunTask } from './reproduction-jobs.js';
-import { shutdownRetryMessage } from './run-task.js';
+import { runPoint, type JobRunKind, type JobRunner } from './run-task.js';
 
 export interface ReproductionTaskOptions {
+  runner: JobRunner;
   workerId: string;
   reproductions: ReproductionRepository;
+  /** Writes the runs' records several at a time (ReproductionRepository.completeMany). */
+  records: ResultWriter<CompletedRun>;
   /** Runs each run's scenario (the native tcpsim when it is built). */
   engine: Engine;
-  cancellation: CancellationListener;
   runTimeoutMs: number;
 }
 
@@ -29,7 +31,7 @@ export interface ReproductionTasks {
 }
 
 export function makeReproductionTasks(options: ReproductionTaskOptions): ReproductionTasks {
-  const { reproductions, engine, cancellation } = options;
+  const { reproductions, records, engine, workerId } = options;
   // Started by the first reproduction job: a worker that only runs batches never loads the module.
   let experiments: Promise<ExperimentEngine> | undefined;
   const experimentEngine = () => {
@@ -38,45 +40,36 @@ export function makeReproductionTasks(options: ReproductionTaskOptions): Reprodu
     return experiments;
   };
 
-  const runTask: Task = async (payload, helpers: JobHelpers) => {
-    const { reproduction, run } = parseReproductionRunPayload(payload);
-    const claimed = await reproductions.claim(reproduction, run, options.workerId, engine.kind);
-    if (!claimed) return; // Recorded, failed, or cancelled: nothing to do.
-    if (claimed.attempt > maxRunAttempts) {
-      await reproductions.fail(claimed, `the run was started ${maxRunAttempts} times and its worker stopped each time`);
-      return;
-    }
-    const controller = cancellation.track(reproduction);
-    const onShutdown = () => controller.abort();
-    helpers.abortSignal?.addEventListener('abort', onShutdown, { once: true });
-    try {
-      const sim = await experimentEngine().catch(async (error: Error) => {
-        if (!(error instanceof ExperimentEngineMissing)) throw error;
-        await reproductions.fail(claimed, error.message);
-        return null;
-      });
-      if (!sim) return;
-      const scenario = await sim.runScenario(claimed.source, claimed.mode, claimed.index);
-      // Trace level 'summary': the complete summary, which the experiment's metrics read (per link,
-      // per item); the resultHash is that of any level.
-      const outcome = await engine.run(scenario, { trace: 'summary', timeoutMs: options.runTimeoutMs, signal: controller.signal });
-      if (outcome.ok) {
-        const record = await sim.record(claimed.source, claimed.mode, outcome.summary);
-        await reproductions.complete(claimed, record, outcome.wallSeconds);
-      } else if (outcome.kind === 'aborted') {
-        // Cancelled: the run is already marked. Shut down: the job fails and runs again later.
-        if (helpers.abortSignal?.aborted) throw new Error(shutdownRetryMessage);
-      } else if (outcome.kind === 'scenario') {
-        await reproductions.fail(claimed, `${outcome.path}: ${outcome.problem}`);
-      } else if (outcome.kind === 'timeout') {
-        await reproductions.fail(claimed, `${outcome.message} (RUN_TIMEOUT_S)`);
-      } else {
-        await reproductions.fail(claimed, outcome.message);
-      }
-    } finally {
-      helpers.abortSignal?.removeEventListener('abort', onShutdown);
-      cancellation.release(reproduction, controller);
-    }
+  const runTask: Task = async (payload, helpers) => {
+    const { reproduction, runs, points } = parseReproductionRunPayload(payload);
+    // Loaded before the runs, so that its start-up is not taken for the first run's time.
+    const sim = await experimentEngine().catch((error: Error) => {
+      if (error instanceof ExperimentEngineMissing) return error;
+      throw error;
+    });
+    const pointOf = points && ((index: number) => points[runs.indexOf(index)]);
+    const kind: JobRunKind<ClaimedReproductionRun> = {
+      claim: (ids, lock) => reproductions.claim(reproduction, ids, lock, workerId, engine.kind),
+      handOff: (ids, lock) => reproductions.handOff(reproduction, ids, lock, pointOf),
+      unfinished: (ids, lock) => reproductions.unfinished(reproduction, ids, lock.jobId),
+      owner: () => reproduction,
+      // Without points (a one-run job of an earlier server), the reproduction's runs as one point.
+      point: (run) => runPoint(reproduction, pointOf ? pointOf(run.index) : 0),
+      async start(run, signal) {
+        if (sim instanceof Error) return { ok: false, kind: 'internal', message: sim.message };
+        const scenario = await sim.runScenario(run.source, run.mode, run.index);
+        // Trace level 'summary': the complete summary, which the experiment's metrics read (per
+        // link, per item); the resultHash is that of any level.
+        return engine.run(scenario, { trace: 'summary', timeoutMs: options.runTimeoutMs, signal });
+      },
+      async record(run, result) {
+        if (!result.ok) return reproductions.fail(run, result.error);
+        const record = await (sim as ExperimentEngine).record(run.source, run.mode, result.outcome.summary);
+        return records.write({ run, record, wallSeconds: result.outcome.wallSeconds });
+      },
+      flush: () => void records.flush(),
+    };
+    await options.runner.run(kind, runs, runs.map((index) => (pointOf ? runPoint(reproduction, pointOf(index)) : undefined)), helpers);
   };
 
   const reportTask: Task = async (payload) => {

@@ -1,26 +1,29 @@
-// The graphile-worker task that runs a job's runs: consecutive runs of one batch, claimed in
-// groups while they are short and handed back to the queue when they are not.
+// Running a job's runs: consecutive runs of one batch or one reproduction, claimed in groups while
+// they are short and handed back to the queue when they are not. The graphile-worker task of a
+// batch's jobs is here (makeRunTask); a reproduction's is in reproduction-tasks.ts, through the
+// same JobRunner with a JobRunKind of its own.
 //
-// A job holds up to BATCH_JOB_RUNS consecutive runs of a batch (a grid point's replications, then
-// the next point's). The task claims as many runs at once as their expected times fit in the time a
+// A job holds up to BATCH_JOB_RUNS consecutive runs (a grid point's replications, then the next
+// point's). The runner claims as many runs at once as their expected times fit in the time a
 // worker may keep a job's runs (`groupBudgetMs`): a run's expected time is its point's mean on this
 // worker, or, for a point not yet seen, `unseenPointFactor` times the longest point mean of its
 // batch; with neither (the batch's first run here), the run is claimed alone.
 // When that time is up, a single run outlasts it, or the next run is expected to, the runs it has
 // not claimed go back to the queue as a new job that any worker can take, so long runs spread over
 // the fleet as if each had a job of its own while short ones cost a claim and a write per group,
-// not per run. Results are written several at a time (ResultWriter) while the simulator goes on
-// with the next run.
+// not per run. A batch's results are written several at a time (ResultWriter) while the simulator
+// goes on with the next run.
 //
 // A run cancelled meanwhile is left as the API marked it; a run stopped by this worker's shutdown
 // fails the job, so that the queue gives its runs to another worker. A job that is no longer this
 // worker's (it was taken for dead and its job went elsewhere) fails too, which graphile-worker
 // ignores for a job locked by someone else: only the job's holder may finish it.
 import type { JobHelpers, Task } from 'graphile-worker';
-import { recordedValues, type ClaimedRun, type JobLock, type ResultWriter, type RunRecord, type RunRepository } from '../repositories/runs.js';
+import type { ResultWriter } from '../repositories/result-writer.js';
+import { recordedValues, type ClaimedRun, type RunRepository, type RunResultEntry } from '../repositories/runs.js';
 import type { Engine, RunOutcome } from '../sim/engine.js';
 import type { CancellationListener } from './cancellation.js';
-import { parseRunJobPayload } from './jobs.js';
+import { parseRunJobPayload, type JobLock } from './jobs.js';
 import { maxRunAttempts } from './names.js';
 
 /** The error a job fails with when its worker stops: the queue runs it again elsewhere. */
@@ -32,14 +35,43 @@ export const lostJobMessage = 'this worker no longer holds the job (it was taken
 /** How long a worker keeps a job's runs to itself before handing the unclaimed ones back. */
 export const groupBudgetMs = 1000;
 
-export interface RunTaskOptions {
-  workerId: string;
-  runs: RunRepository;
-  results: ResultWriter;
-  engine: Engine;
+export interface JobRunnerOptions {
+  /** Whether runs are handed to the simulator a group at once (Engine.pipelined). */
+  pipelined: boolean;
+  /** Whether this worker still holds the job (queue/jobs.ts jobHeld). */
+  jobHeld: (lock: JobLock) => Promise<boolean>;
   cancellation: CancellationListener;
-  runTimeoutMs: number;
   log: (message: string) => void;
+}
+
+/** A run's end as its kind records it: the engine's successful outcome, or why the run failed. */
+export type RunResult = { ok: true; outcome: Extract<RunOutcome, { ok: true }> } | { ok: false; error: string };
+
+/**
+ * A kind of run that jobs hold (a batch's, a reproduction's): how its runs are claimed under the
+ * job's lock, started, recorded and handed back. Run ids are those of the job's payload.
+ */
+export interface JobRunKind<C extends { attempt: number }> {
+  /**
+   * Claims those of `ids` that are the job's and unfinished, in the order asked (each claim
+   * increments the run's attempt); held false, nothing claimed, when the job is no longer this
+   * worker's.
+   */
+  claim(ids: number[], lock: JobLock): Promise<{ held: boolean; runs: C[] }>;
+  /** Moves those of `ids` that are the job's and unfinished to a job of their own. */
+  handOff(ids: number[], lock: JobLock): Promise<unknown>;
+  /** Those of `ids` that are the job's and unfinished. */
+  unfinished(ids: number[], lock: JobLock): Promise<number[]>;
+  /** The batch or reproduction whose cancellation stops the run. */
+  owner(run: C): string;
+  /** The run's grid point (whose runs take about as long as each other). */
+  point(run: C): RunPoint;
+  /** Runs it on the engine. */
+  start(run: C, signal: AbortSignal): Promise<RunOutcome>;
+  /** Records the run's end: true, or false when its claim was superseded (the run is another worker's, or cancelled). */
+  record(run: C, result: RunResult): Promise<boolean>;
+  /** Writes at once the records that record() keeps to write several together (the job is ending). */
+  flush?(): void;
 }
 
 /**
@@ -102,13 +134,15 @@ function remembered<T>(map: Map<string, T>, key: string, make: () => T): T {
 }
 
 /** A run's grid point, as RunTimes knows it. */
-interface RunPoint {
+export interface RunPoint {
+  /** The batch or reproduction. */
   batch: string;
   /** `<batch>/<point>` */
   key: string;
 }
 
-const runPoint = (batch: string, point: number): RunPoint => ({ batch, key: `${batch}/${point}` });
+/** Point `point` of batch (or reproduction) `owner`. */
+export const runPoint = (owner: string, point: number): RunPoint => ({ batch: owner, key: `${owner}/${point}` });
 
 /**
  * Runs no longer than this (the mean of the batch's runs on this worker) are short enough for a
@@ -119,38 +153,76 @@ const runPoint = (batch: string, point: number): RunPoint => ({ batch, key: `${b
  */
 export const lookaheadRunMs = 5;
 
-export interface RunTask {
-  task: Task;
-  /** Whether every job this task runs has claimed all its runs, and those are short (lookaheadRunMs). */
-  allQueuedAndShort(): boolean;
-  /** Jobs this task runs now. */
-  readonly active: number;
+/**
+ * Runs jobs' runs, of whatever kind, on one worker: keeps what their runs took (to size the next
+ * claims) and which jobs it runs now (to know when another job may queue behind them).
+ */
+export class JobRunner {
+  readonly #times = new RunTimes();
+  readonly #active = new Set<{ queuedAndShort(): boolean }>();
+
+  constructor(private readonly options: JobRunnerOptions) {}
+
+  /** Runs the job's runs `ids` of `kind`; `points[i]` is the grid point of `ids[i]`, when the payload says. */
+  async run<C extends { attempt: number }>(kind: JobRunKind<C>, ids: number[], points: Array<RunPoint | undefined>, helpers: JobHelpers): Promise<void> {
+    const lock: JobLock = { jobId: Number(helpers.job.id), lockedBy: helpers.job.locked_by ?? '', attempts: helpers.job.attempts };
+    const job = new JobRuns(this.options, this.#times, kind, points, ids, lock, helpers);
+    this.#active.add(job);
+    try {
+      await job.run();
+    } finally {
+      this.#active.delete(job);
+    }
+  }
+
+  /** Whether every job this runner runs has claimed all its runs, and those are short (lookaheadRunMs). */
+  allQueuedAndShort(): boolean {
+    return [...this.#active].every((job) => job.queuedAndShort());
+  }
+
+  /** Jobs this runner runs now. */
+  get active(): number {
+    return this.#active.size;
+  }
 }
 
-export function makeRunTask(options: RunTaskOptions): RunTask {
-  const times = new RunTimes();
-  const active = new Set<JobRuns>();
-  return {
-    task: async (payload, helpers) => {
-      const { batch, points, runs } = parseRunJobPayload(payload);
-      const lock: JobLock = { jobId: Number(helpers.job.id), lockedBy: helpers.job.locked_by ?? '', attempts: helpers.job.attempts };
-      const runPoints = runs.map((_, i) => (batch !== undefined && points !== undefined ? runPoint(batch, points[i]) : undefined));
-      const job = new JobRuns(options, times, runPoints, runs, lock, helpers);
-      active.add(job);
-      try {
-        await job.run();
-      } finally {
-        active.delete(job);
-      }
-    },
-    allQueuedAndShort: () => [...active].every((job) => job.queuedAndShort()),
-    get active() {
-      return active.size;
-    },
+export interface RunTaskOptions {
+  runner: JobRunner;
+  workerId: string;
+  runs: RunRepository;
+  results: ResultWriter<RunResultEntry>;
+  engine: Engine;
+  runTimeoutMs: number;
+}
+
+/** The task of a batch's jobs. */
+export function makeRunTask(options: RunTaskOptions): Task {
+  const { runs, results, engine, workerId, runTimeoutMs } = options;
+  const kind: JobRunKind<ClaimedRun> = {
+    claim: (ids, lock) => runs.claim(ids, lock, workerId, engine.kind),
+    handOff: (ids, lock) => runs.handOff(ids, lock),
+    unfinished: (ids, lock) => runs.unfinished(ids, lock.jobId),
+    owner: (run) => run.batchId,
+    point: (run) => runPoint(run.batchId, run.pointIndex),
+    start: (run, signal) => engine.run(run.scenarioText, { seed: run.seed, trace: run.trace, timeoutMs: runTimeoutMs, signal, values: recordedValues }),
+    flush: () => void results.flush(),
+    record: (run, result) =>
+      results.write({
+        run,
+        record: result.ok
+          // The summary's text as the engine had it (serve's answer line), parsed by nobody here.
+          ? { status: 'done', summaryText: result.outcome.summaryText ?? JSON.stringify(result.outcome.summary), wallSeconds: result.outcome.wallSeconds, values: result.outcome.values }
+          : { status: 'failed', error: result.error },
+      }),
+  };
+  return async (payload, helpers) => {
+    const { batch, points, runs: ids } = parseRunJobPayload(payload);
+    const runPoints = ids.map((_, i) => (batch !== undefined && points !== undefined ? runPoint(batch, points[i]) : undefined));
+    await options.runner.run(kind, ids, runPoints, helpers);
   };
 }
 
-class JobRuns {
+class JobRuns<C extends { attempt: number }> {
   /** Index in `ids` of the first run not yet claimed. */
   #next = 0;
   readonly #started = performance.now();
@@ -159,8 +231,9 @@ class JobRuns {
   readonly #writes: Promise<boolean>[] = [];
 
   constructor(
-    private readonly options: RunTaskOptions,
+    private readonly options: JobRunnerOptions,
     private readonly times: RunTimes,
+    private readonly kind: JobRunKind<C>,
     /** Each run's grid point, when the job's payload says. */
     private readonly points: Array<RunPoint | undefined>,
     private readonly ids: number[],
@@ -184,7 +257,7 @@ class JobRuns {
           }
           const chunk = this.ids.slice(this.#next, this.#next + count);
           this.#next += chunk.length;
-          const claim = await this.options.runs.claim(chunk, this.lock, this.options.workerId, this.options.engine.kind);
+          const claim = await this.kind.claim(chunk, this.lock);
           if (!claim.held) throw new Error(lostJobMessage);
           await this.#runAll(claim.runs);
         }
@@ -193,17 +266,20 @@ class JobRuns {
         if (this.#handOff === undefined || (await this.#handOff)) break;
       }
       // The job is finished only when every one of its runs is recorded (or was handed back).
-      void this.options.results.flush();
+      this.kind.flush?.();
       const recorded = await Promise.all(this.#writes);
-      if (recorded.includes(false)) throw new Error(lostJobMessage);
+      // A record refused: its run was cancelled after it finished (its batch or reproduction was
+      // cancelled, or the reproduction failed), or this worker no longer holds the job. Only the
+      // latter fails the job; a job whose runs were stopped is done.
+      if (recorded.includes(false) && !(await this.options.jobHeld(this.lock))) throw new Error(lostJobMessage);
       // A result recorded for every run of the job: none can be unfinished, nothing to ask.
-      if (recorded.length === this.ids.length) return;
-      const left = await this.options.runs.unfinished(this.ids, this.lock.jobId);
+      if (!recorded.includes(false) && recorded.length === this.ids.length) return;
+      const left = await this.kind.unfinished(this.ids, this.lock);
       if (left.length > 0) throw new Error(`runs ${left.join(', ')} of the job are unfinished; the job runs again`);
     } finally {
       clearTimeout(timer);
       // Let writes in flight settle before graphile-worker acts on the outcome.
-      void this.options.results.flush();
+      this.kind.flush?.();
       await Promise.allSettled(this.#writes);
     }
   }
@@ -250,7 +326,7 @@ class JobRuns {
       // Nothing more is claimed here while they move (a claim would race the move for them).
       this.#next = this.ids.length;
       try {
-        await this.options.runs.handOff(rest, this.lock);
+        await this.kind.handOff(rest, this.lock);
         this.#handedOff = true;
         return true;
       } catch (error) {
@@ -264,15 +340,15 @@ class JobRuns {
   }
 
   /** Runs the claimed runs in order, all queued at once when the engine takes them. */
-  async #runAll(claimed: ClaimedRun[]): Promise<void> {
-    // One controller per batch (a job's runs are one batch's): a cancelled batch or this worker's
-    // shutdown stops its runs, the one running and those queued behind it.
+  async #runAll(claimed: C[]): Promise<void> {
+    // One controller per batch or reproduction (a job's runs are one's): its cancellation or this
+    // worker's shutdown stops its runs, the one running and those queued behind it.
     const stops = new Map<string, AbortController>();
     const onShutdown = () => stops.forEach((controller) => controller.abort());
     this.helpers.abortSignal?.addEventListener('abort', onShutdown, { once: true });
-    const signalOf = (batchId: string) => {
-      let controller = stops.get(batchId);
-      if (!controller) stops.set(batchId, (controller = this.options.cancellation.track(batchId)));
+    const signalOf = (owner: string) => {
+      let controller = stops.get(owner);
+      if (!controller) stops.set(owner, (controller = this.options.cancellation.track(owner)));
       if (this.helpers.abortSignal?.aborted) controller.abort();
       return controller.signal;
     };
@@ -280,36 +356,35 @@ class JobRuns {
     const start = (k: number) => {
       const run = claimed[k];
       if (run.attempt > maxRunAttempts) return undefined;
-      return this.options.engine.run(run.scenarioText, { seed: run.seed, trace: run.trace, timeoutMs: this.options.runTimeoutMs, signal: signalOf(run.batchId), values: recordedValues });
+      return this.kind.start(run, signalOf(this.kind.owner(run)));
     };
     try {
       // An engine that queues runs gets the whole group at once (it feeds its simulator the next
       // run while this task records the last); otherwise one run at a time.
-      if (this.options.engine.pipelined) claimed.forEach((_, k) => (outcomes[k] = start(k)));
+      if (this.options.pipelined) claimed.forEach((_, k) => (outcomes[k] = start(k)));
       for (let k = 0; k < claimed.length; ++k) {
         const run = claimed[k];
         if (!(k in outcomes)) outcomes[k] = start(k);
         const pending = outcomes[k];
         if (!pending) {
-          this.#record(run, { status: 'failed', error: `the run was started ${maxRunAttempts} times and its worker stopped each time` });
+          this.#record(run, { ok: false, error: `the run was started ${maxRunAttempts} times and its worker stopped each time` });
           continue;
         }
         const began = performance.now();
         const outcome = await pending;
-        this.times.add(runPoint(run.batchId, run.pointIndex), performance.now() - began);
+        this.times.add(this.kind.point(run), performance.now() - began);
         if (outcome.ok) {
-          // The summary's text as the engine had it (serve's answer line), parsed by nobody here.
-          this.#record(run, { status: 'done', summaryText: outcome.summaryText ?? JSON.stringify(outcome.summary), wallSeconds: outcome.wallSeconds, values: outcome.values });
+          this.#record(run, { ok: true, outcome });
         } else if (outcome.kind === 'aborted') {
           // Shut down: the job fails and its unfinished runs run again later. Cancelled: the runs
           // are already marked.
           if (this.helpers.abortSignal?.aborted) throw new Error(shutdownRetryMessage);
         } else if (outcome.kind === 'scenario') {
-          this.#record(run, { status: 'failed', error: `${outcome.path}: ${outcome.problem}` });
+          this.#record(run, { ok: false, error: `${outcome.path}: ${outcome.problem}` });
         } else if (outcome.kind === 'timeout') {
-          this.#record(run, { status: 'failed', error: `${outcome.message} (RUN_TIMEOUT_S)` });
+          this.#record(run, { ok: false, error: `${outcome.message} (RUN_TIMEOUT_S)` });
         } else {
-          this.#record(run, { status: 'failed', error: outcome.message });
+          this.#record(run, { ok: false, error: outcome.message });
         }
       }
     } catch (error) {
@@ -318,11 +393,11 @@ class JobRuns {
       throw error;
     } finally {
       this.helpers.abortSignal?.removeEventListener('abort', onShutdown);
-      stops.forEach((controller, batchId) => this.options.cancellation.release(batchId, controller));
+      stops.forEach((controller, owner) => this.options.cancellation.release(owner, controller));
     }
   }
 
-  #record(run: ClaimedRun, record: RunRecord): void {
-    this.#writes.push(this.options.results.write(run, record));
+  #record(run: C, result: RunResult): void {
+    this.#writes.push(this.kind.record(run, result));
   }
 }

@@ -1,6 +1,6 @@
 // A worker process's work, put together: a graphile-worker runner whose tasks run a job's runs of a
-// batch (run-task.ts) or one run of a reproduction, and build a reproduction's report
-// (reproduction-tasks.ts); the registration and heartbeat that keep the process known to be alive
+// batch (run-task.ts) or of a reproduction, both through one JobRunner, and build a reproduction's
+// report (reproduction-tasks.ts); the registration and heartbeat that keep the process known to be alive
 // and reap dead workers (liveness.ts), and the listener for cancelled batches and reproductions
 // (cancellation.ts).
 import { hostname } from 'node:os';
@@ -9,14 +9,16 @@ import { EventEmitter } from 'node:events';
 import { run, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
 import { createPool, endPool, type Pool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
-import { ReproductionRepository } from '../repositories/reproductions.js';
-import { ResultWriter, RunRepository } from '../repositories/runs.js';
+import { ReproductionRepository, type CompletedRun } from '../repositories/reproductions.js';
+import { ResultWriter } from '../repositories/result-writer.js';
+import { RunRepository, type RunResultEntry } from '../repositories/runs.js';
 import type { Engine } from '../sim/engine.js';
 import { CancellationListener } from './cancellation.js';
 import { startHeartbeat, WorkerRegistry, type Registration } from './liveness.js';
 import { runTask, simulationJobFlag } from './names.js';
 import { makeReproductionTasks } from './reproduction-tasks.js';
-import { makeRunTask, shutdownRetryMessage } from './run-task.js';
+import { jobHeld } from './jobs.js';
+import { JobRunner, makeRunTask, shutdownRetryMessage } from './run-task.js';
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -101,18 +103,17 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   });
   const cancellation = await CancellationListener.start(options.databaseUrl);
   const runs = new RunRepository(pool);
-  const runTasks = makeRunTask({
-    workerId: registration.id,
-    runs,
-    results: new ResultWriter(runs),
-    engine: options.engine,
-    cancellation,
-    runTimeoutMs: options.runTimeoutMs,
-    log,
+  const runner = new JobRunner({ pipelined: options.engine.pipelined, jobHeld: (lock) => jobHeld(pool, lock), cancellation, log });
+  const runTaskOptions = { runner, workerId: registration.id, engine: options.engine, runTimeoutMs: options.runTimeoutMs };
+  const batchRunTask = makeRunTask({ ...runTaskOptions, runs, results: new ResultWriter((entries: RunResultEntry[]) => runs.record(entries)) });
+  const reproductionRepository = new ReproductionRepository(pool);
+  const reproductions = makeReproductionTasks({
+    ...runTaskOptions,
+    reproductions: reproductionRepository,
+    records: new ResultWriter((entries: CompletedRun[]) => reproductionRepository.completeMany(entries)),
   });
-  const reproductions = makeReproductionTasks({ workerId: registration.id, reproductions: new ReproductionRepository(pool), engine: options.engine, cancellation, runTimeoutMs: options.runTimeoutMs });
   // Jobs at a time: `concurrency`, and with an engine that queues runs one more, taken only while
-  // the jobs running are short runs all queued in the simulators (RunTask.allQueuedAndShort): its
+  // the jobs running are short runs all queued in the simulators (JobRunner.allQueuedAndShort): its
   // runs queue behind theirs, so a simulator does not wait between jobs. Otherwise a job that
   // runs simulations is left to free workers (forbiddenFlags, asked before every fetch). Fetches
   // under way count as jobs: the slots that start together must not all take one.
@@ -127,14 +128,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     const taken = activeJobs + fetching;
     fetching += 1;
     if (taken < options.concurrency) return true;
-    return taken < slots && fetching === 1 && activeJobs === runTasks.active && runTasks.allQueuedAndShort();
+    return taken < slots && fetching === 1 && activeJobs === runner.active && runner.allQueuedAndShort();
   };
-  const runner = await run({
+  const graphileRunner = await run({
     pgPool: pool,
     concurrency: slots,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: { [runTask]: runTasks.task, ...reproductions.tasks },
+    taskList: { [runTask]: batchRunTask, ...reproductions.tasks },
     forbiddenFlags: () => (takesAnotherJob() ? null : [simulationJobFlag]),
     // A job handed back at shutdown is expected, not an error worth a line.
     logger: graphileLogger((level, message) => {
@@ -143,19 +144,19 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     events,
     preset: { worker: { gracefulShutdownAbortTimeout: 500 } },
   } as RunnerOptions);
-  const watchdog = watchForStuckFetches(events, () => void runner.stop().catch(() => {}), log);
+  const watchdog = watchForStuckFetches(events, () => void graphileRunner.stop().catch(() => {}), log);
   const stopHeartbeat = startHeartbeat({ registry, registration, intervalMs: options.heartbeatMs, deadAfterMs: options.deadAfterMs, log, onBeat: () => watchdog.databaseAnswers() });
   log(`worker ${registration.id}: ${options.concurrency} at a time, ${options.engine.kind} engine`);
 
   let stopping = false;
   return {
     id: registration.id,
-    done: runner.promise,
+    done: graphileRunner.promise,
     async stop() {
       if (stopping) return;
       stopping = true;
       await stopHeartbeat();
-      await runner.stop().catch(() => {});
+      await graphileRunner.stop().catch(() => {});
       await cancellation.stop();
       await registry.deregister(registration.id).catch(() => {});
       await registry.close().catch(() => {});

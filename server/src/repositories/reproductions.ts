@@ -1,16 +1,19 @@
-// Reproductions in PostgreSQL: creating one with a row and a queue job per run of its plan in one
-// transaction; a worker's claim of a run, its record or its failure; the report stored once; reading
-// status and counts; cancelling. As for batches, the status is derived from the runs when read,
-// and `attempts` fences each run's record, so a run retried after its worker died is recorded
-// exactly once. The worker that records the last run queues the report's job in the same
-// transaction, so the report is built once whatever order the runs finish in.
+// Reproductions in PostgreSQL: creating one with a row per run of its plan and its queue jobs (of up
+// to BATCH_JOB_RUNS consecutive runs) in one transaction; a worker's claim of a job's runs, their
+// records or a failure, and the hand-back of the runs it will not get to; the report stored once;
+// reading status and counts; cancelling. As for batches, the status is derived from the runs when
+// read, a run is claimed only through the job it belongs to while that job is the claiming
+// worker's, and `attempts` fences each run's record, so a run retried after its worker died is
+// recorded exactly once (the fences of repositories/runs.ts). The worker that records the last run
+// queues the report's job in the same transaction, so the report is built once whatever order the
+// runs finish in.
 import type { Pool } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
 import { newId } from '../ids.js';
 import { readRunCounts, reproductionRuns } from './run-counts.js';
-import { addJobs } from '../queue/jobs.js';
+import { addJobs, jobHeld, type JobLock } from '../queue/jobs.js';
 import { cancelOwner, stopOpenRuns } from './cancel-runs.js';
-import { reproductionReportJobSpec, reproductionRunJobSpec } from '../queue/reproduction-jobs.js';
+import { reproductionReportJobSpec, reproductionRunJobSpec, reproductionRunJobSpecs } from '../queue/reproduction-jobs.js';
 import type { RunCounts } from '../schemas/batches.js';
 import type { Reproduction, ReproductionMode, ReproductionStatus } from '../schemas/reproductions.js';
 import type { RunRecord } from '../sim/experiment-engine.js';
@@ -25,6 +28,15 @@ export interface NewReproduction {
   source: string;
   mode: ReproductionMode;
   runs: number;
+  /** Replications of each variant and point (the plan's): consecutive runs of a point. */
+  replications: number;
+}
+
+/** A run's record, to be stored under its claim. */
+export interface CompletedRun {
+  run: ClaimedReproductionRun;
+  record: RunRecord;
+  wallSeconds: number;
 }
 
 /** What a worker needs to run one run, after claiming it. */
@@ -53,7 +65,14 @@ function deriveStatus(cancelled: boolean, c: RunCounts, report: boolean, reportE
 }
 
 export class ReproductionRepository {
-  constructor(private readonly pool: Pool) {}
+  /**
+   * @param jobRuns consecutive runs queued as one job (BATCH_JOB_RUNS), which a worker claims in
+   *   groups while they are short and hands back when they are not (queue/run-task.ts)
+   */
+  constructor(
+    private readonly pool: Pool,
+    private readonly jobRuns = 32,
+  ) {}
 
   async create(r: NewReproduction): Promise<string> {
     return transaction(this.pool, async (client) => {
@@ -66,13 +85,15 @@ export class ReproductionRepository {
         `INSERT INTO reproduction_runs (reproduction_id, run_index) SELECT $1, i FROM generate_series(0, $2::int - 1) AS i`,
         [id, r.runs],
       );
-      // One job per run, in this transaction: a reproduction is queued entirely or not at all.
-      const jobs = await addJobs(client, Array.from({ length: r.runs }, (_, i) => reproductionRunJobSpec(id, i)));
+      // Its jobs, in this transaction: a reproduction is queued entirely or not at all.
+      const specs = reproductionRunJobSpecs(id, r.runs, r.replications, this.jobRuns);
+      const jobs = await addJobs(client, specs);
+      const runJob = jobs.flatMap((job, j) => (specs[j].payload as { runs: number[] }).runs.map((run) => [run, job.id]));
       await client.query(
         `UPDATE reproduction_runs SET job_id = j.job_id
          FROM unnest($2::int[], $3::bigint[]) AS j(run_index, job_id)
          WHERE reproduction_id = $1 AND reproduction_runs.run_index = j.run_index`,
-        [id, jobs.map((j) => (j.payload as { run: number }).run), jobs.map((j) => j.id)],
+        [id, runJob.map(([run]) => run), runJob.map(([, job]) => job)],
       );
       return id;
     });
@@ -141,45 +162,120 @@ export class ReproductionRepository {
   }
 
   /**
-   * Marks the run as running under this worker and returns what it runs, or null when there is
-   * nothing to do (recorded, failed, or its reproduction cancelled). Each claim increments
-   * `attempts`, the token the record is written under.
+   * Claims those of the runs `indices` of reproduction `id` that belong to the job, are not
+   * finished and whose reproduction is not cancelled: marks them running under this worker (each
+   * claim increments `attempts`, the token the record is written under) and returns them in the
+   * order asked, with what they run. `held` is false when the job is no longer this worker's;
+   * nothing is claimed then.
    */
-  async claim(id: string, index: number, workerId: string, engine: string): Promise<ClaimedReproductionRun | null> {
-    const r = await this.pool.query<{ attempts: number; source: string; mode: ReproductionMode }>(
-      `UPDATE reproduction_runs r SET status = 'running', attempts = r.attempts + 1, worker_id = $3, engine = $4, started_at = now()
-       FROM reproductions p
-       WHERE r.reproduction_id = $1 AND r.run_index = $2 AND r.status IN ('pending', 'running')
-         AND p.id = r.reproduction_id AND p.cancelled_at IS NULL
-       RETURNING r.attempts, p.source, p.mode`,
-      [id, index, workerId, engine],
+  async claim(id: string, indices: number[], lock: JobLock, workerId: string, engine: string): Promise<{ held: boolean; runs: ClaimedReproductionRun[] }> {
+    const r = await this.pool.query<{ held: boolean; runs: Array<{ run_index: number; attempts: number }>; source: string; mode: ReproductionMode }>(
+      `WITH held AS (
+         SELECT 1 FROM graphile_worker.jobs WHERE id = $3 AND locked_by = $4 AND attempts = $5
+       ), claimed AS (
+         UPDATE reproduction_runs r SET status = 'running', attempts = r.attempts + 1, worker_id = $6, engine = $7, started_at = now()
+         FROM reproductions p
+         WHERE r.reproduction_id = $1 AND r.run_index = ANY($2::int[]) AND r.job_id = $3 AND r.status IN ('pending', 'running')
+           AND p.id = r.reproduction_id AND p.cancelled_at IS NULL AND EXISTS (SELECT 1 FROM held)
+         RETURNING r.run_index, r.attempts
+       )
+       SELECT EXISTS (SELECT 1 FROM held) AS held, coalesce((SELECT json_agg(claimed) FROM claimed), '[]') AS runs,
+              p.source, p.mode
+       FROM reproductions p WHERE p.id = $1`,
+      [id, indices, lock.jobId, lock.lockedBy, lock.attempts, workerId, engine],
     );
     const row = r.rows[0];
-    return row ? { reproductionId: id, index, attempt: row.attempts, source: row.source, mode: row.mode } : null;
+    if (!row) return { held: false, runs: [] };
+    const attempts = new Map(row.runs.map((run) => [run.run_index, run.attempts]));
+    return {
+      held: row.held,
+      runs: indices.flatMap((index) => {
+        const attempt = attempts.get(index);
+        return attempt === undefined ? [] : [{ reproductionId: id, index, attempt, source: row.source, mode: row.mode }];
+      }),
+    };
+  }
+
+  /** Those of the runs `indices` of reproduction `id` that belong to the job and are not finished. */
+  async unfinished(id: string, indices: number[], jobId: number): Promise<number[]> {
+    const r = await this.pool.query<{ run_index: number }>(
+      `SELECT run_index FROM reproduction_runs
+       WHERE reproduction_id = $1 AND run_index = ANY($2::int[]) AND job_id = $3 AND status IN ('pending', 'running')`,
+      [id, indices, jobId],
+    );
+    return r.rows.map((row) => row.run_index);
   }
 
   /**
-   * Records a run; false when it was cancelled or claimed again meanwhile. The reproduction's row is
-   * locked first, so that of two workers recording the last two runs exactly one sees every run
-   * recorded and queues the report's job.
+   * Moves those of the runs `indices` of reproduction `id` that still belong to the job and are not
+   * finished to a new job of their own, so that any worker can take them; only while the job is
+   * this worker's. `pointOf` gives a run's point for the new job's payload.
    */
-  async complete(run: ClaimedReproductionRun, record: RunRecord, wallSeconds: number): Promise<boolean> {
+  async handOff(id: string, indices: number[], lock: JobLock, pointOf?: (index: number) => number): Promise<number[]> {
     return transaction(this.pool, async (client) => {
-      const p = await client.query<{ report_job_id: number | null }>('SELECT report_job_id FROM reproductions WHERE id = $1 FOR UPDATE', [run.reproductionId]);
-      const r = await client.query(
-        `UPDATE reproduction_runs SET status = 'done', finished_at = now(), error = NULL, metrics = $4::float8[], result_hash = $5, wall_seconds = $6
-         WHERE reproduction_id = $1 AND run_index = $2 AND status = 'running' AND attempts = $3`,
-        [run.reproductionId, run.index, run.attempt, float8Array(record.metrics), record.resultHash, Number.isFinite(wallSeconds) ? wallSeconds : null],
+      if (!(await jobHeld(client, lock))) return [];
+      // Locked here, a run cannot be claimed through the old job meanwhile; once moved, it no longer can.
+      const open = await client.query<{ run_index: number }>(
+        `SELECT run_index FROM reproduction_runs
+         WHERE reproduction_id = $1 AND run_index = ANY($2::int[]) AND job_id = $3 AND status IN ('pending', 'running')
+         ORDER BY run_index FOR UPDATE`,
+        [id, indices, lock.jobId],
       );
-      if (r.rowCount !== 1) return false;
-      if (p.rows[0]?.report_job_id === null) {
-        const open = await client.query(`SELECT 1 FROM reproduction_runs WHERE reproduction_id = $1 AND status <> 'done' LIMIT 1`, [run.reproductionId]);
+      const moved = open.rows.map((row) => row.run_index);
+      if (moved.length === 0) return [];
+      const [job] = await addJobs(client, [reproductionRunJobSpec(id, moved, pointOf && moved.map(pointOf))]);
+      await client.query('UPDATE reproduction_runs SET job_id = $3 WHERE reproduction_id = $1 AND run_index = ANY($2::int[])', [id, moved, job.id]);
+      return moved;
+    });
+  }
+
+  /**
+   * Records runs, each only while it is still running under the attempt claimed (false: it was
+   * cancelled or claimed again meanwhile). The reproductions' rows are locked first, so that of two
+   * workers recording the last runs exactly one sees every run recorded and queues the report's
+   * job.
+   */
+  async completeMany(entries: CompletedRun[]): Promise<boolean[]> {
+    if (entries.length === 0) return [];
+    return transaction(this.pool, async (client) => {
+      const ids = [...new Set(entries.map((e) => e.run.reproductionId))].sort();
+      const owners = await client.query<{ id: string; report_job_id: number | null }>(
+        'SELECT id, report_job_id FROM reproductions WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
+        [ids],
+      );
+      // Column by column, as arrays; each record's metrics as a float8[] literal (float8Array).
+      const r = await client.query<{ reproduction_id: string; run_index: number }>(
+        `UPDATE reproduction_runs r SET status = 'done', finished_at = now(), error = NULL, metrics = v.metrics::float8[],
+                result_hash = v.result_hash, wall_seconds = v.wall_seconds
+         FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::float8[])
+           AS v(reproduction_id, run_index, attempt, metrics, result_hash, wall_seconds)
+         WHERE r.reproduction_id = v.reproduction_id AND r.run_index = v.run_index AND r.status = 'running' AND r.attempts = v.attempt
+         RETURNING r.reproduction_id, r.run_index`,
+        [
+          entries.map((e) => e.run.reproductionId),
+          entries.map((e) => e.run.index),
+          entries.map((e) => e.run.attempt),
+          entries.map((e) => float8Array(e.record.metrics)),
+          entries.map((e) => e.record.resultHash),
+          entries.map((e) => (Number.isFinite(e.wallSeconds) ? e.wallSeconds : null)),
+        ],
+      );
+      const recorded = new Set(r.rows.map((row) => `${row.reproduction_id}/${row.run_index}`));
+      for (const owner of owners.rows) {
+        if (owner.report_job_id !== null || !r.rows.some((row) => row.reproduction_id === owner.id)) continue;
+        // "Not done", as the statuses that are not (under the table's CHECK): probes of the status
+        // index instead of a walk over the runs already done, which made recording a
+        // reproduction's runs quadratic in their number.
+        const open = await client.query(
+          `SELECT 1 FROM reproduction_runs WHERE reproduction_id = $1 AND status IN ('pending', 'running', 'failed', 'cancelled') LIMIT 1`,
+          [owner.id],
+        );
         if (open.rowCount === 0) {
-          const [job] = await addJobs(client, [reproductionReportJobSpec(run.reproductionId)]);
-          await client.query('UPDATE reproductions SET report_job_id = $2 WHERE id = $1', [run.reproductionId, job.id]);
+          const [job] = await addJobs(client, [reproductionReportJobSpec(owner.id)]);
+          await client.query('UPDATE reproductions SET report_job_id = $2 WHERE id = $1', [owner.id, job.id]);
         }
       }
-      return true;
+      return entries.map((e) => recorded.has(`${e.run.reproductionId}/${e.run.index}`));
     });
   }
 

@@ -13,17 +13,8 @@ import type { Pool } from '../db/pool.js';
 import { transaction } from '../db/pool.js';
 import { findInSummary } from '@tcb-lab/sim/json-pointer';
 import { metricDefinitions, metricNumber } from '../sim/metrics.js';
-import { addJobs, runJobSpec } from '../queue/jobs.js';
+import { addJobs, jobHeld, runJobSpec, type JobLock } from '../queue/jobs.js';
 import type { Trace } from '../schemas/batches.js';
-
-/** The job a task holds, as graphile-worker fetched it. */
-export interface JobLock {
-  jobId: number;
-  /** The worker pool's id the job is locked with. */
-  lockedBy: string;
-  /** The job's attempt (graphile-worker increments it at every fetch). */
-  attempts: number;
-}
 
 /** What a worker needs to run one run, after claiming it. */
 export interface ClaimedRun {
@@ -44,6 +35,12 @@ export type RunRecord =
    */
   | { status: 'done'; summaryText: string; wallSeconds: number; values?: unknown[] }
   | { status: 'failed'; error: string };
+
+/** A run's result, to be recorded under its claim. */
+export interface RunResultEntry {
+  run: ClaimedRun;
+  record: RunRecord;
+}
 
 /**
  * "Not finished", for lookups of a few runs by id: equivalent to status IN ('pending', 'running')
@@ -144,9 +141,9 @@ export class RunRepository {
 
   /**
    * Records finished and failed runs, each only while it is still `running` with the attempt
-   * claimed; returns the ids recorded.
+   * claimed; returns for each whether it was recorded.
    */
-  async record(entries: Array<{ run: ClaimedRun; record: RunRecord }>): Promise<Set<number>> {
+  async record(entries: RunResultEntry[]): Promise<boolean[]> {
     // Column by column, as arrays: PostgreSQL reads each value once. The summaries go as one text,
     // a line per row (empty for a failed run), which PostgreSQL splits and stores as they are; the
     // result hash and the metric columns go beside them, as the engine read them from the summary
@@ -211,7 +208,8 @@ export class RunRepository {
        SELECT id FROM recorded`,
       values: [ids, attempts, statuses, errors, walls, hashes, summaries.join('\n'), ...metrics],
     });
-    return new Set(r.rows.map((row) => Number(row.id)));
+    const recorded = new Set(r.rows.map((row) => Number(row.id)));
+    return entries.map((e) => recorded.has(e.run.runId));
   }
 
   /** Those of `runIds` that belong to the job and are not finished. */
@@ -231,8 +229,7 @@ export class RunRepository {
    */
   async handOff(runIds: number[], lock: JobLock): Promise<number[]> {
     return transaction(this.pool, async (client) => {
-      const held = await client.query('SELECT 1 FROM graphile_worker.jobs WHERE id = $1 AND locked_by = $2 AND attempts = $3', [lock.jobId, lock.lockedBy, lock.attempts]);
-      if (held.rowCount === 0) return [];
+      if (!(await jobHeld(client, lock))) return [];
       // Locked here, a run cannot be claimed through the old job meanwhile; once moved, it no longer can.
       const open = await client.query<{ id: number; batch_id: string; point_index: number }>(
         `SELECT id, batch_id, point_index FROM runs WHERE id = ANY($1::bigint[]) AND job_id = $2 AND ${unfinishedById} ORDER BY id FOR UPDATE`,
@@ -244,50 +241,5 @@ export class RunRepository {
       await client.query('UPDATE runs SET job_id = $1 WHERE id = ANY($2::bigint[])', [job.id, ids]);
       return ids;
     });
-  }
-}
-
-/**
- * Writes results several runs to a statement: a record waits until `maxRows` have gathered or
- * `maxDelayMs` has passed (or flush() is called), and one statement is in flight at a time. A
- * task waits for its records only when its job ends, so the writes never hold up its simulator,
- * and they cost a statement per group of runs, not per run.
- */
-export class ResultWriter {
-  #queue: Array<{ run: ClaimedRun; record: RunRecord; resolve: (recorded: boolean) => void; reject: (error: Error) => void }> = [];
-  #timer: NodeJS.Timeout | undefined;
-  #inFlight: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly runs: RunRepository,
-    private readonly maxRows = 128,
-    private readonly maxDelayMs = 100,
-  ) {}
-
-  /** Resolves when the record is written: true, or false when the claim was superseded. */
-  write(run: ClaimedRun, record: RunRecord): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ run, record, resolve, reject });
-      if (this.#queue.length >= this.maxRows) void this.flush();
-      else this.#timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
-    });
-  }
-
-  /** Writes what has gathered, after the statement in flight; resolves when that is done. */
-  flush(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#inFlight = this.#inFlight.then(async () => {
-      const entries = this.#queue;
-      this.#queue = [];
-      if (entries.length === 0) return;
-      try {
-        const recorded = await this.runs.record(entries);
-        for (const e of entries) e.resolve(recorded.has(e.run.runId));
-      } catch (error) {
-        for (const e of entries) e.reject(error as Error);
-      }
-    });
-    return this.#inFlight;
   }
 }

@@ -20,7 +20,7 @@ export interface EngineRunOutput {
 
 /** An experiment parsed and expanded once (src/bindings.cc); embind objects must be deleted. */
 export interface EngineExperimentSession {
-  status(): { runs: number; experiment: string; maxDurationS: number } | { error: EngineError };
+  status(): { runs: number; experiment: string; maxDurationS: number; replications: number } | { error: EngineError };
   runScenario(index: number): { scenario: string } | { error: EngineError };
   record(summary: string): { metrics: (number | null)[]; resultHash: string } | { error: EngineError };
   runRange(

@@ -18,7 +18,7 @@ function present(view: ReproductionView) {
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const repository = new ReproductionRepository(app.db);
+  const repository = new ReproductionRepository(app.db, app.config.batchJobRuns);
   // The WASM module loads with the first reproduction submitted.
   let engine: Promise<ExperimentEngine> | undefined;
   const experiments = async () => {
@@ -89,6 +89,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         source: JSON.stringify(plan.experiment),
         mode,
         runs: plan.runs,
+        replications: plan.replications,
       });
       return reply.status(202).send({ id, url: `/r/${id}`, runs: plan.runs });
     },
