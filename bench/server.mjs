@@ -16,6 +16,10 @@
 //               per run while the queue ran the batch (from /proc/<pid>/stat: the worker
 //               processes, PostgreSQL's, the simulators, the API server): on a machine shared with
 //               other work, rates move with the load, these much less.
+//   reproduction a seed paper's experiment of many short runs (tcpint-fig-sack: 900 runs of a few
+//               ms) through the queue on 2 workers, from submission to the stored report, beside
+//               `tcpsim reproduce --jobs 2` (the same runs in one process), alternately; and that
+//               the two reports' runsHash agree.
 //   latency     GET /api/experiments/:id with 200 concurrent connections (autocannon, 10 s):
 //               requests per second, p50/p99 latency, errors and non-2xx answers.
 //   big         with BENCH_BIG=1: one batch of 100,000 small runs (scheme-etcp) on 2 workers: the
@@ -251,6 +255,49 @@ async function bare(kind, loops, workload, count) {
   return count / ((performance.now() - started) / 1000);
 }
 
+/** Seconds from POST /api/reproductions to the stored report, and the report's runsHash. */
+async function reproduceOnQueue(server, experiment) {
+  const started = performance.now();
+  const created = await json(await fetch(`${server.url}/api/reproductions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ experiment }),
+  }));
+  for (;;) {
+    const r = await json(await fetch(`${server.url}/api/reproductions/${created.id}`));
+    if (r.status === 'completed') return { seconds: (performance.now() - started) / 1000, runs: created.runs, runsHash: r.report.runsHash };
+    if (r.status !== 'queued' && r.status !== 'running' && r.status !== 'reporting') throw new Error(`reproduction ended ${r.status}: ${r.error}`);
+    await sleep(100);
+  }
+}
+
+async function reproduction(databaseUrl, port, experiment) {
+  const workers = 2;
+  console.log(`\n== server: reproduction of ${experiment} on ${workers} workers, beside tcpsim reproduce --jobs ${workers} (best of ${repeats})`);
+  const server = await startServer(databaseUrl, port, workers);
+  try {
+    await reproduceOnQueue(server, 'etcp-fig5-model'); // Warms the workers' WASM experiment engines.
+    let queue = Infinity;
+    let cli = Infinity;
+    let same = true;
+    let runs = 0;
+    for (let r = 0; r < repeats; ++r) {
+      const q = await reproduceOnQueue(server, experiment);
+      queue = Math.min(queue, q.seconds);
+      runs = q.runs;
+      const started = performance.now();
+      const report = JSON.parse(await tcpsimOnce(['reproduce', experiment, '--json', '--jobs', String(workers)], ''));
+      cli = Math.min(cli, (performance.now() - started) / 1000);
+      same &&= report.runsHash === q.runsHash;
+    }
+    console.log(`through the queue (${runs} runs)              : ${fmt(queue)} s, ${fmt(runs / queue)} runs/s, submission to stored report`);
+    console.log(`tcpsim reproduce --jobs ${workers}                   : ${fmt(cli)} s, ${fmt(runs / cli)} runs/s`);
+    console.log(`queue / tcpsim reproduce                    : ${fmt(cli / queue)} of its rate; runsHash the same: ${same}`);
+  } finally {
+    await server.stop();
+  }
+}
+
 async function latency(databaseUrl, port) {
   const require = createRequire(join(root, 'server/package.json'));
   const autocannon = require('autocannon');
@@ -388,6 +435,8 @@ export async function benchServer() {
       }
       console.log(`per run, 1 worker                           : ${fmt(1e3 / best['today 1'])} ms through the queue, ${fmt(1e3 / best['bare serve 1'])} ms fed to tcpsim serve directly: ${fmt(1e3 / best['today 1'] - 1e3 / best['bare serve 1'])} ms of queue overhead (load average after: ${load()})`);
     }
+
+    await reproduction(db.url, await freePort(), 'tcpint-fig-sack');
 
     if (seconds > 0) {
       console.log(`\n== server: GET /api/experiments/:id, 200 connections, ${seconds} s (autocannon)`);

@@ -48,6 +48,7 @@ export function makeReproductionTasks(options: ReproductionTaskOptions): Reprodu
       throw error;
     });
     const pointOf = points && ((index: number) => points[runs.indexOf(index)]);
+    const making = new Set<Promise<unknown>>();
     const kind: JobRunKind<ClaimedReproductionRun> = {
       claim: (ids, lock) => reproductions.claim(reproduction, ids, lock, workerId, engine.kind),
       handOff: (ids, lock) => reproductions.handOff(reproduction, ids, lock, pointOf),
@@ -62,12 +63,17 @@ export function makeReproductionTasks(options: ReproductionTaskOptions): Reprodu
         // link, per item); the resultHash is that of any level.
         return engine.run(scenario, { trace: 'summary', timeoutMs: options.runTimeoutMs, signal });
       },
-      async record(run, result) {
+      record(run, result) {
         if (!result.ok) return reproductions.fail(run, result.error);
-        const record = await (sim as ExperimentEngine).record(run.source, run.mode, result.outcome.summary);
-        return records.write({ run, record, wallSeconds: result.outcome.wallSeconds });
+        // The summary as the engine printed it when it has the text: the module parses it once.
+        const made = (sim as ExperimentEngine).record(run.source, run.mode, result.outcome.summaryText ?? result.outcome.summary);
+        // Until its record is made, a run's write is not in the writer: a flush waits for it.
+        making.add(made);
+        void made.finally(() => making.delete(made)).catch(() => {});
+        return made.then((record) => records.write({ run, record, wallSeconds: result.outcome.wallSeconds }));
       },
-      flush: () => void records.flush(),
+      // The job is ending: its records go at once, those still being made as soon as they are.
+      flush: () => void Promise.allSettled([...making]).then(() => records.flush()),
     };
     await options.runner.run(kind, runs, runs.map((index) => (pointOf ? runPoint(reproduction, pointOf(index)) : undefined)), helpers);
   };

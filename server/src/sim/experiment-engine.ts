@@ -61,8 +61,8 @@ export class ExperimentEngine {
     return JSON.stringify(await this.#simulator.experimentRunScenario(source, index, { quick: mode === 'quick' }));
   }
 
-  /** The run's record from its complete summary (trace level 'summary'). */
-  record(source: string, mode: ReproductionMode, summary: Record<string, unknown>): Promise<RunRecord> {
+  /** The run's record from its complete summary (trace level 'summary'), parsed or as JSON text. */
+  record(source: string, mode: ReproductionMode, summary: Record<string, unknown> | string): Promise<RunRecord> {
     return this.#simulator.recordExperimentRun(source, summary as never, { quick: mode === 'quick' });
   }
 
