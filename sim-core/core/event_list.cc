@@ -21,7 +21,11 @@ void EventList::Push(const Entry& e) {
 }
 
 // `e` is a copy, so that its fields stay in registers while entries move (WebAssembly code reloads
-// what a store may alias).
+// what a store may alias). The lesser child's key is chosen as values, not as an index to read it
+// again through: clang otherwise selected the index and loaded the child's time and sequence a
+// second time, and V8 emits exactly that. With Before()'s branch on equal times this loop cut the
+// WASM run of dumbbell-bulk from 308 to 287 ms, modern-bulk-cubic 372 -> 344 and savoric-table4
+// 2655 -> 2388 (fastest of 11, 11 and 5 runs alternating with native); native 1-3% faster.
 void EventList::SiftDown(size_t i, const Entry e) {
   Entry* const h = heap_.data();
   const size_t n = size_;
@@ -29,8 +33,16 @@ void EventList::SiftDown(size_t i, const Entry e) {
     size_t child = 2 * i + 1;
     if (child >= n) break;
     // The lesser child; the sentinel past the last entry never is.
-    if (Before(h[child + 1], h[child])) ++child;
-    if (!Before(h[child], e)) break;
+    SimTime at = h[child].at;
+    uint64_t seq = h[child].seq;
+    const SimTime right_at = h[child + 1].at;
+    const uint64_t right_seq = h[child + 1].seq;
+    if (right_at < at || (__builtin_expect(right_at == at, 0) && right_seq < seq)) {
+      ++child;
+      at = right_at;
+      seq = right_seq;
+    }
+    if (!(at < e.at || (__builtin_expect(at == e.at, 0) && seq < e.seq))) break;
     h[i] = h[child];
     i = child;
   }
