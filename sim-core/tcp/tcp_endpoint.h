@@ -61,6 +61,8 @@ struct TcpInitialState {
 using ControllerFactory = std::function<std::unique_ptr<CongestionControl>(
     const TcpConfig&, SenderHandle&, const ConnectionContext&)>;
 
+class ConnectionControl;
+
 class TcpEndpoint final : public PacketSink, public SenderHandle {
  public:
   enum class State : uint8_t { kIdle, kListen, kSynSent, kSynReceived, kEstablished, kClosed };
@@ -201,6 +203,9 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   // Made last: a controller may read the sender's state (a group scheme sums its members' flight)
   // while it is being made.
   std::unique_ptr<CongestionControl> cc_;
+  // cc_ when it is a plain ConnectionControl (no sharing scheme wraps it), else null; see Cc() in
+  // tcp_endpoint.cc.
+  ConnectionControl* direct_cc_ = nullptr;
 };
 
 }  // namespace tcb
