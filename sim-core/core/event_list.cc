@@ -21,11 +21,17 @@ void EventList::Push(const Entry& e) {
 }
 
 // `e` is a copy, so that its fields stay in registers while entries move (WebAssembly code reloads
-// what a store may alias). The lesser child's key is chosen as values, not as an index to read it
-// again through: clang otherwise selected the index and loaded the child's time and sequence a
-// second time, and V8 emits exactly that. With Before()'s branch on equal times this loop cut the
-// WASM run of dumbbell-bulk from 308 to 287 ms, modern-bulk-cubic 372 -> 344 and savoric-table4
-// 2655 -> 2388 (fastest of 11, 11 and 5 runs alternating with native); native 1-3% faster.
+// what a store may alias).
+//
+// The loop is written twice, for the two compilers' sake; both move the same entries. For
+// WebAssembly the lesser child's key is chosen as values and equal times are marked unlikely: clang
+// otherwise selects the child's index, then loads its time and sequence again through it, and
+// computes both comparisons of Before() to select one, which V8 emits as written (two more loads and
+// a longer dependent chain on every level). This cut the WASM run of dumbbell-bulk from 308 to
+// 287 ms, modern-bulk-cubic 372 -> 344 and savoric-table4 2655 -> 2388 (fastest of 11, 11 and 5
+// runs alternating with native, Node 20). GCC compiles that form to branches on the children's
+// order, which cost native flavor-bbr 6% (5.2 -> 5.5 ms; a branch-free mask select still cost 3%),
+// so native builds keep the form GCC turns into conditional moves.
 void EventList::SiftDown(size_t i, const Entry e) {
   Entry* const h = heap_.data();
   const size_t n = size_;
@@ -33,6 +39,7 @@ void EventList::SiftDown(size_t i, const Entry e) {
     size_t child = 2 * i + 1;
     if (child >= n) break;
     // The lesser child; the sentinel past the last entry never is.
+#if defined(__wasm__)
     SimTime at = h[child].at;
     uint64_t seq = h[child].seq;
     const SimTime right_at = h[child + 1].at;
@@ -43,6 +50,10 @@ void EventList::SiftDown(size_t i, const Entry e) {
       seq = right_seq;
     }
     if (!(at < e.at || (__builtin_expect(at == e.at, 0) && seq < e.seq))) break;
+#else
+    if (Before(h[child + 1], h[child])) ++child;
+    if (!Before(h[child], e)) break;
+#endif
     h[i] = h[child];
     i = child;
   }

@@ -90,12 +90,8 @@ class EventList {
   // test; it orders after any entry (sequence numbers never reach its own).
   static constexpr Entry kSentinel{SimTime::Infinite(), UINT64_MAX, nullptr};
 
-  // Equal times are rare (times are in ns), which __builtin_expect tells the compiler: it then
-  // branches on the time alone instead of computing both comparisons and selecting one, which in
-  // WebAssembly (V8 keeps the selects) put two more loads and a dependent chain on every heap level.
   static bool Before(const Entry& a, const Entry& b) {
-    if (__builtin_expect(a.at == b.at, 0)) return a.seq < b.seq;
-    return a.at < b.at;
+    return a.at != b.at ? a.at < b.at : a.seq < b.seq;
   }
   [[noreturn]] void ThrowScheduledInPast(SimTime at) const;
   void Push(const Entry& e);
