@@ -16,9 +16,9 @@
 //              packet, valgrind's callgrind over 10 simulated seconds: repeatable on a busy machine).
 //   reproduce  tcpsim reproduce --full of etcp-fig5-realistic, spand-fig10 and tcpint-fig-sack on
 //              1 and 2 jobs, and the speed-up.
-//   wasm       every preset (listed at run time): native and WASM (Node worker thread) wall time of
-//              the run (the two measured alternately) and their ratio; the gzip-compressed size
-//              of tcbsim.wasm.
+//   wasm       every preset (listed at run time; BENCH_PRESETS=a,b for only those): native and WASM
+//              (Node worker thread) wall time of the run (the two measured alternately) and their
+//              ratio; the gzip-compressed size of tcbsim.wasm.
 //   server     the simulation service (bench/server.mjs, also runnable alone): batch throughput with
 //              1 and 2 workers and their ratio, queue overhead per run, GET /api/experiments/:id
 //              under 200 concurrent connections.
@@ -179,7 +179,14 @@ function benchNs3(ourWall) {
 async function benchWasm() {
   const { createSimulator, setAtPointer } = await import('@tcb-lab/sim');
   const simulator = createSimulator({ maxWorkers: 1 });
-  const presets = run(tcpsim, ['presets']).stdout.trim().split('\n');
+  const all = run(tcpsim, ['presets']).stdout.trim().split('\n');
+  // BENCH_PRESETS=a,b: only these (e.g. to measure a change to the long bulk presets side by side).
+  const presets = process.env.BENCH_PRESETS ? process.env.BENCH_PRESETS.split(',') : all;
+  const unknownPresets = presets.filter((p) => !all.includes(p));
+  if (unknownPresets.length > 0) {
+    console.error(`bench: unknown preset ${unknownPresets.join(', ')} in BENCH_PRESETS (tcpsim presets lists them)`);
+    process.exit(2);
+  }
   const enough = (times) => times.length >= repeats && (times.reduce((a, b) => a + b, 0) >= 100 || times.length >= 200);
   // Settled: the last three runs within 5% of the fastest so far, or 200 runs, or 30 s of runs.
   const warmedUp = (times) =>
