@@ -80,18 +80,29 @@ export async function completeJobs(client: PoolClient, ids: number[]): Promise<n
 }
 
 /**
+ * The run list of a job's payload, checked: `runs` (or the one `run` of payloads queued before
+ * groups) and, when given, `points`, one per run. Run ids and indices, and points, are integers
+ * from 0.
+ */
+export function parseRunsAndPoints(payload: unknown): { runs: number[]; points?: number[] } {
+  const p = payload as { run?: unknown; runs?: unknown; points?: unknown } | null;
+  const isIndex = (n: number) => Number.isSafeInteger(n) && n >= 0;
+  const runs = Array.isArray(p?.runs) ? p.runs.map(Number) : p?.run !== undefined ? [Number(p.run)] : [];
+  if (runs.length === 0 || !runs.every(isIndex)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
+  if (!Array.isArray(p?.points)) return { runs };
+  const points = p.points.map(Number);
+  if (points.length !== runs.length || !points.every(isIndex)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
+  return { runs, points };
+}
+
+/**
  * A job's payload as the task receives it, checked. Earlier servers queued `{batch, point, runs}`
  * (runs of one point) and `{run}` (one run); a queue may still hold those.
  */
 export function parseRunJobPayload(payload: unknown): RunJobPayload {
-  const p = payload as { batch?: unknown; point?: unknown; points?: unknown; run?: unknown; runs?: unknown } | null;
-  const runs = Array.isArray(p?.runs) ? p.runs.map(Number) : p?.run !== undefined ? [Number(p.run)] : [];
-  if (runs.length === 0 || !runs.every(Number.isSafeInteger)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
-  if (typeof p?.batch !== 'string') return { runs };
-  if (Array.isArray(p.points)) {
-    const points = p.points.map(Number);
-    if (points.length !== runs.length || !points.every(Number.isSafeInteger)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
-    return { batch: p.batch, points, runs };
-  }
+  const { runs, points } = parseRunsAndPoints(payload);
+  const p = payload as { batch?: unknown; point?: unknown };
+  if (typeof p.batch !== 'string') return { runs };
+  if (points) return { batch: p.batch, points, runs };
   return Number.isInteger(p.point) ? { batch: p.batch, points: runs.map(() => p.point as number), runs } : { runs };
 }

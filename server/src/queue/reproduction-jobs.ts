@@ -4,7 +4,7 @@
 // reproduction's own transactions through jobs.ts (graphile-worker's documented add_jobs and
 // complete_jobs).
 import type { AddJobsJobSpec } from 'graphile-worker';
-import { jobMaxAttempts } from './jobs.js';
+import { jobMaxAttempts, parseRunsAndPoints } from './jobs.js';
 import { simulationJobFlag } from './names.js';
 
 /** Runs a reproduction's runs; payload ReproductionRunPayload. */
@@ -32,13 +32,12 @@ export function reproductionRunJobSpecs(id: string, total: number, replications:
   const specs: AddJobsJobSpec[] = [];
   for (let first = 0; first < total; first += jobRuns) {
     const runs = Array.from({ length: Math.min(jobRuns, total - first) }, (_, k) => first + k);
-    const payload: ReproductionRunPayload = { reproduction: id, runs, points: runs.map((run) => Math.floor(run / replications)) };
-    specs.push({ identifier: reproductionRunTask, payload, maxAttempts: jobMaxAttempts, flags: [simulationJobFlag] });
+    specs.push(reproductionRunJobSpec(id, runs, runs.map((run) => Math.floor(run / replications))));
   }
   return specs;
 }
 
-/** The job that takes over the runs `runs` (with their points) of a reproduction's job. */
+/** The job of the runs `runs` of a reproduction, with their points when known. */
 export function reproductionRunJobSpec(id: string, runs: number[], points: number[] | undefined): AddJobsJobSpec {
   const payload: ReproductionRunPayload = points ? { reproduction: id, runs, points } : { reproduction: id, runs };
   return { identifier: reproductionRunTask, payload, maxAttempts: jobMaxAttempts, flags: [simulationJobFlag] };
@@ -54,17 +53,8 @@ function reproductionOf(payload: unknown): string {
   return id;
 }
 
-const isRunIndex = (n: number) => Number.isInteger(n) && n >= 0;
-
 export function parseReproductionRunPayload(payload: unknown): ReproductionRunPayload {
-  const p = payload as { run?: unknown; runs?: unknown; points?: unknown } | null;
-  const runs = Array.isArray(p?.runs) ? p.runs.map(Number) : p?.run !== undefined ? [Number(p.run)] : [];
-  if (runs.length === 0 || !runs.every(isRunIndex)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
-  const reproduction = reproductionOf(payload);
-  if (!Array.isArray(p?.points)) return { reproduction, runs };
-  const points = p.points.map(Number);
-  if (points.length !== runs.length || !points.every(isRunIndex)) throw new Error(`bad payload ${JSON.stringify(payload)}`);
-  return { reproduction, runs, points };
+  return { reproduction: reproductionOf(payload), ...parseRunsAndPoints(payload) };
 }
 
 export function parseReproductionReportPayload(payload: unknown): { reproduction: string } {

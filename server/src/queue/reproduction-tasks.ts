@@ -47,15 +47,16 @@ export function makeReproductionTasks(options: ReproductionTaskOptions): Reprodu
       if (error instanceof ExperimentEngineMissing) return error;
       throw error;
     });
-    const pointOf = points && ((index: number) => points[runs.indexOf(index)]);
+    // Each run's point, from the payload (none in a one-run job of an earlier server).
+    const pointOf = points && new Map(runs.map((index, i) => [index, points[i]]));
     const making = new Set<Promise<unknown>>();
     const kind: JobRunKind<ClaimedReproductionRun> = {
       claim: (ids, lock) => reproductions.claim(reproduction, ids, lock, workerId, engine.kind),
-      handOff: (ids, lock) => reproductions.handOff(reproduction, ids, lock, pointOf),
+      handOff: (ids, lock) => reproductions.handOff(reproduction, ids, lock, pointOf && ((index) => pointOf.get(index)!)),
       unfinished: (ids, lock) => reproductions.unfinished(reproduction, ids, lock.jobId),
       owner: () => reproduction,
       // Without points (a one-run job of an earlier server), the reproduction's runs as one point.
-      point: (run) => runPoint(reproduction, pointOf ? pointOf(run.index) : 0),
+      point: (run) => runPoint(reproduction, pointOf?.get(run.index) ?? 0),
       async start(run, signal) {
         if (sim instanceof Error) return { ok: false, kind: 'internal', message: sim.message };
         const scenario = await sim.runScenario(run.source, run.mode, run.index);
@@ -75,7 +76,7 @@ export function makeReproductionTasks(options: ReproductionTaskOptions): Reprodu
       // The job is ending: its records go at once, those still being made as soon as they are.
       flush: () => void Promise.allSettled([...making]).then(() => records.flush()),
     };
-    await options.runner.run(kind, runs, runs.map((index) => (pointOf ? runPoint(reproduction, pointOf(index)) : undefined)), helpers);
+    await options.runner.run(kind, runs, runs.map((_, i) => (points ? runPoint(reproduction, points[i]) : undefined)), helpers);
   };
 
   const reportTask: Task = async (payload) => {
