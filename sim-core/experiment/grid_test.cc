@@ -49,6 +49,23 @@ TEST(GridTest, PlansEveryPointWithItsValuesSeedAndDuration) {
   EXPECT_TRUE(plan.normalised.contains("hosts"));
 }
 
+// A one-axis grid takes each point's seed and duration from the check of its value alone; they are
+// what the point's own check gives.
+TEST(GridTest, OneAxisPointsHaveTheSeedAndDurationOfTheirValue) {
+  const std::vector<GridAxis> grid{{"/seed", {7, 3, 11}}};
+  const GridPlan plan = PlanGrid(Base(), grid, 2);
+  ASSERT_EQ(plan.points.size(), 3u);
+  for (size_t i = 0; i < plan.points.size(); ++i) {
+    const json normalised = ParseScenario(plan.points[i].scenario).document;
+    EXPECT_EQ(plan.points[i].seed, normalised.at("seed").get<uint64_t>());
+    EXPECT_EQ(plan.points[i].duration_s, normalised.at("durationS").get<double>());
+  }
+  EXPECT_EQ(plan.points[2].seed, 11u);
+  const GridPlan durations = PlanGrid(Base(), {{"/durationS", {5, 10}}}, 1);
+  EXPECT_EQ(durations.points[1].duration_s, 10);
+  EXPECT_EQ(durations.points[1].seed, 1u);
+}
+
 TEST(GridTest, NoGridIsOnePointOfTheBaseScenario) {
   json base = Base();
   base["seed"] = 42;

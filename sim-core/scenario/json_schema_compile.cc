@@ -82,6 +82,31 @@ std::optional<std::vector<std::string>> ParseFragment(std::string_view at) {
 
 }  // namespace
 
+std::optional<std::bitset<256>> PatternBytes(std::string_view pattern) {
+  constexpr std::string_view kOpen = "^[", kClose = "]+$";
+  if (pattern.size() <= kOpen.size() + kClose.size() || !pattern.starts_with(kOpen) ||
+      !pattern.ends_with(kClose)) {
+    return std::nullopt;
+  }
+  const std::string_view set = pattern.substr(kOpen.size(), pattern.size() - kOpen.size() - kClose.size());
+  if (set.front() == '^') return std::nullopt;  // Negated.
+  std::bitset<256> bytes;
+  for (size_t i = 0; i < set.size(); ++i) {
+    const auto c = static_cast<unsigned char>(set[i]);
+    if (c == '\\' || c == '[' || c == ']') return std::nullopt;  // Escapes and classes: std::regex's.
+    // ECMAScript (ECMA-262 §22.2.2.9): a '-' between two characters is a range; first or last, itself.
+    if (i + 2 < set.size() && set[i + 1] == '-') {
+      const auto last = static_cast<unsigned char>(set[i + 2]);
+      if (last == '\\' || last == '[' || last == ']' || last < c) return std::nullopt;
+      for (unsigned b = c; b <= last; ++b) bytes.set(b);
+      i += 2;
+    } else {
+      bytes.set(c);
+    }
+  }
+  return bytes;
+}
+
 }  // namespace json_schema_internal
 
 using namespace json_schema_internal;
@@ -142,7 +167,9 @@ void JsonSchema::Impl::Walk(const json& schema, const std::string& location, Ref
     } else if (key == "pattern") {
       if (!value.is_string()) Fail(at, "must be a string");
       try {
-        nodes[&schema].pattern.emplace(value.get<std::string>(), std::regex::ECMAScript);
+        Node& node = nodes[&schema];
+        node.pattern.emplace(value.get<std::string>(), std::regex::ECMAScript);
+        node.pattern_bytes = PatternBytes(value.get_ref<const std::string&>());
       } catch (const std::regex_error& e) {
         Fail(at, "invalid regular expression " + Quote(value.get<std::string>()) + ": " + e.what());
       }

@@ -19,10 +19,11 @@ const json* JsonSchema::Impl::DefaultOf(const json& schema) const {
 // again means the defaults nest without end (a recursive property with a default), a schema bug.
 void JsonSchema::Impl::Apply(json& inst, const json& schema, std::vector<const json*>& filling, size_t depth) const {
   if (!schema.is_object() || depth > kMaxDepth) return;
+  const Node& node = NodeOf(schema);
   // Branches are chosen on the instance as given, before this schema's own defaults can sway the choice.
   std::vector<const json*> chosen;
   for (size_t keyword : {Kw("anyOf"), Kw("oneOf")}) {
-    if (const json* list = Keyword(schema, keyword)) {
+    if (const json* list = node.keywords[keyword]) {
       for (const json& b : *list) {
         if (Matches(inst, b, depth)) {
           chosen.push_back(&b);
@@ -32,7 +33,7 @@ void JsonSchema::Impl::Apply(json& inst, const json& schema, std::vector<const j
     }
   }
   if (inst.is_object()) {
-    const json* properties = Keyword(schema, Kw("properties"));
+    const json* properties = node.keywords[Kw("properties")];
     if (properties != nullptr) {
       for (const auto& item : properties->items()) {
         const json& sub = item.value();
@@ -50,7 +51,7 @@ void JsonSchema::Impl::Apply(json& inst, const json& schema, std::vector<const j
         }
       }
     }
-    const json* additional = Keyword(schema, Kw("additionalProperties"));
+    const json* additional = node.keywords[Kw("additionalProperties")];
     if (additional != nullptr && additional->is_object()) {
       for (auto& item : inst.items()) {
         if (properties == nullptr || !properties->contains(item.key())) {
@@ -59,12 +60,12 @@ void JsonSchema::Impl::Apply(json& inst, const json& schema, std::vector<const j
       }
     }
   } else if (inst.is_array()) {
-    if (const json* items = Keyword(schema, Kw("items"))) {
+    if (const json* items = node.keywords[Kw("items")]) {
       for (json& item : inst) Apply(item, *items, filling, depth + 1);
     }
   }
-  if (const json* ref = NodeOf(schema).ref) Apply(inst, *ref, filling, depth);
-  if (const json* all = Keyword(schema, Kw("allOf"))) {
+  if (const json* ref = node.ref) Apply(inst, *ref, filling, depth);
+  if (const json* all = node.keywords[Kw("allOf")]) {
     for (const json& s : *all) Apply(inst, s, filling, depth);
   }
   for (const json* b : chosen) Apply(inst, *b, filling, depth);

@@ -146,25 +146,41 @@ bool operator<(const OrderPart& a, const OrderPart& b) {
   return a.key < b.key;
 }
 
+std::string Loc::Path() const {
+  switch (step) {
+    case Step::kRoot: return "$";
+    case Step::kField: return JsonPathChild(parent->Path(), *key);
+    case Step::kItem: return JsonPathIndex(parent->Path(), index);
+    case Step::kRequired: return parent->Path();
+  }
+  return "$";
+}
+
+std::vector<OrderPart> Loc::Order() const {
+  if (step == Step::kRoot) return {};
+  std::vector<OrderPart> order = parent->Order();
+  switch (step) {
+    case Step::kField: order.push_back({rank, 0, *key}); break;
+    case Step::kItem: order.push_back({kChildRank, index, {}}); break;
+    case Step::kRequired: order.push_back({kRequiredRank, index, {}}); break;
+    case Step::kRoot: break;
+  }
+  return order;
+}
+
 // An error about a key (unknown or badly named) is about the object's shape, so it counts at the
 // object's depth: a branch that rejects a field gets less far than one that rejects the field's value.
 Loc FieldLoc(const Loc& parent, const std::string& key, Rank rank) {
-  Loc loc{JsonPathChild(parent.path, key), parent.order, parent.depth + (rank == kKeyRank ? 0 : 1)};
-  loc.order.push_back({rank, 0, key});
-  return loc;
+  return Loc{&parent, Loc::Step::kField, rank, 0, &key, parent.depth + (rank == kKeyRank ? 0 : 1)};
 }
 
 Loc ItemLoc(const Loc& parent, size_t index) {
-  Loc loc{JsonPathIndex(parent.path, index), parent.order, parent.depth + 1};
-  loc.order.push_back({kChildRank, index, {}});
-  return loc;
+  return Loc{&parent, Loc::Step::kItem, kChildRank, index, nullptr, parent.depth + 1};
 }
 
 // Missing required fields are reported at the object, after its key checks, in `required` order.
 Loc RequiredLoc(const Loc& object, size_t index) {
-  Loc loc = object;
-  loc.order.push_back({kRequiredRank, index, {}});
-  return loc;
+  return Loc{&object, Loc::Step::kRequired, kRequiredRank, index, nullptr, object.depth};
 }
 
 // Sorts into document order (stable, so errors at one place keep keyword order) and drops repeats,
@@ -230,15 +246,17 @@ void JsonSchema::Impl::ReportBestBranch(const json& inst, const json& branches, 
       // Without it every branch complains about something else; the missing discriminator is the news.
       if (given == inst.end() && required) {
         std::vector<std::string> unique = Distinct(shown);
-        sink.Add(RequiredLoc(loc, 0), "missing required field " + Quote(d->property) + " (" +
-                                          (unique.size() == 1 ? "" : "one of ") + CommaList(unique) + ")");
+        sink.Add(RequiredLoc(loc, 0), [&] {
+          return "missing required field " + Quote(d->property) + " (" + (unique.size() == 1 ? "" : "one of ") +
+                 CommaList(unique) + ")";
+        });
         return;
       }
       if (given != inst.end() && candidates.empty()) {
         const json& value = *given;
         std::string message = OneOfValues(shown) + " (got " + Show(value) + ")";
         if (value.is_string()) message += DidYouMean(value.get<std::string>(), strings);
-        sink.Add(FieldLoc(loc, d->property, kChildRank), message);
+        sink.Add(FieldLoc(loc, d->property, kChildRank), [&] { return message; });
         return;
       }
     }
@@ -255,7 +273,7 @@ void JsonSchema::Impl::ReportBestBranch(const json& inst, const json& branches, 
       phrases.insert(phrases.end(), p.begin(), p.end());
     }
     if (candidates.empty()) {
-      sink.Add(loc, "must be " + JoinAlternatives(phrases) + " (got " + Got(inst, accepted) + ")");
+      sink.Add(loc, [&] { return "must be " + JoinAlternatives(phrases) + " (got " + Got(inst, accepted) + ")"; });
       return;
     }
   }
@@ -266,7 +284,8 @@ void JsonSchema::Impl::ReportBestBranch(const json& inst, const json& branches, 
     std::vector<Found> found = InDocumentOrder(std::move(branch_sink.found));
     if (!found.empty() && (best.empty() || found[0].depth > best[0].depth)) best = std::move(found);
   }
-  if (best.empty()) sink.Add(loc, "matches no alternative");  // Unreachable: some candidate failed.
+  // Unreachable: some candidate failed.
+  if (best.empty()) sink.Add(loc, [] { return "matches no alternative"; });
   for (Found& f : best) sink.found.push_back(std::move(f));
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstddef>
 #include <iterator>
 #include <map>
@@ -16,6 +17,7 @@
 #include <regex>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -59,9 +61,13 @@ inline constexpr TypeName kTypeNames[] = {
 // exhaust the stack (scenarios are a few levels deep; the WASM stack is small).
 inline constexpr size_t kMaxDepth = 64;
 
-inline const json* Find(const json& schema, const char* keyword) {
-  auto it = schema.find(keyword);
-  return it == schema.end() ? nullptr : &*it;
+// The bytes `pattern` allows when it is "^[set]+$" with a set of plain characters and ranges (no
+// escapes, no negation), which every string of those bytes and no other matches; nullopt otherwise.
+std::optional<std::bitset<256>> PatternBytes(std::string_view pattern);
+
+inline const json* Find(const json& object, std::string_view key) {
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
 }
 
 // The keywords validation and defaults read on every instance value: Compile keeps where each
@@ -102,12 +108,23 @@ struct OrderPart {
 
 bool operator<(const OrderPart& a, const OrderPart& b);
 
-// A place in the instance: its JSONPath, its document-order key and its depth, which ranks oneOf/anyOf
-// branches by how far they got.
+// A place in the instance: the step from its parent's place, and its depth, which ranks oneOf/anyOf
+// branches by how far they got. Its JSONPath and document-order key are spelled out only when an
+// error is found there (Sink::Add): a valid document, which is what the service checks thousands of
+// times per sweep, then costs no string or vector per field (planning a sweep took half the time
+// it did when every place carried both).
 struct Loc {
-  std::string path = "$";
-  std::vector<OrderPart> order;
+  enum class Step : uint8_t { kRoot, kField, kItem, kRequired };
+
+  const Loc* parent = nullptr;  // Not owned: a place lives on the stack below its parent's.
+  Step step = Step::kRoot;
+  Rank rank = kValueRank;                  // kField: kKeyRank or kChildRank.
+  size_t index = 0;                        // kItem: the item's; kRequired: the name's in `required`.
+  const std::string* key = nullptr;        // kField. Not owned.
   size_t depth = 0;
+
+  std::string Path() const;
+  std::vector<OrderPart> Order() const;
 };
 
 struct Found {
@@ -116,20 +133,30 @@ struct Found {
   size_t depth;
 };
 
-// Collects errors. A probe only asks whether the instance matches, so it stops at the first error found.
+// Collects errors. A probe only asks whether the instance matches, so it stops at the first error
+// found and keeps neither its place nor its message: `message` is a function that spells the error,
+// which a probe never calls (oneOf branches are mostly tried and rejected, and spelling why took a
+// good part of the time a valid scenario took to check).
 struct Sink {
   bool probe = false;
   std::vector<Found> found;
 
   bool Done() const { return probe && !found.empty(); }
-  void Add(const Loc& loc, std::string message) {
-    Found f{{loc.path, std::move(message)}, loc.order, loc.depth};
+  template <class Message>
+    requires std::is_invocable_r_v<std::string, Message>
+  void Add(const Loc& loc, Message&& message) {
+    if (probe) {
+      found.push_back(Found{{}, {}, loc.depth});
+      return;
+    }
+    Found f{{loc.Path(), message()}, loc.Order(), loc.depth};
     f.order.push_back({kValueRank, 0, {}});
     found.push_back(std::move(f));
   }
 };
 
-// Places and wording (json_schema_explain.cc).
+// Places and wording (json_schema_explain.cc). A place refers to its parent and to `key`, which
+// must outlive it.
 Loc FieldLoc(const Loc& parent, const std::string& key, Rank rank);
 Loc ItemLoc(const Loc& parent, size_t index);
 Loc RequiredLoc(const Loc& object, size_t index);
@@ -155,6 +182,9 @@ struct JsonSchema::Impl {
     std::string location;  // JSON pointer fragment in the schema document, e.g. "#/$defs/tcp".
     const json* ref = nullptr;  // Resolved $ref target. Not owned; points into `root`.
     std::optional<std::regex> pattern;
+    // The same pattern as a set of bytes when it is one ("^[A-Za-z0-9_.-]+$", what names are held
+    // to): checked byte by byte, where std::regex_search took thousands of instructions per name.
+    std::optional<std::bitset<256>> pattern_bytes;
     // The values of the kIndexedKeywords the schema object has, by slot (Kw); null where absent.
     std::array<const json*, json_schema_internal::kIndexedKeywordCount> keywords{};
   };

@@ -1,6 +1,7 @@
 // Tests for the JSON Schema subset validator: each keyword, the messages users see, defaults, compile errors.
 #include "scenario/json_schema.h"
 
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -499,6 +500,26 @@ TEST(JsonSchemaTest, StringLengthCountsCodePoints) {
   EXPECT_EQ(FirstError(s, "h\xc3\xa9llo"), "ok");  // "héllo": 6 bytes, 5 code points.
   EXPECT_EQ(FirstError(s, "\xf0\x9f\x98\x80"), "$: must have at least 2 character(s)");  // One emoji.
   EXPECT_EQ(FirstError(s, "abcdef"), "$: must have at most 5 character(s)");
+}
+
+// A pattern that is a set of bytes ("^[A-Za-z0-9_.-]+$") is checked without std::regex; it accepts
+// and refuses exactly what std::regex_search does (ECMA-262 §22.2.2.9 for '-' in a class).
+TEST(JsonSchemaTest, ByteSetPatternsMatchAsTheRegularExpressionDoes) {
+  const std::vector<std::string> patterns = {"^[A-Za-z0-9_.-]+$", "^[A-Za-z0-9_.{}+%/-]+$", "^[-a]+$",
+                                             "^[a-c-e]+$", "^[x]+$"};
+  const std::vector<std::string> strings = {"", "a", "abc", "a-b", "A_z.9", "{i}+%/", "-", "d", "b-e", "x",
+                                            "xx", "a b", "a\n", "\na", "\xc3\xa9", "name\x00", "[a]", "^a"};
+  for (const std::string& pattern : patterns) {
+    const std::regex regex(pattern, std::regex::ECMAScript);
+    for (const std::string& s : strings) {
+      const bool expected = std::regex_search(s, regex);
+      EXPECT_EQ(FirstError(json{{"pattern", pattern}}, s) == "ok", expected) << pattern << " on " << json(s).dump();
+    }
+  }
+  // Not byte sets: left to std::regex.
+  EXPECT_EQ(FirstError(json{{"pattern", "^([A-Za-z0-9_.-]+|[*])$"}}, "*"), "ok");
+  EXPECT_EQ(FirstError(json{{"pattern", "^[^a]+$"}}, "bcd"), "ok");
+  EXPECT_EQ(FirstError(json{{"pattern", "^[\\d]+$"}}, "123"), "ok");
 }
 
 TEST(JsonSchemaTest, PatternIsUnanchored) {
