@@ -187,6 +187,9 @@ struct JsonSchema::Impl {
     std::optional<std::bitset<256>> pattern_bytes;
     // The values of the kIndexedKeywords the schema object has, by slot (Kw); null where absent.
     std::array<const json*, json_schema_internal::kIndexedKeywordCount> keywords{};
+
+    // Whether `s` matches the pattern (true without one).
+    bool MatchesPattern(const std::string& s) const;
   };
   using Refs = std::vector<std::pair<const json*, std::string>>;
 

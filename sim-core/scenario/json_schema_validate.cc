@@ -226,18 +226,24 @@ void JsonSchema::Impl::CheckString(const json& inst, const json& schema, const L
   if (const json* max = node.keywords[Kw("maxLength")]; max != nullptr && length > AsCount(*max)) {
     sink.Add(loc, [&] { return "must have at most " + Show(*max) + " character(s)"; });
   }
-  const bool matches = node.pattern_bytes ? !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) {
-    return node.pattern_bytes->test(static_cast<unsigned char>(c));
-  })
-                                          : !node.pattern || std::regex_search(s, *node.pattern);
-  if (!matches) {
-    // "x-pattern-message" says in words what the pattern allows.
-    const json* words = Find(schema, "x-pattern-message");
-    const std::string expected = words != nullptr && words->is_string()
-                                     ? words->get<std::string>()
-                                     : "match pattern " + Show(schema["pattern"]);
-    sink.Add(loc, [&] { return "must " + expected + " (got " + Show(inst) + ")"; });
+  if (!node.MatchesPattern(s)) {
+    sink.Add(loc, [&] {
+      // "x-pattern-message" says in words what the pattern allows.
+      const json* words = Find(schema, "x-pattern-message");
+      const std::string expected = words != nullptr && words->is_string()
+                                       ? words->get<std::string>()
+                                       : "match pattern " + Show(schema["pattern"]);
+      return "must " + expected + " (got " + Show(inst) + ")";
+    });
   }
+}
+
+bool JsonSchema::Impl::Node::MatchesPattern(const std::string& s) const {
+  if (pattern_bytes) {
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [&](char c) { return pattern_bytes->test(static_cast<unsigned char>(c)); });
+  }
+  return !pattern || std::regex_search(s, *pattern);
 }
 
 void JsonSchema::Impl::CheckObject(const json& inst, const json& schema, const Loc& loc, Sink& sink) const {
