@@ -18,8 +18,8 @@ uint64_t Mix64(uint64_t z) {
 
 }  // namespace
 
-uint64_t Fnv1a64(std::string_view s) {
-  uint64_t h = 0xcbf29ce484222325;
+uint64_t Fnv1a64(std::string_view s, uint64_t hash) {
+  uint64_t h = hash;
   for (char c : s) {
     h ^= static_cast<unsigned char>(c);
     h *= 0x100000001b3;
@@ -38,9 +38,9 @@ Rng::Rng(uint64_t seed) {
   for (uint64_t& word : s_) word = expand.Next();
 }
 
-Rng Rng::ForStream(uint64_t run_seed, std::string_view stream_name) {
+Rng Rng::ForStreamHash(uint64_t run_seed, uint64_t stream_name_hash) {
   // Mix64 is a bijection, so within one run distinct names (distinct hashes) get distinct seeds.
-  return Rng(Mix64(run_seed ^ Mix64(Fnv1a64(stream_name))));
+  return Rng(Mix64(run_seed ^ Mix64(stream_name_hash)));
 }
 
 uint64_t Rng::UniformInt(uint64_t n) {

@@ -7,7 +7,10 @@
 namespace tcb {
 
 // FNV-1a, 64-bit, over the bytes of `s`; stable across builds, so it can name random streams.
-uint64_t Fnv1a64(std::string_view s);
+// `hash` continues a hash: Fnv1a64(b, Fnv1a64(a)) is Fnv1a64 of a followed by b, so a name made
+// of parts can be hashed without being spelled out.
+inline constexpr uint64_t kFnv1a64Basis = 0xcbf29ce484222325;
+uint64_t Fnv1a64(std::string_view s, uint64_t hash = kFnv1a64Basis);
 
 // SplitMix64 (Steele, Lea & Flood; Vigna's splitmix64.c): expands one 64-bit seed into many
 // well-mixed words. Used to seed Rng, and usable wherever a seed must be derived from another.
@@ -31,7 +34,11 @@ class Rng {
   // The stream for the random source called `stream_name` (e.g. "link/bottleneck/loss") in the run
   // seeded with `run_seed`. Each source draws from its own stream, so adding or removing a source
   // never shifts the numbers another source sees.
-  static Rng ForStream(uint64_t run_seed, std::string_view stream_name);
+  static Rng ForStream(uint64_t run_seed, std::string_view stream_name) {
+    return ForStreamHash(run_seed, Fnv1a64(stream_name));
+  }
+  // ForStream for the stream whose name has the Fnv1a64 hash `stream_name_hash`.
+  static Rng ForStreamHash(uint64_t run_seed, uint64_t stream_name_hash);
 
   uint64_t NextU64() {
     const uint64_t result = RotateLeft(s_[1] * 5, 7) * 9;

@@ -119,6 +119,18 @@ TEST(RngTest, Fnv1a64MatchesReferenceValues) {
   EXPECT_EQ(Fnv1a64("foobar"), 0x85944171f73967e8u);
 }
 
+TEST(RngTest, Fnv1a64ContinuedOverPartsIsTheHashOfTheirConcatenation) {
+  EXPECT_EQ(Fnv1a64("bar", Fnv1a64("foo")), 0x85944171f73967e8u);
+  EXPECT_EQ(Fnv1a64("", Fnv1a64("foobar")), Fnv1a64("foobar"));
+  EXPECT_EQ(Fnv1a64("/loss", Fnv1a64("bottleneck", Fnv1a64("link/"))), Fnv1a64("link/bottleneck/loss"));
+}
+
+TEST(RngTest, AStreamNamedByItsHashIsTheStreamOfTheName) {
+  Rng by_name = Rng::ForStream(7, "tcp/12/initiator/window-rule");
+  Rng by_hash = Rng::ForStreamHash(7, Fnv1a64("tcp/12/initiator/window-rule"));
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(by_name.NextU64(), by_hash.NextU64());
+}
+
 // Golden outputs: the WASM build must reproduce these bit for bit. Changing any of them changes
 // every simulation result.
 TEST(RngGoldenTest, NextU64) {

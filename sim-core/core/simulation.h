@@ -25,6 +25,8 @@ class Simulation {
   // An independent random stream for the source called `name` (stable across scenario edits that
   // do not touch that source).
   Rng MakeRng(std::string_view name) const { return Rng::ForStream(seed_, name); }
+  // MakeRng for the stream whose name has the Fnv1a64 hash `name_hash`.
+  Rng MakeRngForNameHash(uint64_t name_hash) const { return Rng::ForStreamHash(seed_, name_hash); }
 
   // Runs events up to and including `until`, or until the list is empty or Stop() is called.
   void RunUntil(SimTime until) {

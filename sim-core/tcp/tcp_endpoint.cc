@@ -2,6 +2,8 @@
 #include "tcp/tcp_endpoint.h"
 
 #include <algorithm>
+#include <charconv>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -207,8 +209,14 @@ Bytes TcpEndpoint::SendNewSegment() {
 void TcpEndpoint::OnPacingTimer() { TrySend(); }
 
 Rng TcpEndpoint::RandomStream(std::string_view name) const {
-  const char* side = initiator_ ? "/initiator/" : "/responder/";
-  return sim_.MakeRng("tcp/" + std::to_string(flow_) + side + std::string(name));
+  // The stream "tcp/<flow>/initiator/<name>" (or /responder/), hashed part by part instead of
+  // spelled out: every connection opened makes two, and a run may open thousands.
+  char flow[16];
+  const char* flow_end = std::to_chars(std::begin(flow), std::end(flow), flow_).ptr;
+  uint64_t hash = Fnv1a64("tcp/");
+  hash = Fnv1a64(std::string_view(flow, flow_end - flow), hash);
+  hash = Fnv1a64(initiator_ ? "/initiator/" : "/responder/", hash);
+  return sim_.MakeRngForNameHash(Fnv1a64(name, hash));
 }
 
 void TcpEndpoint::OnControlTimer() {

@@ -158,11 +158,12 @@ void WebClientApp::Pump() {
 }
 
 void WebClientApp::OpenForObject(int object) {
-  const std::string name = placement_.flow_name + ".p" + std::to_string(pages_started_ - 1) + ".o" +
-                           std::to_string(object);
+  // "<flow>.p<page>.o<object>", built in place: HTTP/1.0 opens a connection per object.
+  std::string name = placement_.flow_name;
+  name.append(".p").append(std::to_string(pages_started_ - 1)).append(".o").append(std::to_string(object));
   ConnectionTraits traits = placement_.traits;
   traits.content = page_.objects[object].content;  // E-TCP §4: tickets follow the content.
-  TcpConnection& tcp = context_.flows.AddTcp(name, placement_.item, placement_.from, placement_.to,
+  TcpConnection& tcp = context_.flows.AddTcp(std::move(name), placement_.item, placement_.from, placement_.to,
                                              tcp_, context_.make_controller, traits);
   auto owned = std::make_unique<Connection>();
   Connection& c = *owned;
@@ -234,11 +235,11 @@ Http2Connection& WebClientApp::Session() {
 
 void WebClientApp::Request(Connection& c, Bytes response, const std::vector<int>& objects) {
   for (int o : objects) {
-    c.extents.push_back({o, c.stream_end, c.stream_end + page_.objects[o].bytes});
+    c.extents.emplace_back() = Extent{o, c.stream_end, c.stream_end + page_.objects[o].bytes};
     c.stream_end += page_.objects[o].bytes;
   }
   c.responses_total += response;
-  c.response_ends.push_back(c.responses_total);
+  c.response_ends.emplace_back() = c.responses_total;
   c.responses.push_back(response);
   ++outstanding_;
   if (c.connected) {

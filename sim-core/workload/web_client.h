@@ -28,6 +28,7 @@
 
 #include "core/agenda.h"
 #include "core/distributions.h"
+#include "core/ring_buffer.h"
 #include "workload/application.h"
 #include "workload/http2_connection.h"
 #include "workload/web_page.h"
@@ -92,9 +93,11 @@ class WebClientApp final : public Application, public TcpApplication, public Htt
     bool persistent = false;
     bool connected = false;
     int64_t requests_unsent = 0;  // Written by the client before the handshake completed.
-    std::deque<Extent> extents;   // Client side: objects still arriving, in stream order.
+    // RingBuffer rather than std::deque, which allocates a block on its first element (4 KiB in
+    // libc++, the WebAssembly build's): HTTP/1.0 opens a connection per object.
+    RingBuffer<Extent> extents;   // Client side: objects still arriving, in stream order.
     Bytes stream_end = 0;         // Client side: end of the last extent.
-    std::deque<Bytes> response_ends;  // Client side: stream offsets where awaited responses end.
+    RingBuffer<Bytes> response_ends;  // Client side: stream offsets where awaited responses end.
     Bytes responses_total = 0;        // Bytes of all responses requested so far.
     std::vector<Bytes> responses;  // Server side: response sizes, one per request, in order.
     size_t responses_scheduled = 0;
