@@ -2,6 +2,7 @@
 #include "sharing/etcp.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace tcb {
 
@@ -29,7 +30,7 @@ class EtcpEcb final : public EnsembleGroup {
   }
   void OnSegmentSent(EnsembleMember& m, const SentSegment& s) override {
     // §3.3: appended to the list with a zero skipped-ACK counter; a retransmission moves to the end.
-    outstanding().Sent(&m, s.seq, s.bytes, s.uid, Now());
+    outstanding().Sent(&m, s.seq, s.bytes, s.uid, Now(), s.retransmission);
     last_sent_uid_ = s.uid;
     Record();
   }
@@ -68,6 +69,7 @@ class EtcpEcb final : public EnsembleGroup {
   uint64_t last_sent_uid_ = 0;
   int incarnations_ = 0;  // Times the ECB went from no connections to some.
   int cached_reuses_ = 0;
+  std::vector<EnsembleMember*> skipped_owners_;  // OnAck's, kept for its capacity.
 };
 
 void EtcpEcb::Reset() {
@@ -132,7 +134,8 @@ bool EtcpEcb::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
   }
   // §3.3: every packet sent before the ACK'ed one counts a skipped ACK, and each connection with
   // such a packet counts one more duplicate ACK (once per ACK, as a real duplicate ACK would).
-  for (EnsembleMember* owner : outstanding().CountLaterAck(ack.echo_uid, now)) owner->CountDuplicate();
+  outstanding().CountLaterAck(ack.echo_uid, now, &skipped_owners_);
+  for (EnsembleMember* owner : skipped_owners_) owner->CountDuplicate();
   // "Standard TCP per-connection ACK rules are performed, which may trigger retransmits."
   for (EnsembleMember* member : std::vector<EnsembleMember*>(members())) {
     if (member->dupacks() >= config().dupack_threshold && !member->in_recovery() &&

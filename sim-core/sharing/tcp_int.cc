@@ -60,7 +60,7 @@ class TcpIntHost final : public EnsembleGroup {
     // "The connection prepares the packet ... adding an entry at the tail of the list of
     // outstanding packets. The entry contains the sequence number, size and timestamp" (a
     // retransmission's entry replaces the old one).
-    outstanding().Sent(&m, s.seq, s.bytes, s.uid, Now());
+    outstanding().Sent(&m, s.seq, s.bytes, s.uid, Now(), s.retransmission);
     Record();
   }
   bool OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) override;
@@ -185,8 +185,10 @@ bool TcpIntHost::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
   // the acks field of each packet transmitted earlier than the packet just acknowledged."
   outstanding().CountLaterAck(ack.echo_uid, now);
   // "The sender traverses the list from the oldest to identify candidates for retransmission ... and
-  // retransmits the single oldest lost packet."
+  // retransmits the single oldest lost packet." Later ACKs do not increase along the list
+  // (sharing/outstanding_list.h), so past the first entry with too few (rule 1) there is none.
   for (const auto& e : outstanding().entries()) {
+    if (e.later_acks < config().dupack_threshold) break;
     if (!IsCandidate(e, now)) continue;
     EnsembleMember& owner = *e.owner;
     const SeqNo seq = e.seq;
