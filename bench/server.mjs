@@ -6,7 +6,7 @@
 //               tcpsim's process start-up), as one point's replications and as a sweep of 1000
 //               points of one replication each, and dumbbell-bulk cut to 5 simulated seconds (some
 //               20 ms). Each is measured two ways in the same run: as the workers run today
-//               (persistent `tcpsim serve` processes, a job per 32 runs claimed in groups) and as
+//               (persistent `tcpsim serve` processes, a job per 32 runs or fewer, claimed in groups) and as
 //               they ran before (WORKER_RUNNER=spawn, BATCH_JOB_RUNS=1: a job and a tcpsim process
 //               per run). Beside them, the same runs without the queue, by one loop and by two
 //               loops side by side: tcpsim started per run, and runs fed to `tcpsim serve`: what
@@ -54,7 +54,7 @@ const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 
 // The two ways a worker runs a batch: as today, and as before persistent runners and groups.
 const paths = {
-  today: { label: 'tcpsim serve, jobs of 32 runs', env: {} },
+  today: { label: 'tcpsim serve, jobs of up to 32 runs', env: {} },
   before: { label: 'tcpsim per run, a job per run', env: { WORKER_RUNNER: 'spawn', BATCH_JOB_RUNS: '1' } },
 };
 

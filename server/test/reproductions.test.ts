@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
 import { json, post, startServer, startWorkerProcess, waitFor, type Proc, type TestServer } from './helpers/server.js';
 import { tcpsim } from './helpers/native.js';
+import { jobSizes } from '../src/queue/jobs.js';
 import { parseReproductionRunPayload, reproductionRunJobSpecs } from '../src/queue/reproduction-jobs.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
@@ -243,12 +244,15 @@ test('a worker killed by its pid mid-run: the run is retried elsewhere, every ru
 test('a reproduction\'s jobs name each run\'s point: its variant and point in run order', () => {
   // sim-core's Expand orders runs variant-major, then point, then replication: with 30
   // replications, runs 0-29 are the first point's, 30-59 the second's.
-  const specs = reproductionRunJobSpecs('r1', 70, 30, 32);
-  assert.deepEqual(specs.map((spec) => spec.payload), [
-    { reproduction: 'r1', runs: range(0, 32), points: range(0, 32).map((run) => Math.floor(run / 30)) },
-    { reproduction: 'r1', runs: range(32, 64), points: range(32, 64).map((run) => Math.floor(run / 30)) },
-    { reproduction: 'r1', runs: range(64, 70), points: [2, 2, 2, 2, 2, 2] },
-  ]);
+  // 300 runs: jobs of 32 while 256 are left, then smaller (jobSizes).
+  const specs = reproductionRunJobSpecs('r1', 300, 30, 32);
+  let first = 0;
+  assert.deepEqual(
+    specs.map((spec) => spec.payload),
+    jobSizes(300, 32).map((size) => ({ reproduction: 'r1', runs: range(first, first + size), points: range(first, (first += size)).map((run) => Math.floor(run / 30)) })),
+  );
+  assert.deepEqual((specs[0].payload as { runs: number[] }).runs, range(0, 32));
+  assert.deepEqual((specs[2].payload as { points: number[] }).points, range(64, 94).map((run) => Math.floor(run / 30)));
   // Payloads of earlier servers (one run, no points) still parse.
   assert.deepEqual(parseReproductionRunPayload({ reproduction: 'r1', run: 5 }), { reproduction: 'r1', runs: [5] });
   assert.deepEqual(parseReproductionRunPayload(specs[2].payload), specs[2].payload);
@@ -268,7 +272,7 @@ test('a reproduction\'s runs are queued as jobs of consecutive runs, claimed in 
 
   const { id, runs } = await submit(own, { experiment: document, mode: 'quick' });
   assert.equal(runs, total);
-  // Jobs of BATCH_JOB_RUNS (32) consecutive runs.
+  // Jobs of consecutive runs, BATCH_JOB_RUNS (32) or fewer towards the end (jobSizes).
   const queued = await db.query<{ run_index: number; job_id: number }>(
     `SELECT r.run_index, r.job_id FROM reproduction_runs r JOIN graphile_worker.jobs j ON j.id = r.job_id
      WHERE r.reproduction_id = $1 AND j.task_identifier = 'tcb_lab_reproduction_run' ORDER BY r.run_index`,
@@ -276,8 +280,12 @@ test('a reproduction\'s runs are queued as jobs of consecutive runs, claimed in 
   );
   assert.equal(queued.rows.length, total, 'every run is in a queued job');
   const jobOf = queued.rows.map((row) => Number(row.job_id));
-  assert.equal(new Set(jobOf).size, Math.ceil(total / 32));
-  jobOf.forEach((job, i) => assert.equal(job, jobOf[32 * Math.floor(i / 32)], `run ${i} is in the job of runs ${32 * Math.floor(i / 32)}..`));
+  const firstOfJob = jobSizes(total, 32).flatMap((size, j, sizes) => {
+    const first = sizes.slice(0, j).reduce((a, b) => a + b, 0);
+    return Array.from({ length: size }, () => first);
+  });
+  assert.equal(new Set(jobOf).size, jobSizes(total, 32).length);
+  jobOf.forEach((job, i) => assert.equal(job, jobOf[firstOfJob[i]], `run ${i} is in the job of runs ${firstOfJob[i]}..`));
 
   const worker = await startWorkerProcess(db.url);
   started.push(worker);

@@ -4,7 +4,7 @@
 // reproduction's own transactions through jobs.ts (graphile-worker's documented add_jobs and
 // complete_jobs).
 import type { AddJobsJobSpec } from 'graphile-worker';
-import { jobMaxAttempts, parseRunsAndPoints } from './jobs.js';
+import { cutIntoJobs, jobMaxAttempts, parseRunsAndPoints } from './jobs.js';
 import { simulationJobFlag } from './names.js';
 
 /** Runs a reproduction's runs; payload ReproductionRunPayload. */
@@ -26,15 +26,11 @@ export interface ReproductionRunPayload {
 
 /**
  * The jobs of a reproduction of `total` runs, `replications` to a point: `jobRuns` consecutive
- * runs each.
+ * runs each, fewer towards the end (cutIntoJobs).
  */
 export function reproductionRunJobSpecs(id: string, total: number, replications: number, jobRuns: number): AddJobsJobSpec[] {
-  const specs: AddJobsJobSpec[] = [];
-  for (let first = 0; first < total; first += jobRuns) {
-    const runs = Array.from({ length: Math.min(jobRuns, total - first) }, (_, k) => first + k);
-    specs.push(reproductionRunJobSpec(id, runs, runs.map((run) => Math.floor(run / replications))));
-  }
-  return specs;
+  const runs = Array.from({ length: total }, (_, run) => run);
+  return cutIntoJobs(runs, jobRuns).map((job) => reproductionRunJobSpec(id, job, job.map((run) => Math.floor(run / replications))));
 }
 
 /** The job of the runs `runs` of a reproduction, with their points when known. */

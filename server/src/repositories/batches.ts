@@ -11,7 +11,7 @@ import { newId } from '../ids.js';
 import { batchRuns, readRunCounts } from './run-counts.js';
 import { metricDefinitions } from '../sim/metrics.js';
 import type { Plan } from '../sim/batch.js';
-import { addJobs, parseRunJobPayload, runJobSpec } from '../queue/jobs.js';
+import { addJobs, cutIntoJobs, parseRunJobPayload, runJobSpec } from '../queue/jobs.js';
 import { cancelOwner } from './cancel-runs.js';
 import type { Batch, BatchStatus, RunCounts, RunResult, RunStatus, Trace } from '../schemas/batches.js';
 
@@ -104,19 +104,16 @@ export class BatchRepository {
         [id, JSON.stringify(plan.points.map((p) => ({ params: p.params, scenario: p.scenario })))],
       );
       // Run ids come from the sequence first, so that each run is written once, with its job: one
-      // graphile-worker job per `jobRuns` consecutive runs of the batch (a point's replications,
-      // then the next point's: a sweep of many points with few replications each still queues
-      // few jobs; the task claims them by each point's expected run time), added in this
-      // transaction: a batch is queued entirely or not at all.
+      // graphile-worker job per `jobRuns` consecutive runs of the batch, fewer towards its end
+      // (cutIntoJobs; a point's replications, then the next point's: a sweep of many points with
+      // few replications each still queues few jobs; the task claims them by each point's expected
+      // run time), added in this transaction: a batch is queued entirely or not at all.
       const runIds = (
         await client.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('runs', 'id')) AS id FROM generate_series(1, $1::int)`, [total])
       ).rows.map((r) => r.id);
       const points = plan.points.flatMap((_, point) => Array.from({ length: batch.replications }, () => point));
-      const groups: Array<{ runs: number[]; points: number[] }> = [];
-      for (let first = 0; first < total; first += this.jobRuns) {
-        groups.push({ runs: runIds.slice(first, first + this.jobRuns), points: points.slice(first, first + this.jobRuns) });
-      }
-      const jobs = await addJobs(client, groups.map((group) => runJobSpec(id, group.runs, group.points)));
+      const pointsOfJobs = cutIntoJobs(points, this.jobRuns);
+      const jobs = await addJobs(client, cutIntoJobs(runIds, this.jobRuns).map((runs, j) => runJobSpec(id, runs, pointsOfJobs[j])));
       // Each run belongs to the job whose payload lists it (add_jobs need not answer in order).
       const jobOf = new Map(jobs.flatMap((job) => parseRunJobPayload(job.payload).runs.map((run) => [run, job.id])));
       const replications = plan.points.flatMap(() => Array.from({ length: batch.replications }, (_, r) => r));

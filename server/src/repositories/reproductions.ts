@@ -13,7 +13,7 @@ import { newId } from '../ids.js';
 import { readRunCounts, reproductionRuns } from './run-counts.js';
 import { addJobs, jobHeld, type JobLock } from '../queue/jobs.js';
 import { cancelOwner, stopOpenRuns } from './cancel-runs.js';
-import { reproductionReportJobSpec, reproductionRunJobSpec, reproductionRunJobSpecs } from '../queue/reproduction-jobs.js';
+import { parseReproductionRunPayload, reproductionReportJobSpec, reproductionRunJobSpec, reproductionRunJobSpecs } from '../queue/reproduction-jobs.js';
 import type { RunCounts } from '../schemas/batches.js';
 import type { Reproduction, ReproductionMode, ReproductionStatus } from '../schemas/reproductions.js';
 import type { RunRecord } from '../sim/experiment-engine.js';
@@ -86,9 +86,9 @@ export class ReproductionRepository {
         [id, r.runs],
       );
       // Its jobs, in this transaction: a reproduction is queued entirely or not at all.
-      const specs = reproductionRunJobSpecs(id, r.runs, r.replications, this.jobRuns);
-      const jobs = await addJobs(client, specs);
-      const runJob = jobs.flatMap((job, j) => (specs[j].payload as { runs: number[] }).runs.map((run) => [run, job.id]));
+      const jobs = await addJobs(client, reproductionRunJobSpecs(id, r.runs, r.replications, this.jobRuns));
+      // Each run belongs to the job whose payload lists it (add_jobs need not answer in order).
+      const runJob = jobs.flatMap((job) => parseReproductionRunPayload(job.payload).runs.map((run) => [run, job.id]));
       await client.query(
         `UPDATE reproduction_runs SET job_id = j.job_id
          FROM unnest($2::int[], $3::bigint[]) AS j(run_index, job_id)
