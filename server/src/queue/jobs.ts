@@ -101,8 +101,8 @@ export async function addJobs(client: PoolClient, specs: AddJobsJobSpec[]): Prom
   if (specs.length === 0) return [];
   const r = await client.query<{ id: number; payload: unknown }>(
     `SELECT id, payload FROM graphile_worker.add_jobs(ARRAY(
-       SELECT json_populate_record(NULL::graphile_worker.job_spec, jsonb_set(s.spec::jsonb, '{run_at}', to_jsonb(
-                coalesce((s.spec->>'run_at')::timestamptz, now() - ($2::int - s.k) * interval '1 microsecond')))::json)
+       SELECT json_populate_record(json_populate_record(NULL::graphile_worker.job_spec, s.spec), json_build_object('run_at',
+                coalesce((s.spec->>'run_at')::timestamptz, now() - ($2::int - s.k) * interval '1 microsecond')))
        FROM json_array_elements($1::json) WITH ORDINALITY AS s(spec, k)
        ORDER BY s.k))`,
     [JSON.stringify(specs.map(jobSpecRow)), specs.length],
