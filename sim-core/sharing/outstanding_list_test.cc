@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <list>
 #include <map>
 #include <random>
 #include <utility>
@@ -15,6 +16,40 @@ struct Owner {
 };
 
 using List = OutstandingList<Owner>;
+
+// The list as the papers describe it, each operation a walk over all of it in send order: what
+// OutstandingList, with its index per owner, must do exactly.
+class ReferenceList {
+ public:
+  void Sent(Owner* owner, SeqNo seq, Bytes bytes, uint64_t uid, SimTime now, bool retransmission) {
+    if (retransmission) {
+      for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+        if (it->owner == owner && it->seq == seq) {
+          entries_.erase(it);
+          break;
+        }
+      }
+    }
+    entries_.push_back(List::Entry{owner, seq, bytes, uid, now, 0, SimTime::Zero()});
+  }
+  void CountLaterAck(uint64_t echo_uid, SimTime now) {
+    for (auto& e : entries_) {
+      if (e.uid >= echo_uid) break;
+      if (e.later_acks++ == 0) e.first_later_ack = now;
+    }
+  }
+  void Acked(Owner* owner, SeqNo ack) {
+    entries_.remove_if([&](const List::Entry& e) { return e.owner == owner && e.seq + e.bytes <= ack; });
+  }
+  void RemoveOwner(Owner* owner) {
+    entries_.remove_if([&](const List::Entry& e) { return e.owner == owner; });
+  }
+  void Clear() { entries_.clear(); }
+  const std::list<List::Entry>& entries() const { return entries_; }
+
+ private:
+  std::list<List::Entry> entries_;
+};
 
 SimTime At(int ms) { return SimTime::FromMilliseconds(ms); }
 
@@ -89,6 +124,94 @@ TEST(OutstandingListTest, LaterAcksNeverIncreaseAlongTheList) {
       previous = &e;
     }
     ASSERT_EQ(bytes, list.bytes()) << "step " << step;
+  }
+}
+
+}  // namespace
+}  // namespace tcb
+
+namespace tcb {
+namespace {
+
+// The index per owner changes nothing: under random sends of random sizes, retransmissions (some
+// of another size than the packet they repeat, some of sequence numbers not listed, so that packets
+// overlap and an ACK can cover a packet but not one of lower sequence number), ACKs at a packet's
+// end or anywhere, removals and clears, the list holds the same entries in the same order as the
+// walk over all of it would leave.
+TEST(OutstandingListTest, SameEntriesAsAWalkOverTheWholeList) {
+  for (const uint64_t seed : {1, 2, 3}) {
+    std::mt19937_64 rng(seed);
+    Owner owners[4] = {{0}, {1}, {2}, {3}};
+    std::map<Owner*, SeqNo> snd_max;
+    List list;
+    ReferenceList reference;
+    uint64_t uid = 0;
+    for (int step = 0; step < 20000; ++step) {
+      Owner* o = &owners[rng() % 4];
+      const int op = static_cast<int>(rng() % 20);
+      const SimTime now = At(step);
+      if (op < 8) {
+        const Bytes bytes = rng() % 2 == 0 ? 1 + static_cast<Bytes>(rng() % 150) : 100;
+        list.Sent(o, snd_max[o], bytes, ++uid, now, false);
+        reference.Sent(o, snd_max[o], bytes, uid, now, false);
+        snd_max[o] += bytes;
+        // Rarely, and against Sent's contract, a listed sequence number sent as new data: the packet
+        // is listed twice, and a later retransmission of it must replace the first in send order.
+        if (rng() % 20 == 0) {
+          for (const auto& e : reference.entries()) {
+            if (e.owner != o) continue;
+            list.Sent(o, e.seq, e.bytes, ++uid, now, false);
+            reference.Sent(o, e.seq, e.bytes, uid, now, false);
+            break;
+          }
+        }
+      } else if (op < 12 && snd_max[o] > 0) {
+        // A listed packet's sequence number, or (one time in three) any below the highest sent.
+        SeqNo seq = static_cast<SeqNo>(rng() % static_cast<uint64_t>(snd_max[o]));
+        std::vector<SeqNo> listed;
+        for (const auto& e : reference.entries()) {
+          if (e.owner == o) listed.push_back(e.seq);
+        }
+        if (!listed.empty() && rng() % 3 != 0) seq = listed[rng() % listed.size()];
+        const Bytes bytes = rng() % 2 == 0 ? 1 + static_cast<Bytes>(rng() % 300) : 100;
+        list.Sent(o, seq, bytes, ++uid, now, true);
+        reference.Sent(o, seq, bytes, uid, now, true);
+      } else if (op < 15 && uid > 0) {
+        const uint64_t echo = 1 + rng() % uid;
+        list.CountLaterAck(echo, now);
+        reference.CountLaterAck(echo, now);
+      } else if (op < 19) {
+        // The end of one of the owner's packets (half the time), or anywhere up to the highest sent.
+        SeqNo ack = static_cast<SeqNo>(rng() % static_cast<uint64_t>(snd_max[o] + 1));
+        std::vector<SeqNo> ends;
+        for (const auto& e : reference.entries()) {
+          if (e.owner == o) ends.push_back(e.seq + e.bytes);
+        }
+        if (!ends.empty() && rng() % 2 == 0) ack = ends[rng() % ends.size()];
+        list.Acked(o, ack);
+        reference.Acked(o, ack);
+      } else if (rng() % 10 == 0) {
+        list.RemoveOwner(o);
+        reference.RemoveOwner(o);
+      } else if (rng() % 50 == 0) {
+        list.Clear();
+        reference.Clear();
+      }
+      ASSERT_EQ(list.entries().size(), reference.entries().size()) << "seed " << seed << ", step " << step;
+      Bytes bytes = 0;
+      auto expected = reference.entries().begin();
+      for (const auto& e : list.entries()) {
+        ASSERT_EQ(e.owner, expected->owner) << "seed " << seed << ", step " << step;
+        ASSERT_EQ(e.seq, expected->seq) << "seed " << seed << ", step " << step;
+        ASSERT_EQ(e.bytes, expected->bytes) << "seed " << seed << ", step " << step;
+        ASSERT_EQ(e.uid, expected->uid) << "seed " << seed << ", step " << step;
+        ASSERT_EQ(e.later_acks, expected->later_acks) << "seed " << seed << ", step " << step;
+        ASSERT_EQ(e.first_later_ack, expected->first_later_ack) << "seed " << seed << ", step " << step;
+        bytes += e.bytes;
+        ++expected;
+      }
+      ASSERT_EQ(bytes, list.bytes()) << "seed " << seed << ", step " << step;
+    }
   }
 }
 
