@@ -25,6 +25,12 @@ void EnsembleMember::OnRetransmissionTimeout(SimTime) { group_.MemberTimeout(*th
 void EnsembleMember::OnRttSample(SimTime, SimTime rtt) { group_.MemberRttSample(*this, rtt); }
 void EnsembleMember::OnClosed(SimTime) { group_.Leave(*this); }
 
+void EnsembleMember::GivePriority() {
+  if (priority_) return;
+  priority_ = true;
+  ++group_.prioritized_;
+}
+
 bool EnsembleMember::CanSend(Bytes) {
   group_.Pump();
   return false;
@@ -74,6 +80,10 @@ void EnsembleGroup::Join(EnsembleMember& member, FlowId flow, double share, bool
 
 void EnsembleGroup::Leave(EnsembleMember& member) {
   members_.erase(std::remove(members_.begin(), members_.end(), &member), members_.end());
+  if (member.priority_) {
+    member.priority_ = false;
+    --prioritized_;
+  }
   scheduler_.Remove(&member);
   outstanding_.RemoveOwner(&member);
   OnLeft(member);
@@ -124,11 +134,14 @@ void EnsembleGroup::Pump() {
     }
     // A member with a retransmission waiting goes first (the last such member, if several).
     EnsembleMember* m = nullptr;
-    for (EnsembleMember* c : members_) {
-      if (c->priority_ && c->ready()) m = c;
+    if (prioritized_ > 0) {
+      for (EnsembleMember* c : members_) {
+        if (c->priority_ && c->ready()) m = c;
+      }
     }
     if (m != nullptr) {
       m->priority_ = false;
+      --prioritized_;
     } else {
       m = scheduler_.Next([](EnsembleMember* c) { return c->ready(); });
     }

@@ -80,7 +80,7 @@ class EnsembleMember final : public CongestionControl {
   void set_recover(SeqNo recover) { recover_ = recover; }
   // The member's next segment leaves before any scheduled one (E-TCP §3.3: "if a connection needs
   // to retransmit a packet, it is given priority").
-  void GivePriority() { priority_ = true; }
+  void GivePriority();
   bool has_priority() const { return priority_; }
   // The latest of this connection's packets that one of its own ACKs echoed.
   uint64_t highest_echo() const { return highest_echo_; }
@@ -193,6 +193,8 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   void Record() const;
 
  private:
+  friend class EnsembleMember;  // Its GivePriority() counts it in prioritized_.
+
   TcpConfig config_;
   Tcb tcb_;
   std::unique_ptr<CongestionOps> ops_;
@@ -201,6 +203,8 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   OutstandingList<EnsembleMember> outstanding_;
   WindowPacer pacer_;
   bool pumping_ = false;
+  // Members with priority (EnsembleMember::GivePriority): the pump looks for them only while any.
+  int prioritized_ = 0;
   // The group's last segment sent or ACK received (RFC 5681 §4.1's idle test).
   SimTime last_active_;
   bool active_before_ = false;  // The group has sent before.

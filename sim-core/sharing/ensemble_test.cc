@@ -103,6 +103,23 @@ TEST(EnsembleTest, APriorityMemberGoesBeforeTheSchedulersChoiceOnce) {
   EXPECT_EQ(f.group->granted, (std::vector<FlowId>{1, 0, 1}));
 }
 
+TEST(EnsembleTest, PriorityOutlivesOtherMembersLeavingAndEndsWithItsOwnMember) {
+  // The pump looks for priority members only while the group counts some: members leaving, with or
+  // without priority, must leave the count right.
+  Fixture f(3 * kMss, 3, {1, 100, 1});
+  f.group->Pump();
+  EXPECT_EQ(f.group->granted, (std::vector<FlowId>{0, 1, 2}));  // The window is full.
+  f.group->Prioritise(*f.controls[2]);
+  f.group->Prioritise(*f.controls[2]);  // Twice is once.
+  // Member 0 leaves without priority, and its segment leaves the window: room for member 2's, which
+  // goes before the scheduler's choice (member 1, by far the most tickets).
+  f.controls[0]->OnClosed(SimTime::Zero());
+  EXPECT_EQ(f.group->granted, (std::vector<FlowId>{0, 1, 2, 2}));
+  f.group->Prioritise(*f.controls[1]);
+  f.controls[1]->OnClosed(SimTime::Zero());  // Leaves with its priority unused.
+  EXPECT_EQ(f.group->granted, (std::vector<FlowId>{0, 1, 2, 2, 2}));
+}
+
 TEST(EnsembleTest, ThePacerSpacesGrantsUntilItsBudgetIsSpent) {
   Fixture f(10 * kMss, 1);
   f.group->Pace(SimTime::Milliseconds(10), 3 * kMss);

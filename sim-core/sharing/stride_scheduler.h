@@ -39,21 +39,18 @@ class StrideScheduler {
   }
 
   // The client to send next among those for which `eligible(client)` holds, or nullptr. Ties go to
-  // the client added first.
+  // the client added first. `eligible` must not change the clients: it is asked only of a client
+  // that would go before the best eligible one found so far (asking every client, a group of 50
+  // connections spent most of its time in the question).
   template <class Eligible>
   Client* Next(Eligible eligible) {
-    // A client that was idle does not bank credit: its pass counts from the current virtual time.
-    auto effective = [this](const State& s) { return s.pass < global_pass_ ? global_pass_ : s.pass; };
     State* best = nullptr;
     for (State& s : clients_) {
-      if (!eligible(s.client)) continue;
-      if (best == nullptr || (s.preempts && !best->preempts) ||
-          (s.preempts == best->preempts && effective(s) < effective(*best))) {
-        best = &s;
-      }
+      if (best != nullptr && !Precedes(s, *best)) continue;
+      if (eligible(s.client)) best = &s;
     }
     if (best == nullptr) return nullptr;
-    global_pass_ = effective(*best);
+    global_pass_ = Effective(*best);
     best->pass = global_pass_ + 1.0 / best->tickets;
     return best->client;
   }
@@ -65,6 +62,13 @@ class StrideScheduler {
     bool preempts;
     double pass;
   };
+  // A client that was idle does not bank credit: its pass counts from the current virtual time.
+  double Effective(const State& s) const { return s.pass < global_pass_ ? global_pass_ : s.pass; }
+  // `a` goes before `b`: it preempts and `b` does not, or neither or both do and its pass is lower.
+  bool Precedes(const State& a, const State& b) const {
+    return a.preempts != b.preempts ? a.preempts : Effective(a) < Effective(b);
+  }
+
   std::vector<State> clients_;
   double global_pass_ = 0;
 };
