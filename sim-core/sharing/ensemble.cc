@@ -64,15 +64,22 @@ EnsembleGroup::EnsembleGroup(const SharingEnvironment& env, std::string scheme, 
       ops_(MakeCongestionOps(config)) {}
 
 double EnsembleGroup::total_share() const {
-  double total = 0;
-  for (const EnsembleMember* m : members_) total += m->share_;
-  return total;
+  // Summed again, in member order, only after a share changed: each member's window and pacing
+  // rate (recorded at series level on every change) divide by it.
+  if (total_share_stale_) {
+    double total = 0;
+    for (const EnsembleMember* m : members_) total += m->share_;
+    total_share_ = total;
+    total_share_stale_ = false;
+  }
+  return total_share_;
 }
 
 void EnsembleGroup::Join(EnsembleMember& member, FlowId flow, double share, bool preempts) {
   members_.push_back(&member);
   AddFlow(flow);
   member.share_ = share;
+  total_share_stale_ = true;
   scheduler_.Add(&member, share, preempts);
   OnJoined(member);
   Record();
@@ -80,6 +87,7 @@ void EnsembleGroup::Join(EnsembleMember& member, FlowId flow, double share, bool
 
 void EnsembleGroup::Leave(EnsembleMember& member) {
   members_.erase(std::remove(members_.begin(), members_.end(), &member), members_.end());
+  total_share_stale_ = true;
   if (member.priority_) {
     member.priority_ = false;
     --prioritized_;
@@ -93,6 +101,7 @@ void EnsembleGroup::Leave(EnsembleMember& member) {
 
 void EnsembleGroup::SetShare(EnsembleMember& m, double share) {
   m.share_ = share;
+  total_share_stale_ = true;
   scheduler_.SetTickets(&m, share);
 }
 

@@ -205,6 +205,9 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   bool pumping_ = false;
   // Members with priority (EnsembleMember::GivePriority): the pump looks for them only while any.
   int prioritized_ = 0;
+  // The members' shares summed (total_share()), until one changes.
+  mutable double total_share_ = 0;
+  mutable bool total_share_stale_ = true;
   // The group's last segment sent or ACK received (RFC 5681 §4.1's idle test).
   SimTime last_active_;
   bool active_before_ = false;  // The group has sent before.

@@ -28,6 +28,7 @@ class FixedWindowGroup final : public EnsembleGroup {
   }
   void Pace(SimTime interval, Bytes budget) { pacer().Start(Now(), interval, budget, 0); }
   void Prioritise(EnsembleMember& m) { m.GivePriority(); }
+  void Share(EnsembleMember& m, double share) { SetShare(m, share); }
   std::vector<FlowId> granted;  // In grant order, by the member's traits.weight as an id.
 
  protected:
@@ -137,6 +138,10 @@ TEST(EnsembleTest, AMembersWindowIsItsShareAndLeavingForgetsIt) {
   Fixture f(8 * kMss, 2, {3, 1});
   EXPECT_EQ(f.controls[0]->cwnd(), 6 * kMss);
   EXPECT_EQ(f.controls[1]->cwnd(), 2 * kMss);
+  f.group->Share(*f.controls[1], 5);  // E-TCP's decaying tickets change shares as members send.
+  EXPECT_EQ(f.controls[0]->cwnd(), 3 * kMss);
+  EXPECT_EQ(f.controls[1]->cwnd(), 5 * kMss);
+  f.group->Share(*f.controls[1], 1);
   EXPECT_EQ(f.controls[0]->ssthresh(), f.group->tcb().ssthresh);
   EXPECT_EQ(&f.controls[0]->rtt(), &f.group->tcb().rtt);  // Shared unless the policy says otherwise.
   f.controls[0]->OnClosed(SimTime::Zero());
