@@ -5,7 +5,7 @@
 //              and peak memory at 20/60/180 simulated seconds (flat when tracing is off);
 //              with BENCH_NS3=1 (or an existing ns-3 venv, see bench/ns3/README.md) the same
 //              scenario in ns-3 and the ratio of wall times; 50 connections sharing one host's
-//              window under TCP-INT and E-TCP.
+//              window under TCP-INT, E-TCP and the Congestion Manager.
 //   memory     Savorić et al.'s Table 2 scenario (the savoric-table2 preset: TCBI host, WWW sessions,
 //              heavy background, about 18,000 connections per 1000 s) at 2,500, 25,000 and the
 //              paper's 250,000 simulated seconds: peak memory, flat when finished flows are folded
@@ -78,9 +78,9 @@ function benchSimCore() {
 }
 
 // Fifty connections from one host sharing its window: tcpint-fig-sack's host and transfers, fifty of
-// them (one every 50 ms) over a 100 Mb/s bottleneck for 30 simulated seconds, under TCP-INT and
-// E-TCP. Each ACK removes its connection's packets from the group's outstanding list
-// (sharing/outstanding_list.h), whose length grows with the connections.
+// them (one every 50 ms) over a 100 Mb/s bottleneck for 30 simulated seconds, under TCP-INT, E-TCP
+// and the Congestion Manager: the ensemble core's cost per packet as its members grow
+// (sharing/ensemble.h, sharing/outstanding_list.h).
 function benchSharedWindows() {
   console.log("\n== sim-core: 50 connections sharing one host's window (tcpint-fig-sack's host, 100 Mb/s, 30 s simulated)");
   const dir = mkdtempSync(join(tmpdir(), 'tcb-bench-'));
@@ -90,14 +90,14 @@ function benchSharedWindows() {
   Object.assign(base.topology.bottleneck, { bandwidthMbps: 100, queue: { packets: 200 } });
   base.tcp.receiveWindowBytes = 262144;
   Object.assign(base.traffic[0], { atS: Array.from({ length: 50 }, (_, i) => i * 0.05), bytes: 5_000_000 });
-  for (const scheme of ['tcp-int', 'etcp']) {
+  for (const scheme of ['tcp-int', 'etcp', 'congestion-manager']) {
     const scenario = structuredClone(base);
     scenario.hosts.left0.sharing = { scheme };
     const file = join(dir, `${scheme}.json`);
     writeFileSync(file, JSON.stringify(scenario));
     const runs = Array.from({ length: repeats }, () => tcpsimStats(null, [], file));
     const wall = median(runs.map((r) => r.wallSeconds));
-    console.log(`${scheme.padEnd(8)}: ${fmt(wall)} s wall (median of ${repeats}), ${fmt(runs[0].events / wall / 1e6)} M events/s, ${runs[0].packets} packets`);
+    console.log(`${scheme.padEnd(18)}: ${fmt(wall)} s wall (median of ${repeats}), ${fmt(runs[0].events / wall / 1e6)} M events/s, ${runs[0].packets} packets`);
   }
   rmSync(dir, { recursive: true, force: true });
 }

@@ -32,7 +32,10 @@ class CmMacroflow final : public EnsembleGroup {
   // one (each says a segment left the network: cm_update's nrecd).
   static Bytes Pipe(const EnsembleMember& f) {
     const SenderHandle& s = f.sender();
-    return std::max<Bytes>(0, s.snd_nxt() - s.snd_una() - f.dupacks() * s.mss());
+    const Bytes sent = s.snd_nxt() - s.snd_una();
+    // The pump sums this over every flow, asking the senders (virtual calls): a flow without
+    // duplicate ACKs, the usual case, is not asked for its MSS.
+    return std::max<Bytes>(0, f.dupacks() == 0 ? sent : sent - f.dupacks() * s.mss());
   }
   // cm_update() with `bytes` newly acknowledged: the window rule's growth (RFC 3124 §4.5: TCP-style
   // AIMD with slow start), up to the flows' receive windows.
