@@ -30,7 +30,7 @@ class EtcpEcb final : public EnsembleGroup {
   }
   void OnSegmentSent(EnsembleMember& m, const SentSegment& s) override {
     // §3.3: appended to the list with a zero skipped-ACK counter; a retransmission moves to the end.
-    outstanding().Sent(&m, s.seq, s.bytes, s.uid, Now(), s.retransmission);
+    outstanding().Sent(&m, s.seq, s.bytes, s.uid, Now());
     last_sent_uid_ = s.uid;
     Record();
   }

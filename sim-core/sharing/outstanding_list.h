@@ -39,29 +39,25 @@ class OutstandingList {
     SimTime first_later_ack;  // When later_acks first grew (TCP-INT's delayed-ACK rule).
   };
 
-  // Adds a transmission at the tail. A retransmission replaces the entry it repeats, so the packet
-  // moves to the end with its counter reset (E-TCP §3.3). Only a retransmission (a sequence number
-  // below the owner's highest sent) can repeat a listed entry, so new data is not looked for.
-  void Sent(Owner* owner, SeqNo seq, Bytes bytes, uint64_t uid, SimTime now, bool retransmission) {
+  // Adds a transmission at the tail. A retransmission (a sequence number already listed for the
+  // owner) replaces the entry it repeats, so the packet moves to the end with its counter reset
+  // (E-TCP §3.3).
+  void Sent(Owner* owner, SeqNo seq, Bytes bytes, uint64_t uid, SimTime now) {
     std::deque<Iterator>& by_seq = SlotOf(owner).by_seq;
-    if (retransmission) {
-      // The owner's first listed entry with this sequence number, as a walk in send order would
-      // find it (entries of equal sequence numbers are indexed in send order).
-      const auto at = std::lower_bound(by_seq.begin(), by_seq.end(), seq, SeqBelow);
-      if (at != by_seq.end() && (*at)->seq == seq) {
-        bytes_ -= (*at)->bytes;
-        entries_.erase(*at);
-        by_seq.erase(at);
-      }
-    }
     entries_.push_back(Entry{owner, seq, bytes, uid, now, 0, SimTime::Zero()});
     bytes_ += bytes;
-    // After the owner's entries of lower or equal sequence numbers: at the end for new data.
     const Iterator added = std::prev(entries_.end());
-    if (by_seq.empty() || by_seq.back()->seq <= seq) {
+    if (by_seq.empty() || by_seq.back()->seq < seq) {  // New data.
       by_seq.push_back(added);
+      return;
+    }
+    const auto at = std::lower_bound(by_seq.begin(), by_seq.end(), seq, SeqBelow);
+    if (at != by_seq.end() && (*at)->seq == seq) {
+      bytes_ -= (*at)->bytes;
+      entries_.erase(*at);
+      *at = added;  // Same sequence number, same place in the index.
     } else {
-      by_seq.insert(std::upper_bound(by_seq.begin(), by_seq.end(), seq, SeqAbove), added);
+      by_seq.insert(at, added);
     }
   }
 
@@ -123,14 +119,13 @@ class OutstandingList {
 
  private:
   using Iterator = typename std::list<Entry>::iterator;
-  // An owner's entries in order of sequence number (and, among equal ones, of sending).
+  // An owner's entries in order of sequence number (one entry per sequence number).
   struct Slot {
     Owner* owner;
     std::deque<Iterator> by_seq;
   };
 
   static bool SeqBelow(const Iterator& e, SeqNo seq) { return e->seq < seq; }
-  static bool SeqAbove(SeqNo seq, const Iterator& e) { return seq < e->seq; }
 
   // Groups have from a few members to some dozens: a linear search of a short vector, no hashing.
   typename std::vector<Slot>::iterator FindSlot(const Owner* owner) {

@@ -21,13 +21,11 @@ using List = OutstandingList<Owner>;
 // OutstandingList, with its index per owner, must do exactly.
 class ReferenceList {
  public:
-  void Sent(Owner* owner, SeqNo seq, Bytes bytes, uint64_t uid, SimTime now, bool retransmission) {
-    if (retransmission) {
-      for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-        if (it->owner == owner && it->seq == seq) {
-          entries_.erase(it);
-          break;
-        }
+  void Sent(Owner* owner, SeqNo seq, Bytes bytes, uint64_t uid, SimTime now) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->owner == owner && it->seq == seq) {
+        entries_.erase(it);
+        break;
       }
     }
     entries_.push_back(List::Entry{owner, seq, bytes, uid, now, 0, SimTime::Zero()});
@@ -58,10 +56,10 @@ SimTime At(int ms) { return SimTime::FromMilliseconds(ms); }
 TEST(OutstandingListTest, AckCountsEarlierPacketsAndARetransmissionMovesToTheTail) {
   Owner a{0}, b{1};
   List list;
-  list.Sent(&a, 0, 100, 1, At(0), false);
-  list.Sent(&b, 0, 100, 2, At(1), false);
-  list.Sent(&a, 100, 100, 3, At(2), false);
-  list.Sent(&b, 100, 100, 4, At(3), false);
+  list.Sent(&a, 0, 100, 1, At(0));
+  list.Sent(&b, 0, 100, 2, At(1));
+  list.Sent(&a, 100, 100, 3, At(2));
+  list.Sent(&b, 100, 100, 4, At(3));
   EXPECT_EQ(list.bytes(), 400);
   std::vector<Owner*> owners;
   list.CountLaterAck(4, At(10), &owners);
@@ -71,7 +69,7 @@ TEST(OutstandingListTest, AckCountsEarlierPacketsAndARetransmissionMovesToTheTai
   EXPECT_EQ(counts, (std::vector<int>{1, 1, 1, 0}));
   EXPECT_EQ(list.entries().front().first_later_ack, At(10));
 
-  list.Sent(&a, 0, 100, 5, At(20), true);
+  list.Sent(&a, 0, 100, 5, At(20));
   EXPECT_EQ(list.bytes(), 400);
   EXPECT_EQ(list.entries().back().owner, &a);
   EXPECT_EQ(list.entries().back().seq, 0);
@@ -99,11 +97,11 @@ TEST(OutstandingListTest, LaterAcksNeverIncreaseAlongTheList) {
     Owner* o = &owners[rng() % 3];
     const int op = static_cast<int>(rng() % 10);
     if (op < 4) {
-      list.Sent(o, snd_max[o], 100, ++uid, At(step), false);
+      list.Sent(o, snd_max[o], 100, ++uid, At(step));
       snd_max[o] += 100;
     } else if (op < 6 && snd_max[o] > 0) {
       const SeqNo seq = static_cast<SeqNo>(rng() % static_cast<uint64_t>(snd_max[o] / 100)) * 100;
-      list.Sent(o, seq, 100, ++uid, At(step), true);
+      list.Sent(o, seq, 100, ++uid, At(step));
     } else if (op < 9 && uid > 0) {
       list.CountLaterAck(1 + rng() % uid, At(step));
       if (op == 8 && snd_max[o] > 0) list.Acked(o, static_cast<SeqNo>(rng() % static_cast<uint64_t>(snd_max[o])));
@@ -152,19 +150,9 @@ TEST(OutstandingListTest, SameEntriesAsAWalkOverTheWholeList) {
       const SimTime now = At(step);
       if (op < 8) {
         const Bytes bytes = rng() % 2 == 0 ? 1 + static_cast<Bytes>(rng() % 150) : 100;
-        list.Sent(o, snd_max[o], bytes, ++uid, now, false);
-        reference.Sent(o, snd_max[o], bytes, uid, now, false);
+        list.Sent(o, snd_max[o], bytes, ++uid, now);
+        reference.Sent(o, snd_max[o], bytes, uid, now);
         snd_max[o] += bytes;
-        // Rarely, and against Sent's contract, a listed sequence number sent as new data: the packet
-        // is listed twice, and a later retransmission of it must replace the first in send order.
-        if (rng() % 20 == 0) {
-          for (const auto& e : reference.entries()) {
-            if (e.owner != o) continue;
-            list.Sent(o, e.seq, e.bytes, ++uid, now, false);
-            reference.Sent(o, e.seq, e.bytes, uid, now, false);
-            break;
-          }
-        }
       } else if (op < 12 && snd_max[o] > 0) {
         // A listed packet's sequence number, or (one time in three) any below the highest sent.
         SeqNo seq = static_cast<SeqNo>(rng() % static_cast<uint64_t>(snd_max[o]));
@@ -174,8 +162,8 @@ TEST(OutstandingListTest, SameEntriesAsAWalkOverTheWholeList) {
         }
         if (!listed.empty() && rng() % 3 != 0) seq = listed[rng() % listed.size()];
         const Bytes bytes = rng() % 2 == 0 ? 1 + static_cast<Bytes>(rng() % 300) : 100;
-        list.Sent(o, seq, bytes, ++uid, now, true);
-        reference.Sent(o, seq, bytes, uid, now, true);
+        list.Sent(o, seq, bytes, ++uid, now);
+        reference.Sent(o, seq, bytes, uid, now);
       } else if (op < 15 && uid > 0) {
         const uint64_t echo = 1 + rng() % uid;
         list.CountLaterAck(echo, now);

@@ -60,7 +60,7 @@ class TcpIntHost final : public EnsembleGroup {
     // "The connection prepares the packet ... adding an entry at the tail of the list of
     // outstanding packets. The entry contains the sequence number, size and timestamp" (a
     // retransmission's entry replaces the old one).
-    outstanding().Sent(&m, s.seq, s.bytes, s.uid, Now(), s.retransmission);
+    outstanding().Sent(&m, s.seq, s.bytes, s.uid, Now());
     Record();
   }
   bool OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) override;
