@@ -3,6 +3,7 @@
 // consecutive runs) in one transaction; GET reports progress and per-point statistics; the
 // results stream out as JSON or CSV, whatever the batch's size; DELETE cancels.
 import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { csvCell } from '@tcb-lab/sim/csv';
@@ -11,6 +12,7 @@ import { Batch, batchBody, BatchCreated, ResultsQuery, RunResult } from '../../.
 import { planBatch, RequestError } from '../../../sim/batch.js';
 import { metricDefinitions, metricInfos } from '../../../sim/metrics.js';
 import { BatchRepository, type BatchView, type ResultRow } from '../../../repositories/batches.js';
+import { BatchViews } from './batch-views.js';
 
 /** The text of a results download, a few tens of kilobytes per chunk. */
 async function* chunked(pieces: AsyncIterable<string>): AsyncGenerator<string> {
@@ -48,7 +50,19 @@ function present(batch: BatchView) {
   return { ...batch, url: `/b/${batch.id}`, metrics: metricInfos() };
 }
 
+/** A batch in one of these is finished: none of its runs will change (see batch-views.ts). */
+const finishedStatuses: ReadonlySet<BatchView['status']> = new Set(['completed', 'failed', 'cancelled']);
+
 const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const views = new BatchViews();
+  /** Batch `id` as GET answers it, serialised by the route's schema (null: no such batch). */
+  const view = (id: string, reply: FastifyReply) =>
+    views.get(id, async () => {
+      const batch = await app.batches.get(id);
+      return batch && { body: reply.serialize(present(batch)) as string, final: finishedStatuses.has(batch.status) };
+    });
+  const json = 'application/json; charset=utf-8';
+
   app.post(
     '',
     {
@@ -94,10 +108,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Batch, ...errorResponses },
       },
     },
-    async (request) => {
-      const batch = await app.batches.get(request.params.id);
-      if (!batch) throw new RequestError(404, `no batch ${request.params.id}`);
-      return present(batch);
+    async (request, reply) => {
+      const body = await view(request.params.id, reply);
+      if (body === null) throw new RequestError(404, `no batch ${request.params.id}`);
+      return reply.type(json).send(body as never);
     },
   );
 
@@ -147,13 +161,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Batch, 409: ErrorBody, ...errorResponses },
       },
     },
-    async (request) => {
-      const outcome = await app.batches.cancel(request.params.id);
-      if (outcome === 'missing') throw new RequestError(404, `no batch ${request.params.id}`);
-      const batch = await app.batches.get(request.params.id);
-      if (!batch) throw new RequestError(404, `no batch ${request.params.id}`);
-      if (outcome === 'finished') throw new RequestError(409, `batch ${batch.id} has already finished (${batch.status}); there is nothing to cancel`);
-      return present(batch);
+    async (request, reply) => {
+      const id = request.params.id;
+      const outcome = await app.batches.cancel(id);
+      if (outcome === 'missing') throw new RequestError(404, `no batch ${id}`);
+      if (outcome === 'finished') {
+        const batch = await app.batches.get(id);
+        throw new RequestError(409, `batch ${id} has already finished (${batch?.status}); there is nothing to cancel`);
+      }
+      // The view kept from before the cancellation (or being computed) no longer holds.
+      views.forget(id);
+      const body = await view(id, reply);
+      if (body === null) throw new RequestError(404, `no batch ${id}`);
+      return reply.type(json).send(body as never);
     },
   );
 };
