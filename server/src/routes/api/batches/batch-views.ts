@@ -5,9 +5,13 @@
 // - A finished batch's view is computed once: done, failed and cancelled runs are final (a result
 //   that arrives for a cancelled run is discarded), and batches are not deleted.
 // - A running batch's view is computed again once it is older than `costFactor` times what
-//   computing it took, and at most `maxAgeMs`: watching a batch then costs the database at most
-//   1/costFactor of its time, whatever the batch's size and however many clients watch. Small
-//   batches, whose views take a few milliseconds, are in effect computed on every read.
+//   computing it takes, and at most `maxAgeMs`: watching a batch then costs the database at most
+//   1/costFactor of its time, whatever the batch's size and however many clients watch. What it
+//   takes is the least any computation of the batch's view took: a computation's time only grows
+//   with what else happens (a server just started, a busy pool, a loaded machine), and one such
+//   would otherwise leave a small batch's view seconds old. So a running batch's view is reused
+//   only once it has been computed twice. Small batches, whose views take a few milliseconds, are
+//   in effect computed on every read.
 // - Readers that ask while a view is being computed wait for that computation.
 // The views are kept as the answer's text, least recently used dropped first beyond `maxBytes`.
 
@@ -30,7 +34,9 @@ export interface ComputedView {
 
 interface Entry extends ComputedView {
   computedAt: number;
+  /** The least a computation of this batch's view took (since it was last forgotten). */
   costMs: number;
+  computations: number;
 }
 
 export const defaultBatchViewsOptions: BatchViewsOptions = { costFactor: 20, maxAgeMs: 5000, maxBytes: 64 * 2 ** 20 };
@@ -51,7 +57,7 @@ export class BatchViews {
    */
   get(id: string, compute: () => Promise<ComputedView | null>): Promise<string | null> {
     const entry = this.#entries.get(id);
-    if (entry !== undefined && (entry.final || this.#now() - entry.computedAt < this.#maxAge(entry))) {
+    if (entry !== undefined && (entry.final || (entry.computations >= 2 && this.#now() - entry.computedAt < this.#maxAge(entry)))) {
       // Most recently used last.
       this.#entries.delete(id);
       this.#entries.set(id, entry);
@@ -90,10 +96,13 @@ export class BatchViews {
       const view = await compute();
       // Not kept when forget() was called meanwhile: the view may predate the change.
       if (view !== null && current()) {
+        const computedAt = this.#now();
+        const before = this.#entries.get(id);
+        const costMs = Math.min(computedAt - started, before?.costMs ?? Infinity);
+        const computations = (before?.computations ?? 0) + 1;
         this.#drop(id);
         if (view.body.length <= this.options.maxBytes) {
-          const computedAt = this.#now();
-          this.#entries.set(id, { ...view, computedAt, costMs: computedAt - started });
+          this.#entries.set(id, { ...view, computedAt, costMs, computations });
           this.#bytes += view.body.length;
           for (const [oldest, old] of this.#entries) {
             if (this.#bytes <= this.options.maxBytes) break;
