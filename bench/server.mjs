@@ -12,10 +12,12 @@
 //               loops side by side: tcpsim started per run, and runs fed to `tcpsim serve`: what
 //               the (shared) machine gives one and two simulators at that moment. Runs per second
 //               count from the first run's claim to the last run's result, as PostgreSQL
-//               recorded them; a warm-up batch of 64 runs goes first on each fresh server. Beside the rates, the processor time each kind of process spent
-//               per run while the queue ran the batch (from /proc/<pid>/stat: the worker
-//               processes, PostgreSQL's, the simulators, the API server): on a machine shared with
-//               other work, rates move with the load, these much less.
+//               recorded them; a warm-up batch of 64 runs goes first on each fresh server, and the
+//               database is vacuumed and checkpointed before the measured batch. Beside the rates,
+//               the processor time each kind of process spent per run while the queue ran the
+//               batch (from /proc/<pid>/stat, with their exited children's: the worker processes,
+//               PostgreSQL's, the simulators, the API server): on a machine shared with other
+//               work, rates move with the load, these much less.
 //   reproduction a seed paper's experiment of many short runs (tcpint-fig-sack: 900 runs of a few
 //               ms) through the queue on 2 workers, from submission to the stored report, beside
 //               `tcpsim reproduce --jobs 2` (the same runs in one process), alternately; and that
@@ -77,7 +79,12 @@ function tcpsimOnce(args, input) {
   });
 }
 
-/** Processor time (user + system, in seconds) of the processes descending from `roots`, by kind. */
+/**
+ * Processor time (user + system, in seconds) of the processes descending from `roots`, by kind,
+ * with that of their children that have exited (a process's reaped children's time is in its
+ * cutime and cstime): PostgreSQL's backends and autovacuum workers come and go during a batch, and
+ * counting only those alive at both readings lost the time of those that exited in between.
+ */
 function cpuByKind(roots, kindOf) {
   const procs = new Map();
   for (const entry of readdirSync('/proc')) {
@@ -87,7 +94,7 @@ function cpuByKind(roots, kindOf) {
       const close = stat.lastIndexOf(')');
       const comm = stat.slice(stat.indexOf('(') + 1, close);
       const f = stat.slice(close + 2).split(' ');
-      procs.set(Number(entry), { comm, ppid: Number(f[1]), seconds: (Number(f[11]) + Number(f[12])) / ticksPerSecond });
+      procs.set(Number(entry), { comm, ppid: Number(f[1]), seconds: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / ticksPerSecond });
     } catch {
       // Gone meanwhile.
     }
@@ -217,6 +224,10 @@ async function throughput(databaseUrl, postmasterPid, pool, port, workers, path,
     // started are done compiling and connecting before the measured batch.
     const warmUp = await submit(server, workload, 64, `bench warm-up ${path}`);
     await waitDone(server, warmUp.id, 64);
+    // The earlier measurements' dead rows vacuumed and their writes checkpointed, so that the
+    // batch's rate and PostgreSQL's time are its own, not autovacuum catching up on those.
+    await pool.query('VACUUM');
+    await pool.query('CHECKPOINT');
     const { id } = await submit(server, workload, count, `bench ${path} ${workers} worker(s)`);
     const before = cpuByKind([server.pid, postmasterPid], kindOf);
     await waitDone(server, id, count);

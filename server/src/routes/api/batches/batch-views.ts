@@ -16,7 +16,7 @@
 // The views are kept as the answer's text, least recently used dropped first beyond `maxBytes`.
 
 export interface BatchViewsOptions {
-  /** A running batch's view is reused until it is this many times as old as computing it took. */
+  /** A running batch's view is reused until it is this many times as old as the least computing it took. */
   costFactor: number;
   /** ... and never once it is this old. */
   maxAgeMs: number;
@@ -36,6 +36,7 @@ interface Entry extends ComputedView {
   computedAt: number;
   /** The least a computation of this batch's view took (since it was last forgotten). */
   costMs: number;
+  /** How many computations that least is of. */
   computations: number;
 }
 
