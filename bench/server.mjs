@@ -35,7 +35,8 @@
 // BENCH_SERVER_RUNS (default 1000; the larger runs use half), BENCH_SERVER_REPEATS (default 2:
 // each configuration is measured that often, alternately, and its best kept),
 // BENCH_SERVER_SECONDS (default 10; 0 skips the latency part) and BENCH_BIG_RUNS (default 100000)
-// scale it.
+// scale it; BENCH_SERVER_PARTS (a comma list of replications, sweep, bulk, reproduction, latency;
+// default all) measures only those, e.g. one workload repeated more often.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os, { availableParallelism, tmpdir } from 'node:os';
@@ -50,6 +51,13 @@ const runs = Number(process.env.BENCH_SERVER_RUNS ?? 1000);
 const seconds = Number(process.env.BENCH_SERVER_SECONDS ?? 10);
 const repeats = Number(process.env.BENCH_SERVER_REPEATS ?? 2);
 const bigRuns = Number(process.env.BENCH_BIG_RUNS ?? 100_000);
+const allParts = ['replications', 'sweep', 'bulk', 'reproduction', 'latency'];
+const parts = process.env.BENCH_SERVER_PARTS ? process.env.BENCH_SERVER_PARTS.split(',') : allParts;
+const unknownParts = parts.filter((p) => !allParts.includes(p));
+if (unknownParts.length > 0) {
+  console.error(`bench: unknown part ${unknownParts.join(', ')} in BENCH_SERVER_PARTS (the parts: ${allParts.join(', ')})`);
+  process.exit(2);
+}
 const fmt = (x, digits = 3) => Number(x).toPrecision(digits);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
@@ -399,11 +407,12 @@ export async function benchServer() {
     // with the single point's: what a sweep adds is a scenario per point (its own job payloads,
     // claims across points, the simulator reading each run's scenario).
     const describe = { pointer: '/description', value: (i) => `point ${i}` };
-    for (const [label, workload, count] of [
-      ['1 point x 1000 replications of scheme-etcp, trace none: a few ms of simulation', { scenario: etcp }, runs],
-      ['1000 points x 1 replication of scheme-etcp (a sweep), trace none', { scenario: etcp, sweep: describe }, runs],
-      ['dumbbell-bulk for 5 simulated s, trace none: some 20 ms of simulation', { scenario: bulk }, Math.ceil(runs / 2)],
+    for (const [part, label, workload, count] of [
+      ['replications', '1 point x 1000 replications of scheme-etcp, trace none: a few ms of simulation', { scenario: etcp }, runs],
+      ['sweep', '1000 points x 1 replication of scheme-etcp (a sweep), trace none', { scenario: etcp, sweep: describe }, runs],
+      ['bulk', 'dumbbell-bulk for 5 simulated s, trace none: some 20 ms of simulation', { scenario: bulk }, Math.ceil(runs / 2)],
     ]) {
+      if (!parts.includes(part)) continue;
       console.log(`\n== server: ${count} runs as one batch (${label.replaceAll('1000', String(count))}; ${availableParallelism()} cores; best of ${repeats})`);
       console.log(`load average before (the machine is shared): ${load()}`);
       // Alternating the order of the configurations from one repeat to the next, and keeping each
@@ -450,15 +459,15 @@ export async function benchServer() {
       console.log(`per run, 1 worker                           : ${fmt(1e3 / best['today 1'])} ms through the queue, ${fmt(1e3 / best['bare serve 1'])} ms fed to tcpsim serve directly: ${fmt(1e3 / best['today 1'] - 1e3 / best['bare serve 1'])} ms of queue overhead (load average after: ${load()})`);
     }
 
-    await reproduction(db.url, await freePort(), 'tcpint-fig-sack');
+    if (parts.includes('reproduction')) await reproduction(db.url, await freePort(), 'tcpint-fig-sack');
 
-    if (seconds > 0) {
+    if (parts.includes('latency') && seconds > 0) {
       console.log(`\n== server: GET /api/experiments/:id, 200 connections, ${seconds} s (autocannon)`);
       const r = await latency(db.url, await freePort());
       console.log(`requests per second                  : ${fmt(r.requests.average)}  (${r.requests.total} requests)`);
       console.log(`latency p50 / p99 / max              : ${r.latency.p50} / ${r.latency.p99} / ${r.latency.max} ms`);
       console.log(`errors / timeouts / non-2xx          : ${r.errors} / ${r.timeouts} / ${r.non2xx}; target 0 errors: ${r.errors + r.timeouts + r.non2xx === 0 ? 'met' : 'NOT met'}`);
-    } else console.log('\n== server: GET /api/experiments/:id: skipped (BENCH_SERVER_SECONDS=0)');
+    } else if (parts.includes('latency')) console.log('\n== server: GET /api/experiments/:id: skipped (BENCH_SERVER_SECONDS=0)');
 
     if (process.env.BENCH_BIG === '1') await big(db.url, pool, await freePort(), etcp);
     else console.log(`\n== server: the ${bigRuns}-run batch: skipped (BENCH_BIG=1 runs it; it takes minutes)`);
