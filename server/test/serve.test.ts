@@ -2,6 +2,9 @@
 // `tcpsim run`'s to the bit, bad input leaves the process serving, and a run over its time limit,
 // aborted, or whose process dies, ends alone: the runs behind it run in a new process.
 import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { ServeEngine, ServeProcess } from '../src/sim/serve.js';
 import type { RunOutcome } from '../src/sim/engine.js';
@@ -57,6 +60,55 @@ test('runs of one scenario queued together go as one request and are answered on
     assert.equal(p.starts, 2, 'the aborted run ended the first process, the rest ran in a second');
   } finally {
     await p.close();
+  }
+});
+
+// A stand-in for tcpsim serve that answers the runs it is sent four at a time, in one write, as
+// serve answers short runs (sim-core/cli/serve.h), and logs how many runs each request held.
+const fakeServe = `#!${process.execPath}
+const { appendFileSync } = require('node:fs');
+const [log] = process.argv.slice(3);
+let partial = '';
+let pending = [];
+const answer = (id) => JSON.stringify({ id, ok: true, wallSeconds: 0, events: 0, summary: { resultHash: String(id) } }) + '\\n';
+const write = (n) => process.stdout.write(pending.splice(0, n).map(answer).join(''));
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  const lines = (partial + chunk).split('\\n');
+  partial = lines.pop();
+  for (const line of lines) {
+    const request = JSON.parse(line);
+    const ids = request.runs ? request.runs.map((r) => r.id) : [request.id];
+    appendFileSync(log, ids.length + '\\n');
+    pending.push(...ids);
+  }
+  while (pending.length >= 4) write(4);
+});
+process.stdin.on('end', () => write(pending.length));
+`;
+
+test('the runs that take the places of a batch of answers go to the process as one request', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tcblab-fake-serve-'));
+  const program = join(dir, 'fake-serve.cjs');
+  const log = join(dir, 'requests');
+  // ServeProcess starts `<path> serve`: a wrapper passes the log's path after it.
+  writeFileSync(program, fakeServe);
+  const wrapper = join(dir, 'tcpsim');
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(program)} "$1" ${JSON.stringify(log)}\n`);
+  chmodSync(program, 0o755);
+  chmodSync(wrapper, 0o755);
+  const p = new ServeProcess(wrapper, 8);
+  try {
+    const outcomes = await Promise.all(Array.from({ length: 32 }, (_, i) => p.run('{}', { seed: i, trace: 'none', timeoutMs: 60_000 })));
+    assert.ok(outcomes.every((o) => o.ok));
+    const requests = readFileSync(log, 'utf8').trim().split('\n').map(Number);
+    assert.equal(requests.reduce((a, b) => a + b, 0), 32);
+    assert.equal(requests[0], 8, 'the first request fills the process\'s depth');
+    // Answers come four to a write: each chunk's places are refilled at once, not a run per answer.
+    assert.ok(requests.every((n) => n % 4 === 0), `runs per request: ${requests.join(' ')}`);
+  } finally {
+    await p.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

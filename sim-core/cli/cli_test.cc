@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/serve.h"
 #include "tests/test_paths.h"
 
 namespace {
@@ -233,6 +234,58 @@ TEST_F(CliTest, ServeAnswersEachRunOfAGroupOnItsOwnLine) {
   EXPECT_EQ(nlohmann::json::parse(lines[5])["id"], 31);
   EXPECT_NE(nlohmann::json::parse(lines[5])["error"]["message"].get<std::string>().find("each run's"), std::string::npos);
   EXPECT_EQ(nlohmann::json::parse(lines[6])["error"]["kind"], "request");
+}
+
+// A stream buffer with no buffer of its own: each write reaches it as one chunk, as each write(2)
+// of tcpsim serve's standard output reaches (and wakes) the process that feeds it.
+class ChunkRecorder : public std::streambuf {
+ public:
+  std::vector<std::string> chunks;
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    chunks.emplace_back(s, static_cast<size_t>(n));
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (!traits_type::eq_int_type(c, traits_type::eof())) chunks.emplace_back(1, traits_type::to_char_type(c));
+    return traits_type::not_eof(c);
+  }
+};
+
+// tcpsim serve (sim-core/cli/serve.h) writes the answers of runs that follow one another without
+// waiting for input together: at the end of the input, or once the flush interval has passed, never
+// an answer (or a piece of one) at a time. A caller that queues many short runs then wakes once per
+// batch of answers: with answers written one by one, a worker's process woke once per run.
+TEST_F(CliTest, ServeWritesTheAnswersOfQueuedRunsTogether) {
+  const nlohmann::json scenario = nlohmann::json::parse(kGood);
+  const std::string requests =
+      nlohmann::json({{"scenario", scenario}, {"trace", "none"}, {"runs", {{{"id", 1}}, {{"id", 2}}, {{"id", 3}}}}}).dump() +
+      "\n" + nlohmann::json({{"id", 4}, {"scenario", scenario}, {"trace", "none"}}).dump() + "\n";
+  {
+    // Every request waiting in the input from the start, and an interval that never passes: one write.
+    std::istringstream in(requests);
+    ChunkRecorder recorder;
+    std::ostream out(&recorder);
+    tcb::cli::ServeStreams(in, out, std::chrono::hours(1));
+    ASSERT_EQ(recorder.chunks.size(), 1u);
+    const std::vector<std::string> lines = Lines(recorder.chunks[0]);
+    ASSERT_EQ(lines.size(), 4u);
+    for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(nlohmann::json::parse(lines[i])["id"], i + 1);
+  }
+  {
+    // An interval that has always passed: a write per answer, each a whole line.
+    std::istringstream in(requests);
+    ChunkRecorder recorder;
+    std::ostream out(&recorder);
+    tcb::cli::ServeStreams(in, out, std::chrono::milliseconds(0));
+    ASSERT_EQ(recorder.chunks.size(), 4u);
+    for (size_t i = 0; i < recorder.chunks.size(); ++i) {
+      ASSERT_EQ(Lines(recorder.chunks[i]).size(), 1u);
+      EXPECT_EQ(recorder.chunks[i].back(), '\n');
+      EXPECT_EQ(nlohmann::json::parse(recorder.chunks[i])["id"], i + 1);
+    }
+  }
 }
 
 // "values" (tcpsim serve): the answer carries the summary's value at each pointer asked for, null

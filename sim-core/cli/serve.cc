@@ -177,28 +177,35 @@ std::string Answer(const RunRequest& run, const Request& request, ScenarioCache&
 
 }  // namespace
 
-void ServeStreams(std::istream& in, std::ostream& out) {
+void ServeStreams(std::istream& in, std::ostream& out, std::chrono::milliseconds flush_interval) {
   ScenarioCache scenarios;
   auto last_flush = Clock::now();
   // Whether the next request has (at least begun to) arrive: then answering it does not wait for
   // the caller, and the answers so far may wait for the next flush.
   auto input_waiting = [&in] { return in.rdbuf()->in_avail() > 0; };
+  // The answers not yet written, gathered here rather than in `out`: a stream buffer writes a
+  // string longer than its free space (an answer of a few kB) to the file at once, so that every
+  // answer would be a write and wake the caller.
+  std::string answers;
+  const auto write_answers = [&] {
+    if (!answers.empty()) out.write(answers.data(), static_cast<std::streamsize>(answers.size()));
+    out.flush();
+    answers.clear();
+    last_flush = Clock::now();
+  };
   std::string line;
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const Request request = ReadRequest(line);
     for (size_t k = 0; k < request.runs.size(); ++k) {
       const RunRequest& run = request.runs[k];
-      out << (request.error ? Error(run.id, "request", *request.error).dump() : Answer(run, request, scenarios))
-          << '\n';
+      answers += request.error ? Error(run.id, "request", *request.error).dump() : Answer(run, request, scenarios);
+      answers += '\n';
       const bool more = k + 1 < request.runs.size() || input_waiting();
-      if (!more || Clock::now() - last_flush >= kServeFlushInterval) {
-        out.flush();
-        last_flush = Clock::now();
-      }
+      if (!more || Clock::now() - last_flush >= flush_interval) write_answers();
     }
   }
-  out.flush();
+  write_answers();
 }
 
 int Serve(const std::vector<std::string>& args) {

@@ -39,7 +39,9 @@ inline constexpr std::chrono::milliseconds kServeFlushInterval{20};
 // `tcpsim serve`: serves stdin until it ends; returns the exit code (0).
 int Serve(const std::vector<std::string>& args);
 
-// The loop itself, over any streams (for tests).
-void ServeStreams(std::istream& in, std::ostream& out);
+// The loop itself, over any streams (for tests), writing the answers gathered so far at least
+// every `flush_interval` while runs wait.
+void ServeStreams(std::istream& in, std::ostream& out,
+                  std::chrono::milliseconds flush_interval = kServeFlushInterval);
 
 }  // namespace tcb::cli

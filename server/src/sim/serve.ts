@@ -6,7 +6,8 @@
 // A ServeProcess keeps up to `depth` runs in the process's input, so that the simulator never
 // waits for this process between runs; consecutive runs of one scenario go as one request line
 // (serve's "runs"), and serve answers a queue of short runs in batches (at least every 20 ms), so
-// that this process wakes up once per batch of runs rather than once per run. A run's time limit
+// that this process wakes up once per batch of runs rather than once per run, and refills the
+// places of a batch's runs with one request. A run's time limit
 // starts when the answer before it arrives (up to serve's flush interval after the run began); a
 // run over its limit, or aborted while it runs, is stopped by killing the process, and the runs
 // written behind it are sent again to a new process. An aborted run that has not started yet is
@@ -160,13 +161,17 @@ export class ServeProcess {
       }
       this.#waiting.push(r);
       // Runs asked for together (a claimed group) are written together, as one request.
-      if (!this.#pumpQueued) {
-        this.#pumpQueued = true;
-        queueMicrotask(() => {
-          this.#pumpQueued = false;
-          this.#pump();
-        });
-      }
+      this.#pumpSoon();
+    });
+  }
+
+  /** Writes the waiting runs once the current task is done: those it adds go with them, as one request. */
+  #pumpSoon(): void {
+    if (this.#pumpQueued) return;
+    this.#pumpQueued = true;
+    queueMicrotask(() => {
+      this.#pumpQueued = false;
+      this.#pump();
     });
   }
 
@@ -315,7 +320,9 @@ export class ServeProcess {
     this.#written.shift();
     this.#settle(head, serveOutcome(answer));
     this.#startHead();
-    this.#pump();
+    // The runs that take the answered ones' places in the process's input go as one request, after
+    // every answer of the chunk read (serve writes its answers in batches).
+    this.#pumpSoon();
   }
 
   #died(child: ChildProcessWithoutNullStreams, reason: string): void {
