@@ -119,6 +119,13 @@ function cpuByKind(roots, kindOf) {
 }
 const ticksPerSecond = 100; // sysconf(_SC_CLK_TCK) on Linux
 
+/** Processor time (user + system, in seconds) a process has spent so far. */
+function processSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / ticksPerSecond;
+}
+
 /** Resident memory of a process now (VmRSS), in bytes. */
 function rssBytes(pid) {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
@@ -250,13 +257,15 @@ async function throughput(databaseUrl, postmasterPid, pool, port, workers, path,
 /**
  * The same runs without the queue: `loops` loops side by side, each running its share one after
  * the other, either starting tcpsim per run or feeding one `tcpsim serve` (the next run waiting
- * in its input, as a worker feeds it). Runs per second.
+ * in its input, as a worker feeds it). Runs per second; fed to serve, with the simulators'
+ * processor time per run.
  */
 async function bare(kind, loops, workload, count) {
   const { ServeProcess } = await import(join(serverDist, 'sim/serve.js'));
   const inputs = Array.from({ length: workload.sweep ? count : 1 }, (_, i) => JSON.stringify(scenarioOf(workload, i)));
   const input = (i) => inputs[workload.sweep ? i : 0];
   const started = performance.now();
+  let simulatorSeconds = 0;
   await Promise.all(
     Array.from({ length: loops }, async (_, loop) => {
       const serve = kind === 'serve' ? new ServeProcess(tcpsim) : undefined;
@@ -265,13 +274,15 @@ async function bare(kind, loops, workload, count) {
       if (serve) {
         const outcomes = await Promise.all(mine.map((i) => serve.run(input(i), { seed: 1 + i, trace: 'none', timeoutMs: 60_000 })));
         if (!outcomes.every((o) => o.ok)) throw new Error('a bare serve run failed');
+        simulatorSeconds += processSeconds(serve.pid);
         await serve.close();
       } else {
         for (const i of mine) await tcpsimOnce(['run', '-', '--trace', 'none', '--stats', '--seed', String(1 + i)], input(i));
       }
     }),
   );
-  return count / ((performance.now() - started) / 1000);
+  const rate = count / ((performance.now() - started) / 1000);
+  return kind === 'serve' ? { rate, cpu: { simulators: simulatorSeconds / count } } : rate;
 }
 
 /** Seconds from POST /api/reproductions to the stored report, and the report's runsHash. */
@@ -451,6 +462,8 @@ export async function benchServer() {
       console.log(`2 workers / 2 bare serve loops              : ${fmt(ofBare)}; target >= 0.95: ${ofBare >= 0.95 ? 'met' : 'NOT met'}`);
       const scaling = best['today 2'] / best['today 1'] / (best['bare serve 2'] / best['bare serve 1']);
       console.log(`queue scaling (2/1) / machine scaling (2/1) : ${fmt(scaling)}`);
+      const simulatorMs = (key) => fmt(cpu[key].simulators * 1e3);
+      console.log(`simulators' processor time per run          : ${simulatorMs('bare serve 1')} / ${simulatorMs('bare serve 2')} ms fed by 1 / 2 bare loops, ${simulatorMs('today 1')} / ${simulatorMs('today 2')} ms through the queue with 1 / 2 workers`);
       for (const n of [1, 2]) {
         const c = cpu[`today ${n}`];
         const ms = (k) => fmt((c[k] ?? 0) * 1e3);
