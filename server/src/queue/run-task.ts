@@ -83,9 +83,9 @@ export interface JobRunKind<C extends { attempt: number }> {
 export const unseenPointFactor = 4;
 
 /**
- * How long runs have taken on this worker (mean wall time per run), per grid point and, for the
- * points not seen yet, the longest point mean of each batch; so that a claim can take as many runs
- * as the budget holds.
+ * How long runs have taken on this worker (mean wall time per run, as JobRuns.#runMs measures it),
+ * per grid point and, for the points not seen yet, the longest point mean of each batch; so that a
+ * claim can take as many runs as the budget holds.
  */
 export class RunTimes {
   readonly #byPoint = new Map<string, { batch: string; ms: number; runs: number }>();
@@ -377,7 +377,7 @@ class JobRuns<C extends { attempt: number }> {
         }
         const began = performance.now();
         const outcome = await pending;
-        this.times.add(this.kind.point(run), performance.now() - began);
+        this.times.add(this.kind.point(run), this.#runMs(outcome, performance.now() - began));
         if (outcome.ok) {
           this.#record(run, { ok: true, outcome });
         } else if (outcome.kind === 'aborted') {
@@ -400,6 +400,17 @@ class JobRuns<C extends { attempt: number }> {
       this.helpers.abortSignal?.removeEventListener('abort', onShutdown);
       stops.forEach((controller, owner) => this.options.cancellation.release(owner, controller));
     }
+  }
+
+  /**
+   * What a run took, for RunTimes: the wait for its outcome, or, from an engine that queues runs,
+   * the time the engine measured: such an engine answers short runs in batches (tcpsim serve every
+   * 20 ms), so that the wait for the first answer of a batch holds the whole batch's time and the
+   * others' nothing, and the longest point mean of a sweep's one-run points would be the batch's.
+   */
+  #runMs(outcome: RunOutcome, waitedMs: number): number {
+    if (this.options.pipelined && outcome.ok && Number.isFinite(outcome.wallSeconds) && outcome.wallSeconds > 0) return outcome.wallSeconds * 1000;
+    return waitedMs;
   }
 
   #record(run: C, result: RunResult): void {
