@@ -98,10 +98,7 @@ function cpuByKind(roots, kindOf) {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const f = stat.slice(close + 2).split(' ');
+      const { comm, f } = procStat(entry);
       procs.set(Number(entry), { comm, ppid: Number(f[1]), seconds: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / ticksPerSecond });
     } catch {
       // Gone meanwhile.
@@ -119,10 +116,16 @@ function cpuByKind(roots, kindOf) {
 }
 const ticksPerSecond = 100; // sysconf(_SC_CLK_TCK) on Linux
 
+/** A process's /proc/<pid>/stat: its command name, and the fields after it (f[1] is the ppid). */
+function procStat(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const close = stat.lastIndexOf(')');
+  return { comm: stat.slice(stat.indexOf('(') + 1, close), f: stat.slice(close + 2).split(' ') };
+}
+
 /** Processor time (user + system, in seconds) a process has spent so far. */
 function processSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const { f } = procStat(pid);
   return (Number(f[11]) + Number(f[12])) / ticksPerSecond;
 }
 
