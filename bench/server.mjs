@@ -17,7 +17,8 @@
 //               the processor time each kind of process spent per run while the queue ran the
 //               batch (from /proc/<pid>/stat, with their exited children's: the worker processes,
 //               PostgreSQL's, the simulators, the API server): on a machine shared with other
-//               work, rates move with the load, these much less.
+//               work, rates move with the load, these much less. On two cores, from them, the
+//               ratio of 2 workers to 2 bare loops that the queue's own processor time allows.
 //   reproduction a seed paper's experiment of many short runs (tcpint-fig-sack: 900 runs of a few
 //               ms) through the queue on 2 workers, from submission to the stored report, beside
 //               `tcpsim reproduce --jobs 2` (the same runs in one process), alternately; and that
@@ -268,6 +269,7 @@ async function bare(kind, loops, workload, count) {
   const inputs = Array.from({ length: workload.sweep ? count : 1 }, (_, i) => JSON.stringify(scenarioOf(workload, i)));
   const input = (i) => inputs[workload.sweep ? i : 0];
   const started = performance.now();
+  const feeding = process.cpuUsage();
   let simulatorSeconds = 0;
   await Promise.all(
     Array.from({ length: loops }, async (_, loop) => {
@@ -285,7 +287,9 @@ async function bare(kind, loops, workload, count) {
     }),
   );
   const rate = count / ((performance.now() - started) / 1000);
-  return kind === 'serve' ? { rate, cpu: { simulators: simulatorSeconds / count } } : rate;
+  // This process does nothing else meanwhile: its processor time is the loops' feeding.
+  const { user, system } = process.cpuUsage(feeding);
+  return kind === 'serve' ? { rate, cpu: { simulators: simulatorSeconds / count, feeding: (user + system) / 1e6 / count } } : rate;
 }
 
 /** Seconds from POST /api/reproductions to the stored report, and the report's runsHash. */
@@ -467,6 +471,17 @@ export async function benchServer() {
       console.log(`queue scaling (2/1) / machine scaling (2/1) : ${fmt(scaling)}`);
       const simulatorMs = (key) => fmt(cpu[key].simulators * 1e3);
       console.log(`simulators' processor time per run          : ${simulatorMs('bare serve 1')} / ${simulatorMs('bare serve 2')} ms fed by 1 / 2 bare loops, ${simulatorMs('today 1')} / ${simulatorMs('today 2')} ms through the queue with 1 / 2 workers`);
+      // Both saturate the two cores, so each rate is 2 / (processor time per run). Taking the
+      // simulators' time per run as it was through the queue on both sides leaves what the queue
+      // itself costs: the ratio the queue's processes allow whatever the host's speed did between
+      // the two measurements (a measured ratio below it is time the queue left the cores idle, or
+      // simulators slowed beside it).
+      if (availableParallelism() === 2) {
+        const q = cpu['today 2'];
+        const own = (q.workers ?? 0) + (q.postgres ?? 0) + (q.server ?? 0);
+        const allowed = (q.simulators + cpu['bare serve 2'].feeding) / (q.simulators + own);
+        console.log(`2 workers / 2 bare loops, by processor time : ${fmt(allowed)} (the simulators' time per run through the queue + the bare loops' feeding ${fmt(cpu['bare serve 2'].feeding * 1e3)} ms, over it + the queue's processes')`);
+      }
       for (const n of [1, 2]) {
         const c = cpu[`today ${n}`];
         const ms = (k) => fmt((c[k] ?? 0) * 1e3);
