@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "sharing/path_observer.h"
-#include "tcp/bbr.h"
 
 namespace tcb {
 
@@ -20,23 +19,25 @@ class BdpResumeScheme::Member final : public ForwardingControl {
   void OnEstablished(SimTime now, bool syn_lost) override {
     ForwardingControl::OnEstablished(now, syn_lost);
     if (!saved_ || syn_lost) return;
-    if (auto* bbr = dynamic_cast<BbrOps*>(&ops())) {
-      // A rate-based rule resumes by its model, as Google QUIC's BBR takes the cached network
-      // parameters (quiche bbr_sender.cc BbrSender::AdjustNetworkParameters()): the window from
-      // the saved bandwidth and minimum RTT, paced at least at the saved rate while in Startup.
-      if (bbr->AdjustNetworkParameters(tcb(), saved_->bandwidth_bps / 8, saved_->min_rtt, tcb().cwnd,
-                                       scheme_.config_.bdp_max_window)) {
-        ++entry_.resumed;
-      }
-      return;
+    // The window rule takes the saved parameters (quiche's AdjustNetworkParameters()): a rule that
+    // leaves its window to the connection starts from cwnd = saved bandwidth x saved min RTT,
+    // paced here at the saved bandwidth until one such window has left (the paced initial window
+    // of Google QUIC's resumption); a rate-based rule (BBR) seeds its model and paces itself.
+    NetworkParams params;
+    params.bandwidth = saved_->bandwidth_bps / 8;
+    params.rtt = saved_->min_rtt;
+    params.window = scheme_.ResumedWindow(*saved_, tcb().cwnd);
+    params.max_window = scheme_.config_.bdp_max_window;
+    switch (AdjustNetworkParameters(params)) {
+      case Resumption::kNone:
+        return;
+      case Resumption::kWindow:
+        paced_left_ = tcb().cwnd;
+        SetSchemePacingRate(saved_->bandwidth_bps);
+        break;
+      case Resumption::kRate:
+        break;
     }
-    // The resumed window: cwnd = saved bandwidth x saved min RTT, paced at the saved bandwidth
-    // until one such window has left (the BDP frame draft's "paced ... initial window").
-    const Bytes window = scheme_.ResumedWindow(*saved_, tcb().cwnd);
-    if (window <= tcb().cwnd) return;
-    tcb().cwnd = window;
-    paced_left_ = window;
-    SetSchemePacingRate(saved_->bandwidth_bps);
     ++entry_.resumed;
   }
 

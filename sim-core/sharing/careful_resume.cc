@@ -5,7 +5,6 @@
 
 #include "core/enum_names.h"
 #include "sharing/path_observer.h"
-#include "tcp/bbr.h"
 
 namespace tcb {
 
@@ -22,11 +21,7 @@ std::string_view CrPhaseName(CrPhase phase) { return EnumName(kTcpCrPhaseLabels,
 class CarefulResumeScheme::Member final : public ForwardingControl {
  public:
   Member(const TcpConfig& config, SenderHandle& sender, CarefulResumeScheme& scheme, uint64_t key, Entry& entry)
-      : ForwardingControl(config, sender),
-        scheme_(scheme),
-        key_(key),
-        entry_(entry),
-        bbr_(dynamic_cast<BbrOps*>(&ops())) {
+      : ForwardingControl(config, sender), scheme_(scheme), key_(key), entry_(entry) {
     const SimTime now = scheme_.env_.sim->Now();
     if (!entry_.saved) {
       Count(Outcome::kNoSavedParameters);
@@ -52,11 +47,7 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
 
   void OnSegmentSent(SimTime now, const SentSegment& segment) override {
     ForwardingControl::OnSegmentSent(now, segment);
-    // §4.3 "Completed sending all unvalidated packets": the jump window is full (less than one
-    // segment of it unused). (Over BBR, rounds delimit the phases: Appendix C.)
-    if (phase_ == CrPhase::kUnvalidated && bbr_ == nullptr && flight_size() + config().mss > tcb().cwnd) {
-      EndUnvalidated(now);
-    }
+    if (jump_ != nullptr) jump_->OnSegmentSent(now);
   }
 
   bool OnAck(SimTime now, const AckInfo& ack) override {
@@ -88,9 +79,9 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
     ForwardingControl::OnRttSample(now, rtt);
     observer_.OnRttSample(rtt);
     last_rtt_ = rtt;
-    // §4.3 "Pacing transmission": the pacing rate follows the current RTT.
-    if (phase_ == CrPhase::kUnvalidated && bbr_ == nullptr) SetSchemePacingRate(UnvalidatedRateBps());
-    if (phase_ == CrPhase::kUnvalidated && entry_.saved) {
+    if (phase_ != CrPhase::kUnvalidated) return;
+    jump_->OnRttSample();
+    if (entry_.saved) {
       // §4.3 "Confirming the path during transmission" with §5.2's bounds: an RTT below half or
       // above ten times saved_rtt means the path changed.
       if (rtt <= entry_.saved->saved_rtt / 2 || rtt > entry_.saved->saved_rtt * 10) {
@@ -118,14 +109,34 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
   CrPhase phase() const { return phase_; }
 
  private:
+  // How the jump is taken, paced, validated and retreated from, after the phases before it
+  // (Reconnaissance, the checks of §4.2), which are the same for every window rule.
+  class Jump {
+   public:
+    explicit Jump(Member& m) : m_(m) {}
+    virtual ~Jump() = default;
+    virtual void OnSegmentSent(SimTime) {}
+    virtual void OnRttSample() {}
+    // An ACK in the Unvalidated, Validating or Safe Retreat Phase; `congestion`: it started loss
+    // recovery.
+    virtual void AfterAck(SimTime now, const AckInfo& ack, bool congestion) = 0;
+    // The Safe Retreat Phase begins (the saved parameters are already deleted).
+    virtual void Retreat() = 0;
+    // The scheme's pacing rate in `phase`, in bits per second; 0 leaves pacing to the connection.
+    virtual double PacingRateBps(CrPhase) const { return 0; }
+
+   protected:
+    Member& m_;
+  };
+  class WindowJump;
+  class RateJump;
+
   void Count(Outcome outcome) { ++entry_.outcomes[static_cast<size_t>(outcome)]; }
 
-  // Enters `phase`. §4.3 "Pacing transmission": every packet sent in the Unvalidated Phase is
-  // paced at jump_cwnd per current RTT, by the connection's one pacing clock (over BBR, by BBR's
-  // own pacing rate: Appendix C.1).
+  // Enters `phase`, with the jump's pacing in it.
   void SetPhase(CrPhase phase) {
     phase_ = phase;
-    SetSchemePacingRate(phase == CrPhase::kUnvalidated && bbr_ == nullptr ? UnvalidatedRateBps() : 0);
+    SetSchemePacingRate(jump_ != nullptr ? jump_->PacingRateBps(phase) : 0);
   }
 
   // Leaves Careful Resume for normal CC.
@@ -143,9 +154,6 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
 
   void AfterAck(SimTime now, const AckInfo& ack, bool was_in_recovery) {
     const bool congestion = !was_in_recovery && in_recovery();
-    if (bbr_ != nullptr && phase_ != CrPhase::kNormal && phase_ != CrPhase::kReconnaissance) {
-      return AfterAckBbr(now, ack, congestion);
-    }
     switch (phase_) {
       case CrPhase::kNormal:
         return;
@@ -153,138 +161,20 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
         if (congestion) return Finish(Outcome::kCongestion);  // §4.2 "Detected congestion".
         if (ack.ack >= initial_data_end_) ConfirmPath(now);
         return;
-      case CrPhase::kUnvalidated:
-        if (congestion) return EnterSafeRetreat(now, Outcome::kRetreated);  // §4.3 "Detected congestion".
-        // §4.3 "Tracking PipeSize" and the jump window held while unvalidated.
-        pipe_size_ += ack.newly_acked;
-        tcb().cwnd = std::max(tcb().cwnd, jump_cwnd_);
-        // §4.3: an ACK for the first unvalidated packet, or more than one RTT in the phase, ends it.
-        if (ack.ack > first_unvalidated_ || now - unvalidated_since_ > CurrentRtt()) EndUnvalidated(now);
-        return;
-      case CrPhase::kValidating:
-        if (congestion) return EnterSafeRetreat(now, Outcome::kRetreated);  // §4.4 "Detected congestion".
-        pipe_size_ += ack.newly_acked;  // §4.4 "Tracking PipeSize"; cwnd grows by normal CC.
-        // §4.4: the last unvalidated packet acknowledged without congestion: done.
-        if (ack.ack > last_unvalidated_) Finish(Outcome::kValidated);
-        return;
-      case CrPhase::kSafeRetreat:
-        pipe_size_ += ack.newly_acked;  // §4.5 "Tracking PipeSize".
-        tcb().cwnd = std::min(tcb().cwnd, retreat_cwnd_);  // §4.5 "Maintaining CWND".
-        if (ack.ack > last_unvalidated_) {
-          // §4.5: leaving Safe Retreat, ssthresh = PipeSize * Beta at most.
-          tcb().ssthresh = std::max(static_cast<Bytes>(static_cast<double>(pipe_size_) * scheme_.config_.cr_beta),
-                                    2 * config().mss);
-          Finish(retreat_reason_);
-        }
-        return;
-    }
-  }
-
-  // RFC 9959 Appendix C over BBR: the Unvalidated Phase is the first round of "carefully
-  // resuming", the Validating Phase the second (C.2: BBR's own rules for leaving Startup validate
-  // the rate), and Safe Retreat is Drain entered while the flag is still set (C.3).
-  void AfterAckBbr(SimTime now, const AckInfo& ack, bool congestion) {
-    pipe_size_ += ack.newly_acked;
-    if (phase_ != CrPhase::kSafeRetreat &&
-        (congestion || (bbr_->carefully_resuming() && bbr_->mode() == BbrOps::Mode::kDrain))) {
-      return EnterSafeRetreat(now, Outcome::kRetreated);
-    }
-    switch (phase_) {
-      case CrPhase::kUnvalidated:
-        // The first unvalidated packet is acknowledged: the round the jump started is over.
-        if (bbr_->round_count() <= bbr_->careful_resume_round()) return;
-        // §4.3 "Check flight_size", which Appendix C leaves as it is: a sender that did not use
-        // the jump stops carefully resuming (BBR's window follows its own model).
-        if (flight_size() < config().InitialWindowBytes() || flight_size() <= pipe_size_) {
-          bbr_->StopCarefulResume();
-          return Finish(Outcome::kRateLimited);
-        }
-        last_unvalidated_ = sender().snd_max() - 1;
-        SetPhase(CrPhase::kValidating);
-        return;
-      case CrPhase::kValidating:
-        // C.1: the flag is reset two rounds after it was set, "i.e., after all the packets sent in
-        // the first round of 'carefully resuming' have been received and acknowledged": whichever
-        // BBR's round count or the ACK of the last of them shows first (a sender with nothing more
-        // to send ends no further round). Without congestion: validated.
-        if (bbr_->carefully_resuming() && ack.ack > last_unvalidated_) bbr_->StopCarefulResume();
-        if (!bbr_->carefully_resuming()) Finish(Outcome::kValidated);
-        return;
-      case CrPhase::kSafeRetreat:
-        // C.3: "This flag is cleared upon exiting the Drain state."
-        if (!bbr_->carefully_resuming()) Finish(retreat_reason_);
-        return;
       default:
-        return;
+        return jump_->AfterAck(now, ack, congestion);
     }
   }
 
   // §4.2 "Path confirmed": every check, then the jump when there is data to use it.
-  void ConfirmPath(SimTime now) {
-    const SavedPath& saved = *entry_.saved;
-    if (observer_.has_rtt() && observer_.min_rtt() <= saved.saved_rtt / 2) return Finish(Outcome::kRttTooSmall);
-    if (observer_.has_rtt() && observer_.min_rtt() > saved.saved_rtt * 10) return Finish(Outcome::kPathChanged);
-    // §5.2 "rate-limited": without more data than cwnd allows there is nothing to jump with; stay
-    // in Reconnaissance until there is.
-    if (sender().unsent_bytes() <= std::max<Bytes>(tcb().cwnd - flight_size(), 0)) return;
-    if (saved.in_use) return Finish(Outcome::kInUse);  // §4.2 "Using saved_cwnd".
-    // §4.3: jump_cwnd = min(max_jump, saved_cwnd / 2); PipeSize starts at flight_size.
-    jump_cwnd_ = saved.saved_cwnd / 2;
-    if (scheme_.config_.cr_max_jump > 0) jump_cwnd_ = std::min(jump_cwnd_, scheme_.config_.cr_max_jump);
-    if (bbr_ != nullptr) {
-      // Appendix C.1: "The probing rate is configured to 1/2 of the bottleneck bandwidth, derived
-      // from the CWND calculation specified in the saved CC parameters": jump_cwnd per current RTT
-      // (§4.3's pacing rate), which is saved_cwnd / 2 per saved_rtt on an unchanged path. BBR jumps
-      // only from Startup and only to a rate above its own.
-      const double probing_bw = UnvalidatedRateBps() / 8;
-      if (!bbr_->StartCarefulResume(tcb(), probing_bw, sent_log()->delivered())) {
-        return Finish(Outcome::kNothingToGain);
-      }
-    } else {
-      if (jump_cwnd_ <= tcb().cwnd) return Finish(Outcome::kNothingToGain);
-      tcb().cwnd = jump_cwnd_;
-    }
-    entry_.saved->in_use = true;
-    holds_saved_ = true;
-    jumped_ = true;
-    pipe_size_ = flight_size();
-    first_unvalidated_ = sender().snd_nxt();
-    unvalidated_since_ = now;
-    SetPhase(CrPhase::kUnvalidated);
-  }
+  void ConfirmPath(SimTime now);
 
-  // §4.3 "Check flight_size", on any of the events that end the Unvalidated Phase.
-  void EndUnvalidated(SimTime) {
-    const Bytes flight = flight_size();
-    last_unvalidated_ = sender().snd_max() - 1;
-    if (flight < config().InitialWindowBytes() || flight <= pipe_size_) {
-      // Rate-limited: the jump was not used. cwnd = PipeSize, never below IW without congestion.
-      tcb().cwnd = std::max(pipe_size_, config().InitialWindowBytes());
-      return Finish(Outcome::kRateLimited);
-    }
-    tcb().cwnd = flight;
-    SetPhase(CrPhase::kValidating);
-  }
-
-  // §4.5: the jump met congestion: delete the saved parameters, cwnd = PipeSize / 2 (at least two
-  // segments, as QUIC's minimum window), and keep it there until the unvalidated packets are
-  // acknowledged.
+  // §4.5: the jump met congestion: delete the saved parameters and retreat as the jump's kind does.
   void EnterSafeRetreat(SimTime, Outcome reason) {
     retreat_reason_ = reason;
     entry_.saved.reset();
     holds_saved_ = false;
-    if (bbr_ != nullptr) {
-      // Appendix C.3: over BBR, Safe Retreat is Drain while the flag is set; BBR's window follows
-      // its model, not PipeSize (an immediate exit if BBR no longer resumes).
-      bbr_->RetreatCarefulResume();
-      SetPhase(CrPhase::kSafeRetreat);
-      return;
-    }
-    retreat_cwnd_ = std::max(pipe_size_ / 2, 2 * config().mss);
-    tcb().cwnd = std::min(tcb().cwnd, retreat_cwnd_);
-    // Loss recovery lasts until the last packet sent in the Unvalidated or Validating Phase is
-    // acknowledged.
-    last_unvalidated_ = sender().snd_max() - 1;
+    jump_->Retreat();
     SetPhase(CrPhase::kSafeRetreat);
   }
 
@@ -299,8 +189,8 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
   CarefulResumeScheme& scheme_;
   uint64_t key_;
   Entry& entry_;
-  BbrOps* bbr_;  // The connection's window rule when it is BBR (Appendix C), else null. Not owned.
   CrPhase phase_ = CrPhase::kNormal;
+  std::unique_ptr<Jump> jump_;  // Set by the jump (ConfirmPath()).
   PathObserver observer_;
   SimTime last_rtt_;
   SeqNo initial_data_end_ = 0;
@@ -308,12 +198,182 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
   bool jumped_ = false;
   Bytes jump_cwnd_ = 0;
   Bytes pipe_size_ = 0;
-  Bytes retreat_cwnd_ = 0;
   SeqNo first_unvalidated_ = 0;
   SeqNo last_unvalidated_ = 0;
   SimTime unvalidated_since_;
   Outcome retreat_reason_ = Outcome::kRetreated;
 };
+
+// RFC 9959 §4.3-§4.5 for a window rule that leaves its window to the connection (Reno, CUBIC): cwnd
+// = jump_cwnd, paced at jump_cwnd per current RTT; the phases end on the events the RFC lists.
+class CarefulResumeScheme::Member::WindowJump final : public Jump {
+ public:
+  using Jump::Jump;
+
+  void OnSegmentSent(SimTime now) override {
+    // §4.3 "Completed sending all unvalidated packets": the jump window is full (less than one
+    // segment of it unused).
+    if (m_.phase_ == CrPhase::kUnvalidated && m_.flight_size() + m_.config().mss > m_.tcb().cwnd) EndUnvalidated(now);
+  }
+
+  void OnRttSample() override {
+    // §4.3 "Pacing transmission": the pacing rate follows the current RTT.
+    m_.SetSchemePacingRate(m_.UnvalidatedRateBps());
+  }
+
+  double PacingRateBps(CrPhase phase) const override {
+    // §4.3 "Pacing transmission": every packet sent in the Unvalidated Phase is paced at jump_cwnd
+    // per current RTT, by the connection's one pacing clock.
+    return phase == CrPhase::kUnvalidated ? m_.UnvalidatedRateBps() : 0;
+  }
+
+  void AfterAck(SimTime now, const AckInfo& ack, bool congestion) override {
+    Tcb& tcb = m_.tcb();
+    switch (m_.phase_) {
+      case CrPhase::kUnvalidated:
+        if (congestion) return m_.EnterSafeRetreat(now, Outcome::kRetreated);  // §4.3 "Detected congestion".
+        // §4.3 "Tracking PipeSize" and the jump window held while unvalidated.
+        m_.pipe_size_ += ack.newly_acked;
+        tcb.cwnd = std::max(tcb.cwnd, m_.jump_cwnd_);
+        // §4.3: an ACK for the first unvalidated packet, or more than one RTT in the phase, ends it.
+        if (ack.ack > m_.first_unvalidated_ || now - m_.unvalidated_since_ > m_.CurrentRtt()) EndUnvalidated(now);
+        return;
+      case CrPhase::kValidating:
+        if (congestion) return m_.EnterSafeRetreat(now, Outcome::kRetreated);  // §4.4 "Detected congestion".
+        m_.pipe_size_ += ack.newly_acked;  // §4.4 "Tracking PipeSize"; cwnd grows by normal CC.
+        // §4.4: the last unvalidated packet acknowledged without congestion: done.
+        if (ack.ack > m_.last_unvalidated_) m_.Finish(Outcome::kValidated);
+        return;
+      case CrPhase::kSafeRetreat:
+        m_.pipe_size_ += ack.newly_acked;  // §4.5 "Tracking PipeSize".
+        tcb.cwnd = std::min(tcb.cwnd, retreat_cwnd_);  // §4.5 "Maintaining CWND".
+        if (ack.ack > m_.last_unvalidated_) {
+          // §4.5: leaving Safe Retreat, ssthresh = PipeSize * Beta at most.
+          tcb.ssthresh = std::max(static_cast<Bytes>(static_cast<double>(m_.pipe_size_) * m_.scheme_.config_.cr_beta),
+                                  2 * m_.config().mss);
+          m_.Finish(m_.retreat_reason_);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  // §4.5: cwnd = PipeSize / 2 (at least two segments, as QUIC's minimum window), kept there until
+  // the unvalidated packets are acknowledged.
+  void Retreat() override {
+    retreat_cwnd_ = std::max(m_.pipe_size_ / 2, 2 * m_.config().mss);
+    m_.tcb().cwnd = std::min(m_.tcb().cwnd, retreat_cwnd_);
+    // Loss recovery lasts until the last packet sent in the Unvalidated or Validating Phase is
+    // acknowledged.
+    m_.last_unvalidated_ = m_.sender().snd_max() - 1;
+  }
+
+ private:
+  // §4.3 "Check flight_size", on any of the events that end the Unvalidated Phase.
+  void EndUnvalidated(SimTime) {
+    const Bytes flight = m_.flight_size();
+    m_.last_unvalidated_ = m_.sender().snd_max() - 1;
+    if (flight < m_.config().InitialWindowBytes() || flight <= m_.pipe_size_) {
+      // Rate-limited: the jump was not used. cwnd = PipeSize, never below IW without congestion.
+      m_.tcb().cwnd = std::max(m_.pipe_size_, m_.config().InitialWindowBytes());
+      return m_.Finish(Outcome::kRateLimited);
+    }
+    m_.tcb().cwnd = flight;
+    m_.SetPhase(CrPhase::kValidating);
+  }
+
+  Bytes retreat_cwnd_ = 0;
+};
+
+// RFC 9959 Appendix C for a rule that sizes its own window (BBR): the Unvalidated Phase is the
+// first round of "carefully resuming", the Validating Phase the second (C.2: the rule's own rules
+// for leaving Startup validate the rate), and Safe Retreat is the rule's Drain entered while the
+// flag is still set (C.3).
+class CarefulResumeScheme::Member::RateJump final : public Jump {
+ public:
+  using Jump::Jump;
+
+  void AfterAck(SimTime now, const AckInfo& ack, bool congestion) override {
+    m_.pipe_size_ += ack.newly_acked;
+    const RateResumption state = m_.rate_resumption();
+    if (m_.phase_ != CrPhase::kSafeRetreat && (congestion || state == RateResumption::kDraining)) {
+      return m_.EnterSafeRetreat(now, Outcome::kRetreated);
+    }
+    switch (m_.phase_) {
+      case CrPhase::kUnvalidated:
+        // The first unvalidated packet is acknowledged: the round the jump started is over.
+        if (state == RateResumption::kFirstRound) return;
+        // §4.3 "Check flight_size", which Appendix C leaves as it is: a sender that did not use
+        // the jump stops carefully resuming (the rule's window follows its own model).
+        if (m_.flight_size() < m_.config().InitialWindowBytes() || m_.flight_size() <= m_.pipe_size_) {
+          m_.EndRateResumption(/*retreat=*/false);
+          return m_.Finish(Outcome::kRateLimited);
+        }
+        m_.last_unvalidated_ = m_.sender().snd_max() - 1;
+        m_.SetPhase(CrPhase::kValidating);
+        return;
+      case CrPhase::kValidating:
+        // C.1: the flag is reset two rounds after it was set, "i.e., after all the packets sent in
+        // the first round of 'carefully resuming' have been received and acknowledged": whichever
+        // the rule's round count or the ACK of the last of them shows first (a sender with nothing
+        // more to send ends no further round). Without congestion: validated.
+        if (state != RateResumption::kOff && ack.ack > m_.last_unvalidated_) m_.EndRateResumption(/*retreat=*/false);
+        if (m_.rate_resumption() == RateResumption::kOff) m_.Finish(Outcome::kValidated);
+        return;
+      case CrPhase::kSafeRetreat:
+        // C.3: "This flag is cleared upon exiting the Drain state."
+        if (state == RateResumption::kOff) m_.Finish(m_.retreat_reason_);
+        return;
+      default:
+        return;
+    }
+  }
+
+  // Appendix C.3: Safe Retreat is Drain while the flag is set; the rule's window follows its model,
+  // not PipeSize (an immediate exit if the rule no longer resumes).
+  void Retreat() override { m_.EndRateResumption(/*retreat=*/true); }
+};
+
+void CarefulResumeScheme::Member::ConfirmPath(SimTime now) {
+  const SavedPath& saved = *entry_.saved;
+  if (observer_.has_rtt() && observer_.min_rtt() <= saved.saved_rtt / 2) return Finish(Outcome::kRttTooSmall);
+  if (observer_.has_rtt() && observer_.min_rtt() > saved.saved_rtt * 10) return Finish(Outcome::kPathChanged);
+  // §5.2 "rate-limited": without more data than cwnd allows there is nothing to jump with; stay
+  // in Reconnaissance until there is.
+  if (sender().unsent_bytes() <= std::max<Bytes>(tcb().cwnd - flight_size(), 0)) return;
+  if (saved.in_use) return Finish(Outcome::kInUse);  // §4.2 "Using saved_cwnd".
+  // §4.3: jump_cwnd = min(max_jump, saved_cwnd / 2); PipeSize starts at flight_size.
+  jump_cwnd_ = saved.saved_cwnd / 2;
+  if (scheme_.config_.cr_max_jump > 0) jump_cwnd_ = std::min(jump_cwnd_, scheme_.config_.cr_max_jump);
+  // The window rule takes the jump: a rule that leaves its window to the connection jumps to
+  // jump_cwnd, paced here; one that sizes its own (BBR) paces at the probing rate, jump_cwnd per
+  // current RTT, which Appendix C.1 calls "1/2 of the bottleneck bandwidth, derived from the CWND
+  // calculation specified in the saved CC parameters" (on an unchanged path, saved_cwnd / 2 per
+  // saved_rtt), and jumps only from Startup and only to a rate above its own.
+  NetworkParams params;
+  params.bandwidth = UnvalidatedRateBps() / 8;
+  params.rtt = saved.saved_rtt;
+  params.window = jump_cwnd_;
+  params.careful = true;
+  switch (AdjustNetworkParameters(params)) {
+    case Resumption::kNone:
+      return Finish(Outcome::kNothingToGain);
+    case Resumption::kWindow:
+      jump_ = std::make_unique<WindowJump>(*this);
+      break;
+    case Resumption::kRate:
+      jump_ = std::make_unique<RateJump>(*this);
+      break;
+  }
+  entry_.saved->in_use = true;
+  holds_saved_ = true;
+  jumped_ = true;
+  pipe_size_ = flight_size();
+  first_unvalidated_ = sender().snd_nxt();
+  unvalidated_since_ = now;
+  SetPhase(CrPhase::kUnvalidated);
+}
 
 std::unique_ptr<CongestionControl> CarefulResumeScheme::Attach(const TcpConfig& config, SenderHandle& sender,
                                                                const ConnectionContext& context) {

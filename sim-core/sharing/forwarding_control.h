@@ -42,8 +42,10 @@ class ForwardingControl : public CongestionControl {
   const Tcb& tcb() const { return inner_->tcb(); }
   const TcpConfig& config() const { return inner_->config(); }
   CongestionState state() const { return inner_->state(); }
-  // The connection's window rule (ConnectionControl::ops()).
-  CongestionOps& ops() { return inner_->ops(); }
+  // See ConnectionControl::AdjustNetworkParameters() and CongestionOps' resumption hooks.
+  Resumption AdjustNetworkParameters(const NetworkParams& params) { return inner_->AdjustNetworkParameters(params); }
+  RateResumption rate_resumption() const { return inner_->rate_resumption(); }
+  void EndRateResumption(bool retreat) { inner_->EndRateResumption(retreat); }
   // See ConnectionControl::SetSchemePacingRate().
   void SetSchemePacingRate(double rate_bps) { inner_->SetSchemePacingRate(rate_bps); }
   // The connection's per-segment log when its recovery keeps one (SACK), else null.

@@ -363,7 +363,27 @@ void BbrOps::SetCwnd(Tcb& tcb, const AckSample& sample, double bw, int gain) {
   if (mode_ == Mode::kProbeRtt) tcb.cwnd = std::min(tcb.cwnd, kCwndMinTarget * tcb.mss);
 }
 
-bool BbrOps::AdjustNetworkParameters(Tcb& tcb, double bw, SimTime rtt, Bytes min_window, Bytes max_window) {
+Resumption BbrOps::AdjustNetworkParameters(Tcb& tcb, const NetworkParams& params) {
+  const bool resumed = params.careful ? StartCarefulResume(tcb, params.bandwidth, params.total_delivered)
+                                      : ResumeFromCache(tcb, params.bandwidth, params.rtt, tcb.cwnd, params.max_window);
+  return resumed ? Resumption::kRate : Resumption::kNone;
+}
+
+RateResumption BbrOps::rate_resumption() const {
+  if (!carefully_resuming_) return RateResumption::kOff;
+  if (mode_ == Mode::kDrain) return RateResumption::kDraining;
+  return round_count_ <= cr_round_ ? RateResumption::kFirstRound : RateResumption::kLaterRounds;
+}
+
+void BbrOps::EndRateResumption(bool retreat) {
+  if (retreat) {
+    RetreatCarefulResume();
+  } else {
+    carefully_resuming_ = false;
+  }
+}
+
+bool BbrOps::ResumeFromCache(Tcb& tcb, double bw, SimTime rtt, Bytes min_window, Bytes max_window) {
   // quiche BbrSender::AdjustNetworkParameters() (see the header).
   if (rtt > SimTime::Zero() && rtt < min_rtt_) min_rtt_ = rtt;
   if (mode_ != Mode::kStartup || bw <= 0 || min_rtt_.IsInfinite()) return false;

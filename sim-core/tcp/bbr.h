@@ -84,6 +84,14 @@ class BbrOps final : public CongestionOps {
   Bytes TargetCwnd(const Tcb& tcb, double bw, int gain) const;
 
   // ---- Resuming from saved path state (sharing/bdp_resume.h, sharing/careful_resume.h) ----
+  // Careful jumps start RFC 9959 Appendix C's rounds (StartCarefulResume()); others resume from
+  // cached parameters as Google QUIC does (ResumeFromCache(), with min_window the current cwnd).
+  Resumption AdjustNetworkParameters(Tcb& tcb, const NetworkParams& params) override;
+  RateResumption rate_resumption() const override;
+  // Without `retreat`: clears the flag (RFC 9959's "rate-limited" exit of the Unvalidated Phase, or
+  // the Validating Phase's end); with it: RetreatCarefulResume().
+  void EndRateResumption(bool retreat) override;
+
   // Google QUIC's resumption from cached network parameters, as quiche's
   // quic/core/congestion_control/bbr_sender.cc BbrSender::AdjustNetworkParameters() does it: a
   // saved minimum RTT below BBR's own becomes its min RTT; in Startup the window becomes the saved
@@ -93,7 +101,7 @@ class BbrOps final : public CongestionOps {
   // estimate x 2/ln 2 exceeds it. The bandwidth filter is not seeded (quiche dropped that with
   // quic_bbr_donot_inject_bandwidth: a seeded filter would hold the saved rate for 10 rounds
   // whatever the path delivers). Returns whether the window grew; outside Startup nothing changes.
-  bool AdjustNetworkParameters(Tcb& tcb, double bw, SimTime rtt, Bytes min_window, Bytes max_window);
+  bool ResumeFromCache(Tcb& tcb, double bw, SimTime rtt, Bytes min_window, Bytes max_window);
 
   // RFC 9959 Appendix C ("Implementation Notes for Using BBR"): Careful Resume over BBR. Sets the
   // "carefully-resuming" flag and starts a round (C.1: "the sender starts the Unvalidated Phase at
@@ -107,12 +115,9 @@ class BbrOps final : public CongestionOps {
   // congestion; the flag stays set until Drain ends, and delivery-rate samples taken meanwhile
   // are discarded.
   void RetreatCarefulResume();
-  // Clears the flag without retreating (RFC 9959's "rate-limited" exit of the Unvalidated Phase).
-  void StopCarefulResume() { carefully_resuming_ = false; }
   bool carefully_resuming() const { return carefully_resuming_; }
   // round_count() when StartCarefulResume() started its round.
   uint64_t careful_resume_round() const { return cr_round_; }
-  double careful_resume_probing_bw() const { return cr_probing_bw_; }
 
  private:
   void UpdateModel(Tcb& tcb, const AckSample& sample);

@@ -526,6 +526,42 @@ TEST(BbrTest, CongestionWhileCarefullyResumingDrainsAndDiscardsTheDrainSamples) 
   EXPECT_EQ(plain.bbr.mode(), BbrOps::Mode::kStartup);
 }
 
+// The resumption seam (CongestionOps::AdjustNetworkParameters()): a careful jump starts RFC 9959
+// Appendix C's rounds, which rate_resumption() reports (the first round, later rounds, Drain as Safe
+// Retreat) and EndRateResumption() ends, with or without the retreat; an unchecked one seeds Startup
+// as Google QUIC does.
+TEST(BbrTest, TheResumptionSeamRunsAppendixCsRoundsOrSeedsStartup) {
+  Driver d;
+  d.Round(10, 50'000, 10 * kMss);
+  NetworkParams careful;
+  careful.bandwidth = 2'500'000;
+  careful.careful = true;
+  careful.total_delivered = d.delivered;
+  ASSERT_EQ(d.bbr.AdjustNetworkParameters(d.tcb, careful), Resumption::kRate);
+  EXPECT_EQ(d.bbr.rate_resumption(), RateResumption::kFirstRound);
+  d.Round(10, 60'000, 100 * kMss);
+  EXPECT_EQ(d.bbr.rate_resumption(), RateResumption::kLaterRounds);
+  d.bbr.EndRateResumption(/*retreat=*/false);
+  EXPECT_EQ(d.bbr.rate_resumption(), RateResumption::kOff);
+  EXPECT_EQ(d.bbr.mode(), BbrOps::Mode::kStartup);
+
+  Driver retreating;
+  retreating.Round(10, 50'000, 10 * kMss);
+  careful.total_delivered = retreating.delivered;
+  ASSERT_EQ(retreating.bbr.AdjustNetworkParameters(retreating.tcb, careful), Resumption::kRate);
+  retreating.bbr.EndRateResumption(/*retreat=*/true);
+  EXPECT_EQ(retreating.bbr.rate_resumption(), RateResumption::kDraining);
+  EXPECT_EQ(retreating.bbr.mode(), BbrOps::Mode::kDrain);
+
+  Driver cached;
+  NetworkParams saved;
+  saved.bandwidth = 5'000'000;
+  saved.rtt = SimTime::Milliseconds(30);
+  ASSERT_EQ(cached.bbr.AdjustNetworkParameters(cached.tcb, saved), Resumption::kRate);
+  EXPECT_EQ(cached.tcb.cwnd, static_cast<Bytes>(saved.bandwidth * saved.rtt.seconds()));
+  EXPECT_EQ(cached.bbr.rate_resumption(), RateResumption::kOff);
+}
+
 // quiche BbrSender::AdjustNetworkParameters(): a saved minimum RTT below BBR's own becomes its min
 // RTT; in Startup cwnd = saved bandwidth x min RTT (at least the given minimum, at most the given
 // maximum, never lower than it is) and the pacing rate at least that window per min RTT.
@@ -533,7 +569,7 @@ TEST(BbrTest, SavedNetworkParametersSeedStartup) {
   Driver d;
   const double bw = 5'000'000;  // Bytes per second.
   const SimTime saved_rtt = SimTime::Milliseconds(30);
-  ASSERT_TRUE(d.bbr.AdjustNetworkParameters(d.tcb, bw, saved_rtt, d.tcb.cwnd, 0));
+  ASSERT_TRUE(d.bbr.ResumeFromCache(d.tcb, bw, saved_rtt, d.tcb.cwnd, 0));
   EXPECT_EQ(d.bbr.min_rtt(), saved_rtt);
   EXPECT_EQ(d.tcb.cwnd, static_cast<Bytes>(bw * saved_rtt.seconds()));
   EXPECT_NEAR(d.bbr.PacingRateBps(d.tcb), bw * 8, 1.0);
@@ -541,16 +577,16 @@ TEST(BbrTest, SavedNetworkParametersSeedStartup) {
   EXPECT_NEAR(d.bbr.PacingRateBps(d.tcb), bw * 8, 1.0);
 
   Driver clamped;
-  ASSERT_TRUE(clamped.bbr.AdjustNetworkParameters(clamped.tcb, bw, kRtt, clamped.tcb.cwnd, 50 * kMss));
+  ASSERT_TRUE(clamped.bbr.ResumeFromCache(clamped.tcb, bw, kRtt, clamped.tcb.cwnd, 50 * kMss));
   EXPECT_EQ(clamped.tcb.cwnd, 50 * kMss);
   EXPECT_EQ(clamped.bbr.min_rtt(), kRtt);  // Not above the handshake's.
   Driver tiny;
-  EXPECT_FALSE(tiny.bbr.AdjustNetworkParameters(tiny.tcb, 1'000, kRtt, tiny.tcb.cwnd, 0));
+  EXPECT_FALSE(tiny.bbr.ResumeFromCache(tiny.tcb, 1'000, kRtt, tiny.tcb.cwnd, 0));
   EXPECT_EQ(tiny.tcb.cwnd, 10 * kMss);
   Driver later;
   later.ReachProbeBw(1'000'000);
   const Bytes cwnd = later.tcb.cwnd;
-  EXPECT_FALSE(later.bbr.AdjustNetworkParameters(later.tcb, bw, kRtt, 10 * kMss, 0));
+  EXPECT_FALSE(later.bbr.ResumeFromCache(later.tcb, bw, kRtt, 10 * kMss, 0));
   EXPECT_EQ(later.tcb.cwnd, cwnd);
 }
 

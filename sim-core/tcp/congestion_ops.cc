@@ -19,6 +19,12 @@ void RenoOps::IncreaseWindow(Tcb& tcb, SimTime, Bytes acked) {
   }
 }
 
+Resumption CongestionOps::AdjustNetworkParameters(Tcb& tcb, const NetworkParams& params) {
+  if (params.window <= tcb.cwnd) return Resumption::kNone;
+  tcb.cwnd = params.window;
+  return Resumption::kWindow;
+}
+
 Bytes RenoOps::SsThresh(Tcb& tcb, SimTime, Bytes flight) { return Rfc5681SsThresh(flight, tcb.mss); }
 
 std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config, const Rng& random) {

@@ -47,6 +47,39 @@ struct AckSample {
   SentLog* log = nullptr;
 };
 
+// Saved path state handed to a window rule when a connection resumes from it (quiche's
+// SendAlgorithmInterface::NetworkParams): a cached bandwidth and minimum RTT (sharing/bdp_resume.h),
+// or RFC 9959 Careful Resume's jump (sharing/careful_resume.h).
+struct NetworkParams {
+  // Bytes of payload per second: the saved delivery rate, or Careful Resume's probing rate
+  // (jump_cwnd per current RTT, RFC 9959 §4.3 "Pacing transmission").
+  double bandwidth = 0;
+  SimTime rtt;             // The saved minimum RTT; zero when the scheme has none to give.
+  Bytes window = 0;        // The window a rule that leaves its window to the owner jumps to.
+  Bytes max_window = 0;    // The largest window a rule that sizes its own may take; 0: no limit.
+  // RFC 9959: the jump is to be validated, and retreated from on congestion (a rule that sizes its
+  // own window then runs Appendix C's "carefully-resuming" rounds); otherwise the resumed window is
+  // kept unchecked (QUIC's cached network parameters).
+  bool careful = false;
+  Bytes total_delivered = 0;  // Everything delivered so far (the SentLog's C.delivered); the owner fills it.
+};
+
+// How a rule took saved path parameters.
+enum class Resumption : uint8_t {
+  kNone,    // It did not (nothing to gain, or not in a state that allows it).
+  kWindow,  // cwnd is now params.window; the owner paces the jump (RFC 9959 §4.3, QUIC's paced window).
+  kRate,    // The rule paces and sizes the jump itself (BBR: its Startup at the saved rate).
+};
+
+// Where a rule's own Careful Resume stands after a Resumption::kRate jump with params.careful
+// (RFC 9959 Appendix C, in BBR's rounds).
+enum class RateResumption : uint8_t {
+  kOff,          // Not resuming (never started, or the rule ended it).
+  kFirstRound,   // The round that started with the jump is not over: the Unvalidated Phase.
+  kLaterRounds,  // Past it: the Validating Phase, until the rule or the scheme ends it.
+  kDraining,     // The rule is draining the jump's queue (C.3: BBR's Drain is Safe Retreat).
+};
+
 class CongestionOps {
  public:
   virtual ~CongestionOps() = default;
@@ -84,6 +117,17 @@ class CongestionOps {
   virtual double PacingRateBps(const Tcb&) const { return 0; }
   // Fills the series columns only this rule knows (trace/columns.json).
   virtual void DescribeState(const Tcb&, TcpSeriesRow&) const {}
+
+  // ---- Resuming from saved path state (quiche's SendAlgorithmInterface::AdjustNetworkParameters) ----
+  // A connection starts from saved parameters. The default suits a rule that leaves its window to
+  // the owner: cwnd jumps to params.window when that is larger (Resumption::kWindow), and the
+  // scheme paces the jump. A rule that sizes its own window (ControlsWindow()) overrides it.
+  virtual Resumption AdjustNetworkParameters(Tcb& tcb, const NetworkParams& params);
+  // After a careful kRate jump: where the rule's resumption stands.
+  virtual RateResumption rate_resumption() const { return RateResumption::kOff; }
+  // Ends a careful kRate jump: with `retreat`, by the rule's Safe Retreat (RFC 9959 Appendix C.3:
+  // BBR leaves Startup for Drain); without, as validated or rate-limited (the flag is cleared).
+  virtual void EndRateResumption(bool /*retreat*/) {}
 };
 
 // RFC 5681 §3.1 eq. (4): the slow-start threshold after a loss, max(FlightSize / 2, 2 * SMSS), with

@@ -55,5 +55,24 @@ TEST(RenoOpsTest, WindowValidationCountsTheWindowInUseWithinOneSegment) {
   EXPECT_FALSE(WindowInUse(tcb, 8999));
 }
 
+// quiche's TcpCubicSenderBytes::AdjustNetworkParameters() sets a window-based sender's cwnd from
+// the saved parameters; here the scheme computes the window (sharing/bdp_resume.h,
+// sharing/careful_resume.h) and a rule that leaves its window to the owner jumps to it, only upwards,
+// for the owner to pace.
+TEST(CongestionOpsTest, AWindowRuleResumesByJumpingToTheGivenWindowOnlyUpwards) {
+  Tcb tcb = MakeTcb(10 * 1000, 1 << 30);
+  RenoOps reno;
+  NetworkParams params;
+  params.bandwidth = 1e6;
+  params.rtt = SimTime::Milliseconds(100);
+  params.window = 50 * 1000;
+  EXPECT_EQ(reno.AdjustNetworkParameters(tcb, params), Resumption::kWindow);
+  EXPECT_EQ(tcb.cwnd, 50 * 1000);
+  params.window = 20 * 1000;
+  EXPECT_EQ(reno.AdjustNetworkParameters(tcb, params), Resumption::kNone);
+  EXPECT_EQ(tcb.cwnd, 50 * 1000);
+  EXPECT_EQ(reno.rate_resumption(), RateResumption::kOff);
+}
+
 }  // namespace
 }  // namespace tcb

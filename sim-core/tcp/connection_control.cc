@@ -31,6 +31,11 @@ void ConnectionControl::OnSendStart(SimTime, bool first, Bytes) {
   }
 }
 
+Resumption ConnectionControl::AdjustNetworkParameters(NetworkParams params) {
+  params.total_delivered = log_ != nullptr ? log_->delivered() : 0;
+  return ops_->AdjustNetworkParameters(tcb_, params);
+}
+
 void ConnectionControl::SetState(SimTime now, CongestionState state) {
   if (state == state_) return;
   state_ = state;

@@ -45,9 +45,11 @@ class ConnectionControl final : public CongestionControl {
   // Sharing schemes that initialise or redistribute a connection's state (RFC 9040, the TCBI
   // controllers) set it here.
   Tcb& tcb() { return tcb_; }
-  // The window rule, for a scheme that seeds a rate-based rule from saved path state (BBR:
-  // RFC 9959 Appendix C, QUIC's cached network parameters).
-  CongestionOps& ops() { return *ops_; }
+  // Resumption from saved path state (sharing/bdp_resume.h, sharing/careful_resume.h), through the
+  // window rule's CongestionOps::AdjustNetworkParameters(); this fills params.total_delivered.
+  Resumption AdjustNetworkParameters(NetworkParams params);
+  RateResumption rate_resumption() const { return ops_->rate_resumption(); }
+  void EndRateResumption(bool retreat) { ops_->EndRateResumption(retreat); }
   // A sharing scheme's pacing rate, in bits per second, which replaces the rule's and the options'
   // while it is nonzero (RFC 9959's paced Unvalidated Phase, a resumed window paced at the saved
   // rate); 0 gives pacing back. The connection keeps one pacing clock whoever sets the rate, as
