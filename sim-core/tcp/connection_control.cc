@@ -39,6 +39,8 @@ Resumption ConnectionControl::AdjustNetworkParameters(NetworkParams params) {
 void ConnectionControl::SetState(SimTime now, CongestionState state) {
   if (state == state_) return;
   state_ = state;
+  // A timeout's loss episode ends once what was outstanding at the timeout is acknowledged.
+  if (state == CongestionState::kOpen) timer_resent_ = false;
   ops_->OnStateChange(tcb_, now, state);
 }
 
@@ -424,14 +426,23 @@ ConnectionControl::NextSegment ConnectionControl::NextSeg() const {
 void ConnectionControl::OnRetransmissionTimeout(SimTime now) {
   // RFC 5681 §3.1: the window rule's ssthresh and a loss window of one segment; RFC 6582 §3.2
   // step 4: after a timeout, "recover" is the highest sequence number sent.
-  const Bytes rule_ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size());
-  // A timeout that ends a fast recovery keeps the recovery's smaller ssthresh: that recovery
-  // already reduced it for this window of data, and FlightSize now counts what the recovery sent
-  // besides (with NewReno's inflated window, far more than the path holds). RFC 5681 §3.1 eq. (4)
-  // asks for "no more than" max(FlightSize / 2, 2 * SMSS), so the smaller value is within it; Linux
-  // does not reduce again either (net/ipv4/tcp_input.c tcp_enter_loss(): "Reduce ssthresh if it
-  // has not yet been made inside this window", only from Open or Disorder).
-  tcb_.ssthresh = tcb_.in_recovery ? std::min(tcb_.ssthresh, rule_ssthresh) : rule_ssthresh;
+  if (!timer_resent_) {
+    const Bytes rule_ssthresh = ops_->SsThresh(tcb_, now, sender_.flight_size());
+    // A timeout that ends a fast recovery keeps the recovery's smaller ssthresh: that recovery
+    // already reduced it for this window of data, and FlightSize now counts what the recovery sent
+    // besides (with NewReno's inflated window, far more than the path holds). RFC 5681 §3.1 eq. (4)
+    // asks for "no more than" max(FlightSize / 2, 2 * SMSS), so the smaller value is within it;
+    // Linux does not reduce again either (net/ipv4/tcp_input.c tcp_enter_loss(): "Reduce ssthresh
+    // if it has not yet been made inside this window", only from Open or Disorder).
+    tcb_.ssthresh = tcb_.in_recovery ? std::min(tcb_.ssthresh, rule_ssthresh) : rule_ssthresh;
+  }
+  // RFC 5681 §3.1: eq. (4) applies when "the given segment has not yet been resent by way of the
+  // retransmission timer"; when the timer expires again for it, "the value of ssthresh is held
+  // constant". Linux's tcp_enter_loss() likewise calls the congestion control's ssthresh() only
+  // once per loss episode, so a rule's own state (CUBIC's W_max) keeps the first timeout's window
+  // rather than the loss window of one segment. FlightSize, which still counts everything sent
+  // before the go-back, would otherwise raise ssthresh at each backed-off timeout.
+  timer_resent_ = true;
   tcb_.cwnd = tcb_.mss;
   tcb_.in_recovery = false;
   tcb_.dupacks = 0;

@@ -127,6 +127,9 @@ class ConnectionControl final : public CongestionControl {
   SenderHandle& sender_;
   std::unique_ptr<SentLog> log_;
   CongestionState state_ = CongestionState::kOpen;
+  // The retransmission timer has resent snd_una in the current loss episode (RFC 5681 §3.1): a
+  // further timeout holds ssthresh.
+  bool timer_resent_ = false;
   Prr prr_;
   // RFC 6675 §2 HighRxt and RescueRxt for the current SACK-based recovery, each as one past the
   // sequence number the RFC names: the end of the highest segment retransmitted by NextSeg() rules

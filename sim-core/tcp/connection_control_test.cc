@@ -185,6 +185,30 @@ TEST(ConnectionControlTest, TimeoutEndingFastRecoveryKeepsTheSmallerSsthresh) {
   // Outside recovery a timeout takes eq. (4) as before (TimeoutAndIdleRestart).
 }
 
+// RFC 5681 §3.1: eq. (4) applies when the segment "has not yet been resent by way of the
+// retransmission timer"; when the timer expires again for it, "the value of ssthresh is held
+// constant" (Linux's tcp_enter_loss() asks the congestion control's ssthresh() once per loss
+// episode). FlightSize still counts everything sent before the go-back, so recomputing would raise
+// ssthresh. Once the episode's data is acknowledged, the next timeout reduces again.
+TEST(ConnectionControlTest, ARepeatedTimeoutOfTheSameSegmentHoldsSsthresh) {
+  for (const TcpFlavor flavor :
+       {TcpFlavor::kTahoe, TcpFlavor::kReno, TcpFlavor::kNewReno, TcpFlavor::kSack, TcpFlavor::kCubic}) {
+    Fixture f(flavor, 10);
+    f.SendTo(1 + 10 * kMss);
+    f.cc->OnRetransmissionTimeout(SimTime::Zero());
+    const Bytes first = f.cc->ssthresh();
+    ASSERT_LT(first, 10 * kMss) << static_cast<int>(flavor);
+    f.SendTo(1 + 40 * kMss);  // FlightSize grows: eq. (4) alone would now give a larger ssthresh.
+    f.cc->OnRetransmissionTimeout(SimTime::Zero());
+    EXPECT_EQ(f.cc->ssthresh(), first) << static_cast<int>(flavor);
+    EXPECT_EQ(f.cc->cwnd(), kMss);
+    f.Ack(1 + 40 * kMss);  // The episode's data is acknowledged: the loss episode is over.
+    f.SendTo(1 + 44 * kMss);
+    f.cc->OnRetransmissionTimeout(SimTime::Zero());
+    EXPECT_EQ(f.cc->ssthresh(), flavor == TcpFlavor::kCubic ? 2800 : 2 * kMss) << static_cast<int>(flavor);
+  }
+}
+
 // RFC 6675: SACK blocks mark holes lost; recovery retransmits them within cwnd - pipe and ends when
 // the ACK covers RecoveryPoint.
 TEST(ConnectionControlTest, SackRecoveryRetransmitsTheHolesTheScoreboardMarksLost) {
