@@ -166,6 +166,7 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
   c.cubic.beta = cubic["beta"].get<double>();
   c.cubic.fast_convergence = cubic["fastConvergence"].get<bool>();
   c.cubic.hystart = cubic["hystart"].get<bool>();
+  c.cubic.app_limited_growth = cubic["appLimitedGrowth"].get<bool>();
   c.model = t["connection"].get<std::string>() == "one-way" ? ConnectionModel::kOneWay
                                                            : ConnectionModel::kFull;
   c.mss = t["mssBytes"].get<Bytes>();

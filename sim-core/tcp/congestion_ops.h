@@ -100,6 +100,10 @@ class CongestionOps {
   virtual void Init(Tcb&, SimTime) {}
   // Whether the owner must keep a SentLog and pass per-ACK samples with RTTs and delivery rates.
   virtual bool NeedsSentLog() const { return false; }
+  // Whether the window grows only while it limits the sender (RFC 9438 §5.8 for CUBIC; Linux's
+  // tcp_cong_avoid() asks tcp_is_cwnd_limited() before every rule's cong_avoid): the owner then
+  // calls IncreaseWindow() only when the sender is cwnd-limited, never while application-limited.
+  virtual bool GrowsOnlyWhenCwndLimited() const { return false; }
   // Called for every ACK that delivered data (cumulatively or selectively), before the window
   // changes (Linux's pkts_acked, ns-3's PktsAcked): e.g. HyStart++'s RTT rounds.
   virtual void OnAckSample(Tcb&, const AckSample&) {}

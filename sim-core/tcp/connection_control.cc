@@ -79,6 +79,9 @@ void ConnectionControl::OnSegmentSent(SimTime now, const SentSegment& segment) {
     }
   }
   if (tcb_.in_recovery && config_.recovery == LossRecovery::kPrr) prr_.OnSent(segment.bytes);
+  // tcp_write_xmit(): after sending new data, the window limits the sender once what is in flight
+  // fills it.
+  if (!segment.retransmission) NoteWindowUse(InFlight() >= tcb_.cwnd);
   pacer_.OnSent(now, segment.bytes, pacing_rate_bps());
   // RFC 8985 §7.2: (re)start the PTO after sending new data that was not itself a probe, unless
   // RACK's reordering timer is waiting.
@@ -117,19 +120,43 @@ AckSample ConnectionControl::Sample(SimTime now, const AckInfo& ack) {
 void ConnectionControl::GrowWindow(SimTime now, Bytes acked, Bytes flight_before) {
   // RFC 7661 §4.3 (when enabled): an ACK that finds the window not in use does not grow it.
   if (config_.cwnd_validation && !WindowInUse(tcb_, flight_before)) return;
+  // RFC 9438 §5.8 for CUBIC: no growth while application-limited.
+  if (ops_->GrowsOnlyWhenCwndLimited() && !CwndLimited()) return;
   ops_->IncreaseWindow(tcb_, now, acked);
   // Growth beyond what the receiver allows would never be used; keeping cwnd bounded keeps it meaningful.
   tcb_.cwnd = std::min(tcb_.cwnd, std::max(config_.receive_window, tcb_.mss));
 }
 
+void ConnectionControl::NoteWindowUse(bool cwnd_limited) {
+  // tcp_cwnd_validate(): remember that the window limited the sender for the rest of the current
+  // window of data; while it does not, track the most in flight; a new window starts afresh.
+  const Bytes in_flight = InFlight();
+  if (sender_.snd_una() >= cwnd_usage_seq_ || cwnd_limited || (!cwnd_limited_ && in_flight > max_in_flight_)) {
+    cwnd_limited_ = cwnd_limited;
+    max_in_flight_ = in_flight;
+    cwnd_usage_seq_ = sender_.snd_nxt();
+  }
+}
+
+bool ConnectionControl::CwndLimited() const {
+  // tcp_is_cwnd_limited(): "If in slow start, ensure cwnd grows to twice what was ACKed."
+  return cwnd_limited_ || (tcb_.cwnd < tcb_.ssthresh && tcb_.cwnd < 2 * max_in_flight_);
+}
+
 bool ConnectionControl::CanSend(Bytes bytes) {
+  bool allowed;
   if (SackRecovery() && (tcb_.in_recovery || state_ == CongestionState::kLoss)) {
     // RFC 6675 §5 step (C): send while cwnd - pipe >= 1 SMSS. After a timeout too: the go-back
     // skips SACKed data, which has left the network, so the window counts the pipe (Linux's
     // tcp_packets_in_flight() in the Loss state; RFC 6675 §5.1 uses the SACK information).
-    return tcb_.cwnd - log_->in_flight() >= bytes;
+    allowed = tcb_.cwnd - log_->in_flight() >= bytes;
+  } else {
+    allowed = sender_.snd_nxt() + bytes <= sender_.snd_una() + tcb_.cwnd;
   }
-  return sender_.snd_nxt() + bytes <= sender_.snd_una() + tcb_.cwnd;
+  // The sender has new data the window does not let out: cwnd-limited (tcp_write_xmit()'s
+  // tcp_cwnd_test() finding no quota).
+  if (!allowed) NoteWindowUse(true);
+  return allowed;
 }
 
 bool ConnectionControl::OnAck(SimTime now, const AckInfo& ack) {

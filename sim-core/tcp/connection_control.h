@@ -72,6 +72,13 @@ class ConnectionControl final : public CongestionControl {
   void SetState(SimTime now, CongestionState state);
   // The window rule's growth, capped by the receive window.
   void GrowWindow(SimTime now, Bytes acked, Bytes flight_before);
+  // Linux's tcp_cwnd_validate() (net/ipv4/tcp_output.c), after each attempt to send new data:
+  // whether the window limited the sender in the current window of data, and otherwise the most
+  // that was in flight in it.
+  void NoteWindowUse(bool cwnd_limited);
+  // Linux's tcp_is_cwnd_limited() (include/net/tcp.h): the window limited the sender in the current
+  // window of data, or, in slow start, is below twice the most that was in flight.
+  bool CwndLimited() const;
   // Bytes in the network: RFC 6675's pipe with SACK-based recovery, else RFC 5681's FlightSize.
   Bytes InFlight() const;
   // Feeds one ACK to the SentLog and the window rule's per-ACK hook; returns the sample.
@@ -152,6 +159,11 @@ class ConnectionControl final : public CongestionControl {
   bool tlp_is_retrans_ = false;
   SeqNo tlp_end_seq_ = 0;
   bool sending_probe_ = false;
+  // NoteWindowUse()'s state: tp->is_cwnd_limited, tp->max_packets_out (in bytes) and
+  // tp->cwnd_usage_seq.
+  bool cwnd_limited_ = false;
+  Bytes max_in_flight_ = 0;
+  SeqNo cwnd_usage_seq_ = 0;
   Pacer pacer_;
   double scheme_pacing_bps_ = 0;  // See SetSchemePacingRate().
   bool sent_any_ = false;

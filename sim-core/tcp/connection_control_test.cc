@@ -209,6 +209,52 @@ TEST(ConnectionControlTest, ARepeatedTimeoutOfTheSameSegmentHoldsSsthresh) {
   }
 }
 
+// RFC 9438 §5.8: "CUBIC does not increase its congestion window if a flow is application limited".
+// As Linux decides it (tcp_is_cwnd_limited(), include/net/tcp.h, with tcp_cwnd_validate()'s
+// bookkeeping in net/ipv4/tcp_output.c): the window grows while it limited the sender during the
+// current window of data, or, in slow start, while it is below twice the most that was in flight.
+// RFC 5681's Reno has no such rule, and tcp.cubic.appLimitedGrowth restores RFC 8312's growth.
+TEST(ConnectionControlTest, CubicDoesNotGrowWhileApplicationLimited) {
+  // Slow start: the application keeps at most 3 segments in flight; the window grows to 6.
+  Fixture ss(TcpFlavor::kCubic, 2);
+  for (int round = 0; round < 6; ++round) {
+    ss.SendTo(ss.sender.una + 3 * kMss);
+    for (int i = 0; i < 3; ++i) ss.Ack(ss.sender.una + kMss);
+  }
+  EXPECT_EQ(ss.cc->cwnd(), 6 * kMss);
+
+  // Congestion avoidance after a loss: half a window in flight, no growth however long it lasts.
+  Fixture ca(TcpFlavor::kCubic, 20);
+  ca.SendTo(1 + 20 * kMss);
+  ca.Dup(3);
+  ca.Ack(1 + 20 * kMss);
+  const Bytes after_recovery = ca.cc->cwnd();
+  ASSERT_LT(after_recovery, 20 * kMss);
+  for (int round = 0; round < 50; ++round) {
+    ca.SendTo(ca.sender.una + 5 * kMss);
+    for (int i = 0; i < 5; ++i) ca.Ack(ca.sender.una + kMss);
+  }
+  EXPECT_EQ(ca.cc->cwnd(), after_recovery);
+  // Once the window limits the sender (it has data the window does not let out), it grows again.
+  EXPECT_FALSE(ca.cc->CanSend(ca.cc->cwnd() + kMss));
+  ca.SendTo(ca.sender.una + ca.cc->cwnd());
+  for (int i = 0; i < 10; ++i) ca.Ack(ca.sender.una + kMss);
+  EXPECT_GT(ca.cc->cwnd(), after_recovery);
+
+  // RFC 8312's CUBIC (appLimitedGrowth) and RFC 5681's Reno grow on every ACK.
+  for (const bool reno : {false, true}) {
+    Fixture grows(reno ? TcpFlavor::kNewReno : TcpFlavor::kCubic, 2);
+    grows.config.cubic.app_limited_growth = true;
+    grows.cc = std::make_unique<ConnectionControl>(grows.config, grows.sender);
+    grows.cc->OnEstablished(SimTime::Zero(), false);
+    for (int round = 0; round < 6; ++round) {
+      grows.SendTo(grows.sender.una + 3 * kMss);
+      for (int i = 0; i < 3; ++i) grows.Ack(grows.sender.una + kMss);
+    }
+    EXPECT_EQ(grows.cc->cwnd(), 20 * kMss) << reno;
+  }
+}
+
 // RFC 6675: SACK blocks mark holes lost; recovery retransmits them within cwnd - pipe and ends when
 // the ACK covers RecoveryPoint.
 TEST(ConnectionControlTest, SackRecoveryRetransmitsTheHolesTheScoreboardMarksLost) {

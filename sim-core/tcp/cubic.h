@@ -21,6 +21,8 @@ class CubicOps final : public CongestionOps {
   void IncreaseWindow(Tcb& tcb, SimTime now, Bytes acked) override;
   Bytes SsThresh(Tcb& tcb, SimTime now, Bytes flight) override;
   bool NeedsSentLog() const override { return hystart_.has_value(); }
+  // RFC 9438 §5.8: "CUBIC does not increase its congestion window if a flow is application limited".
+  bool GrowsOnlyWhenCwndLimited() const override { return !options_.app_limited_growth; }
   void OnAckSample(Tcb& tcb, const AckSample& sample) override;
   void OnStateChange(Tcb& tcb, SimTime now, CongestionState state) override;
   void OnSendingResumed(Tcb& tcb, SimTime now, SimTime last_sent) override;

@@ -45,6 +45,9 @@ struct CubicOptions {
   double beta = 0.7;  // §4.6: beta_cubic, the multiplicative decrease factor.
   bool fast_convergence = true;  // §4.7.
   bool hystart = true;           // RFC 9406 HyStart++ in slow start.
+  // §5.8: cwnd does not grow while the sender is application-limited; true grows anyway (RFC 8312,
+  // ns-3 3.44's TcpCubic).
+  bool app_limited_growth = false;
 };
 
 struct TcpConfig {
