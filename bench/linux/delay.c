@@ -17,7 +17,8 @@
 // (independently, from a xoshiro256** stream seeded by --seed). Jitter draws each packet's delay
 // uniformly from [D - J, D + J], but a packet never leaves before the one ahead of it in its lane
 // (netem reorders; a path of one queue does not). It prints "ready <tun>" once the device exists
-// and one JSON line of statistics on SIGTERM or SIGINT.
+// and one JSON line of statistics on SIGTERM or SIGINT, and on SIGUSR1 too, after which it starts
+// counting afresh (so that each transfer over the same path gets its own accuracy line).
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -53,8 +54,11 @@ struct lane {
   uint64_t forwarded, lost, overflowed;
 };
 
-static volatile sig_atomic_t stopping;
-static void on_signal(int sig) { (void)sig; stopping = 1; }
+static volatile sig_atomic_t stopping, reporting;
+static void on_signal(int sig) {
+  if (sig == SIGUSR1) reporting = 1;
+  else stopping = 1;
+}
 
 static int64_t now_ns(void) {
   struct timespec ts;
@@ -114,6 +118,29 @@ static double late_quantile_us(double q) {
   return kHistogramUs;
 }
 
+// One JSON line: packets per lane (forward, reverse) and how late they left.
+static void report(const struct lane* lanes, const int64_t* lane_delay_ns, int64_t jitter_ns, int64_t early_ns,
+                   int priority) {
+  printf("{\"forwarded\":[%llu,%llu],\"lost\":[%llu,%llu],\"overflowed\":[%llu,%llu],"
+         "\"lateUs\":{\"count\":%llu,\"p50\":%.0f,\"p99\":%.0f,\"p999\":%.0f,\"max\":%.1f},"
+         "\"delayUs\":[%.1f,%.1f],\"jitterUs\":%.1f,\"earlyUs\":%.1f,\"priority\":%d}\n",
+         (unsigned long long)lanes[0].forwarded, (unsigned long long)lanes[1].forwarded,
+         (unsigned long long)lanes[0].lost, (unsigned long long)lanes[1].lost,
+         (unsigned long long)lanes[0].overflowed, (unsigned long long)lanes[1].overflowed,
+         (unsigned long long)late_count, late_quantile_us(0.5), late_quantile_us(0.99), late_quantile_us(0.999),
+         (double)late_max_ns / 1000, (double)lane_delay_ns[0] / 1000, (double)lane_delay_ns[1] / 1000,
+         (double)jitter_ns / 1000, (double)early_ns / 1000, priority);
+  fflush(stdout);
+}
+
+// Starts counting afresh.
+static void reset_counts(struct lane* lanes) {
+  for (int i = 0; i < kLanes; ++i) lanes[i].forwarded = lanes[i].lost = lanes[i].overflowed = 0;
+  memset(late_histogram, 0, sizeof late_histogram);
+  late_max_ns = 0;
+  late_count = 0;
+}
+
 static int open_tun(const char* name) {
   int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) die("open /dev/net/tun");
@@ -168,8 +195,8 @@ int main(int argc, char** argv) {
   }
   if (reverse_delay_ns < 0) reverse_delay_ns = delay_ns;
   const int64_t lane_delay_ns[kLanes] = {delay_ns, reverse_delay_ns};
-  if (!tun_name || delay_ns < 0 || jitter_ns < 0 || jitter_ns > delay_ns || jitter_ns > reverse_delay_ns || capacity == 0 || loss[0] < 0 ||
-      loss[0] > 1 || loss[1] < 0 || loss[1] > 1)
+  if (!tun_name || delay_ns < 0 || jitter_ns < 0 || jitter_ns > delay_ns || jitter_ns > reverse_delay_ns ||
+      capacity == 0 || loss[0] < 0 || loss[0] > 1 || loss[1] < 0 || loss[1] > 1)
     usage();
   rng_seed(seed);
 
@@ -190,6 +217,7 @@ int main(int argc, char** argv) {
   sa.sa_handler = on_signal;
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGUSR1, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 
   const int fd = open_tun(tun_name);
@@ -198,6 +226,11 @@ int main(int argc, char** argv) {
 
   uint8_t buffer[kMaxPacket];
   while (!stopping) {
+    if (reporting) {
+      reporting = 0;
+      report(lanes, lane_delay_ns, jitter_ns, early_ns, priority);
+      reset_counts(lanes);
+    }
     // Everything the router has routed into the device, stamped as it is read.
     for (;;) {
       ssize_t n = read(fd, buffer, sizeof buffer);
@@ -244,7 +277,7 @@ int main(int argc, char** argv) {
         next_due_ns = s->due_ns;
         break;
       }
-      if (write(fd, s->data, s->length) < 0 && errno != EAGAIN && errno != ENOBUFS) die("write");
+      if (write(fd, s->data, s->length) < 0 && errno != EAGAIN && errno != ENOBUFS && errno != EINTR) die("write");
       record_lateness(now_ns() - s->due_ns);
       first->forwarded++;
       first->head = (first->head + 1) % capacity;
@@ -259,15 +292,6 @@ int main(int argc, char** argv) {
     if (ppoll(&pfd, 1, &timeout, NULL) < 0 && errno != EINTR) die("ppoll");
   }
 
-  printf("{\"forwarded\":[%llu,%llu],\"lost\":[%llu,%llu],\"overflowed\":[%llu,%llu],"
-         "\"lateUs\":{\"count\":%llu,\"p50\":%.0f,\"p99\":%.0f,\"p999\":%.0f,\"max\":%.1f},"
-         "\"delayUs\":[%.1f,%.1f],\"jitterUs\":%.1f,\"earlyUs\":%.1f,\"priority\":%d}\n",
-         (unsigned long long)lanes[0].forwarded, (unsigned long long)lanes[1].forwarded,
-         (unsigned long long)lanes[0].lost, (unsigned long long)lanes[1].lost,
-         (unsigned long long)lanes[0].overflowed, (unsigned long long)lanes[1].overflowed,
-         (unsigned long long)late_count, late_quantile_us(0.5), late_quantile_us(0.99), late_quantile_us(0.999),
-         (double)late_max_ns / 1000, (double)delay_ns / 1000, (double)reverse_delay_ns / 1000, (double)jitter_ns / 1000, (double)early_ns / 1000,
-         priority);
-  fflush(stdout);
+  report(lanes, lane_delay_ns, jitter_ns, early_ns, priority);
   return 0;
 }

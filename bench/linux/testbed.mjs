@@ -267,8 +267,10 @@ export class Testbed {
     return {
       child,
       exited,
-      line: (pred, what) => {
-        const found = lines.find(pred);
+      lineCount: () => lines.length,
+      // The first line from index `from` on that matches.
+      line: (pred, what, from = 0) => {
+        const found = lines.slice(from).find(pred);
         if (found) return Promise.resolve(found);
         return new Promise((resolve, reject) => waiters.push({ pred, resolve, reject, what }));
       },
@@ -341,6 +343,13 @@ export class Testbed {
     }, 0);
     if (lost > 0) throw new Error(`the trace lost ${lost} events (a larger buffer_size_kb is needed)`);
     return senders.map((s) => parseTrace(text, { cookie: s.cookie, localPort: s.localPort, port: this.port }));
+  }
+
+  // The delay line's accuracy since the last report (or since it started), and a fresh count.
+  async delayReport() {
+    const from = this.delay.lineCount();
+    this.delay.child.kill('SIGUSR1');
+    return JSON.parse(await this.delay.line((l) => l.startsWith('{'), 'the delay line', from));
   }
 
   flushMetrics() {
