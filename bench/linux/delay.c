@@ -8,9 +8,17 @@
 // loaded machine adds microseconds rather than milliseconds; at exit it prints how late each packet
 // left against its due time (median, 99th percentile, maximum), the testbed's accuracy line.
 //
-//   delay --tun NAME --delay-us D [--reverse-delay-us D2] [--jitter-us J] [--loss P]
-//         [--reverse-loss P] [--seed S] [--forward-dst A.B.C.D] [--early-us E] [--priority N]
-//         [--capacity PACKETS]
+//   delay --tun NAME --delay-us D [--reverse-delay-us D2] [--rate-mbps R --framing-bytes F]
+//         [--jitter-us J] [--loss P] [--reverse-loss P] [--seed S] [--forward-dst A.B.C.D]
+//         [--early-us E] [--priority N] [--capacity PACKETS]
+//
+// With --rate-mbps, each packet is held one transmission time longer, (its length + F) * 8 / R:
+// the bottleneck after the delay line is a token bucket (tbf), which lets a packet go the moment its
+// tokens are complete, at once when the bucket is full, so the serialisation a link spends on each
+// packet is already in tbf's queueing except for the first packet after an idle period. Adding it
+// here makes the path the link a simulator models (a packet arrives one transmission time plus the
+// propagation delay after it starts), for packets of every size: the same base RTT for a SYN and for
+// a full segment, the same queueing after it.
 //
 // Packets to --forward-dst form the forward lane (the data direction), all others the reverse
 // lane, delayed by D2 where it is given (D otherwise); --loss drops forward packets, --reverse-loss reverse ones, each with that probability
@@ -154,7 +162,7 @@ static int open_tun(const char* name) {
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: delay --tun NAME --delay-us D [--reverse-delay-us D2] [--jitter-us J] [--loss P] [--reverse-loss P] [--seed S]\n"
+          "usage: delay --tun NAME --delay-us D [--reverse-delay-us D2] [--rate-mbps R --framing-bytes F] [--jitter-us J] [--loss P] [--reverse-loss P] [--seed S]\n"
           "             [--forward-dst A.B.C.D] [--early-us E] [--priority N (0: no real-time)] [--capacity PACKETS]\n");
   exit(2);
 }
@@ -162,6 +170,8 @@ static void usage(void) {
 int main(int argc, char** argv) {
   const char* tun_name = NULL;
   int64_t delay_ns = -1, reverse_delay_ns = -1, jitter_ns = 0, early_ns = 50000;
+  double rate_mbps = 0;
+  int framing_bytes = 0;
   double loss[kLanes] = {0, 0};
   uint64_t seed = 1;
   int priority = 50;
@@ -170,6 +180,7 @@ int main(int argc, char** argv) {
   static const struct option options[] = {
       {"tun", required_argument, 0, 't'},       {"delay-us", required_argument, 0, 'd'},
       {"reverse-delay-us", required_argument, 0, 'D'},
+      {"rate-mbps", required_argument, 0, 'r'},  {"framing-bytes", required_argument, 0, 'F'},
       {"jitter-us", required_argument, 0, 'j'}, {"loss", required_argument, 0, 'l'},
       {"reverse-loss", required_argument, 0, 'L'}, {"seed", required_argument, 0, 's'},
       {"forward-dst", required_argument, 0, 'f'}, {"early-us", required_argument, 0, 'e'},
@@ -180,6 +191,8 @@ int main(int argc, char** argv) {
       case 't': tun_name = optarg; break;
       case 'd': delay_ns = (int64_t)(atof(optarg) * 1000); break;
       case 'D': reverse_delay_ns = (int64_t)(atof(optarg) * 1000); break;
+      case 'r': rate_mbps = atof(optarg); break;
+      case 'F': framing_bytes = atoi(optarg); break;
       case 'j': jitter_ns = (int64_t)(atof(optarg) * 1000); break;
       case 'l': loss[0] = atof(optarg); break;
       case 'L': loss[1] = atof(optarg); break;
@@ -196,7 +209,7 @@ int main(int argc, char** argv) {
   if (reverse_delay_ns < 0) reverse_delay_ns = delay_ns;
   const int64_t lane_delay_ns[kLanes] = {delay_ns, reverse_delay_ns};
   if (!tun_name || delay_ns < 0 || jitter_ns < 0 || jitter_ns > delay_ns || jitter_ns > reverse_delay_ns ||
-      capacity == 0 || loss[0] < 0 || loss[0] > 1 || loss[1] < 0 || loss[1] > 1)
+      capacity == 0 || loss[0] < 0 || loss[0] > 1 || loss[1] < 0 || loss[1] > 1 || rate_mbps < 0 || framing_bytes < 0)
     usage();
   rng_seed(seed);
 
@@ -253,6 +266,8 @@ int main(int argc, char** argv) {
         continue;
       }
       int64_t due_ns = arrived_ns + lane_delay_ns[which];
+      // One transmission time at the bottleneck's rate: bits / (Mb/s) is microseconds.
+      if (rate_mbps > 0) due_ns += (int64_t)((double)(n + framing_bytes) * 8 * 1000 / rate_mbps);
       if (jitter_ns > 0) due_ns += (int64_t)((rng_uniform() * 2 - 1) * (double)jitter_ns);
       if (due_ns < lane->last_due_ns) due_ns = lane->last_due_ns;
       lane->last_due_ns = due_ns;

@@ -114,7 +114,7 @@ static int receive(int port, int connections) {
 
 struct sample {
   int64_t t_ns;
-  uint32_t cwnd, ssthresh, ca_state, rtt_us, min_rtt_us, total_retrans, unacked;
+  uint32_t cwnd, ssthresh, ca_state, rtt_us, min_rtt_us, rto_us, total_retrans, unacked;
   uint64_t pacing_rate, delivery_rate, bytes_acked;
   uint64_t bbr_bw;  // bytes per second
   uint32_t bbr_min_rtt_us, bbr_pacing_gain, bbr_cwnd_gain;
@@ -159,6 +159,7 @@ static int query(struct sampler* s, struct sample* out) {
         out->ca_state = info.tcpi_ca_state;
         out->rtt_us = info.tcpi_rtt;
         out->min_rtt_us = info.tcpi_min_rtt;
+        out->rto_us = info.tcpi_rto;
         out->total_retrans = info.tcpi_total_retrans;
         out->unacked = info.tcpi_unacked;
         out->pacing_rate = info.tcpi_pacing_rate;
@@ -296,16 +297,16 @@ static int send_flow(const char* to, int port, const char* cc, long long bytes, 
          info.tcpi_reordering, (unsigned long long)info.tcpi_busy_time, (unsigned long long)info.tcpi_rwnd_limited,
          (unsigned long long)info.tcpi_sndbuf_limited, info.tcpi_delivered,
          (unsigned long long)info.tcpi_bytes_retrans, info.tcpi_dsack_dups);
-  // Samples as columns: tNs, cwnd, ssthresh, caState, rttUs, minRttUs, totalRetrans, unacked,
+  // Samples as columns: tNs, cwnd, ssthresh, caState, rttUs, minRttUs, rtoUs, totalRetrans, unacked,
   // pacingRate and deliveryRate (B/s), bytesAcked, bbrBw (B/s), bbrMinRttUs, bbrPacingGain and
   // bbrCwndGain (<< 8).
-  printf("\"sampleColumns\":[\"tNs\",\"cwnd\",\"ssthresh\",\"caState\",\"rttUs\",\"minRttUs\",\"totalRetrans\","
+  printf("\"sampleColumns\":[\"tNs\",\"cwnd\",\"ssthresh\",\"caState\",\"rttUs\",\"minRttUs\",\"rtoUs\",\"totalRetrans\","
          "\"unacked\",\"pacingRate\",\"deliveryRate\",\"bytesAcked\",\"bbrBw\",\"bbrMinRttUs\",\"bbrPacingGain\","
          "\"bbrCwndGain\"],\"samples\":[");
   for (size_t i = 0; i < sampler.count; ++i) {
     const struct sample* x = &sampler.samples[i];
-    printf("%s[%lld,%u,%u,%u,%u,%u,%u,%u,%llu,%llu,%llu,%llu,%u,%u,%u]", i ? "," : "", (long long)x->t_ns, x->cwnd,
-           x->ssthresh, x->ca_state, x->rtt_us, x->min_rtt_us, x->total_retrans, x->unacked,
+    printf("%s[%lld,%u,%u,%u,%u,%u,%u,%u,%u,%llu,%llu,%llu,%llu,%u,%u,%u]", i ? "," : "", (long long)x->t_ns, x->cwnd,
+           x->ssthresh, x->ca_state, x->rtt_us, x->min_rtt_us, x->rto_us, x->total_retrans, x->unacked,
            (unsigned long long)x->pacing_rate, (unsigned long long)x->delivery_rate,
            (unsigned long long)x->bytes_acked, (unsigned long long)x->bbr_bw, x->bbr_min_rtt_us, x->bbr_pacing_gain,
            x->bbr_cwnd_gain);

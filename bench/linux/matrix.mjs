@@ -35,7 +35,7 @@ export const TRANSFERS = {
 
 export const REPETITIONS = 3;
 
-export function cases(selection) {
+export function cases(selection, { extraIds = [] } = {}) {
   const all = [];
   for (const path of Object.keys(PATHS)) {
     for (const algorithm of Object.keys(ALGORITHMS)) {
@@ -45,15 +45,16 @@ export function cases(selection) {
   if (!selection) return all;
   const wanted = selection.split(',').map((s) => s.trim()).filter(Boolean);
   const picked = all.filter((c) => wanted.some((w) => matches(c.id, w)));
-  const unknown = wanted.filter((w) => !all.some((c) => matches(c.id, w)));
+  // A pattern may pick cases of another list (extraIds: the tcp_metrics cases) instead.
+  const unknown = wanted.filter((w) => ![...all.map((c) => c.id), ...extraIds].some((id) => matches(id, w)));
   if (unknown.length > 0) {
-    throw new Error(`no case matches ${unknown.map((u) => `"${u}"`).join(', ')} (cases are <path>-<algorithm>-<transfer>: paths ${Object.keys(PATHS).join(', ')}; algorithms ${Object.keys(ALGORITHMS).join(', ')}; transfers ${Object.keys(TRANSFERS).join(', ')}; * matches anything)`);
+    throw new Error(`no case matches ${unknown.map((u) => `"${u}"`).join(', ')} (cases are <path>-<algorithm>-<transfer>: paths ${Object.keys(PATHS).join(', ')}; algorithms ${Object.keys(ALGORITHMS).join(', ')}; transfers ${Object.keys(TRANSFERS).join(', ')}${extraIds.length ? `; or ${extraIds.join(', ')}` : ''}; * matches anything)`);
   }
   return picked;
 }
 
 // A case id against a pattern where * matches any run of characters.
-function matches(id, pattern) {
+export function matches(id, pattern) {
   const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
   return re.test(id);
 }

@@ -8,28 +8,32 @@
 // reasons for every difference.
 //
 //   npm run calibrate:linux -- [--cases PATTERN[,PATTERN]] [--reps N] [-o DIR] [--tcpsim PATH]
-//                              [--tcpsim-only] [--list]
+//                              [--tcpsim-only] [--store] [--list]
 //   CASES='10m-20ms-*' npm run calibrate:linux
 //
 // The kernel's runs are real time and noisy: each run's line shows the delay line's lateness (how
 // late packets left against their due time) and the load average, and a run whose delay line was
 // late by more than LATE_P99_LIMIT_US at the 99th percentile runs again (twice at most; the table
 // marks a case that kept a disturbed run). The kernel's results are kept in DIR/kernel/<case>.json;
-// --tcpsim-only reuses them (to iterate on tcpsim's side in seconds).
+// --tcpsim-only reuses them (to iterate on tcpsim's side in seconds). --store writes the whole
+// matrix's figures and thinned windows to web/src/data/linux-calibration.json, which the dashboard's
+// "tcpsim against Linux" page shows.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { METRICS, TARGETS, caseRows, kernelMetrics, tcpsimMetrics } from './calibration.mjs';
-import { ALGORITHMS, MSS_BYTES, PATHS, REPETITIONS, TRANSFERS, cases, tcpsimScenario, testbedPath } from './matrix.mjs';
+import { METRICS, TARGETS, caseRows, kernelMetrics, offPercent, spread, tcpsimMetrics } from './calibration.mjs';
+import { ALGORITHMS, MSS_BYTES, PATHS, REPETITIONS, TRANSFERS, cases, matches, tcpsimScenario, testbedPath } from './matrix.mjs';
+import { REUSE_BYTES, REUSE_CASES, REUSE_PATH, kernelReuse, reuseScenario, tcpsimReuse } from './metrics.mjs';
 import { Testbed, cleanupLeftovers, unavailableReason } from './testbed.mjs';
 import { formatDiff, formatTable, markdownTable } from '../xcheck/report.mjs';
 import { overlaySvg, stepPoints, thin } from '../xcheck/svg.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const LATE_P99_LIMIT_US = 500;
+const STORED = join(root, 'web/src/data/linux-calibration.json');
 const RERUNS = 2;
 
 const USAGE = `usage: npm run calibrate:linux -- [options]   (or CASES=PATTERN npm run calibrate:linux)
@@ -40,6 +44,7 @@ const USAGE = `usage: npm run calibrate:linux -- [options]   (or CASES=PATTERN n
   -o, --out DIR              tables, SVG overlays and run files (default build/calibrate-linux)
   --tcpsim PATH              the tcpsim binary (default build/release/tcpsim)
   --tcpsim-only              reuse the kernel's kept results; run tcpsim only
+  --store                    write the figures and windows for the dashboard (web/src/data/linux-calibration.json)
   --list                     print the matrix and exit`;
 
 const log = (msg) => process.stderr.write(`calibrate:linux: ${msg}\n`);
@@ -54,6 +59,7 @@ function parse(argv) {
       out: { type: 'string', short: 'o', default: 'build/calibrate-linux' },
       tcpsim: { type: 'string', default: join(root, 'build/release/tcpsim') },
       'tcpsim-only': { type: 'boolean', default: false },
+      store: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -104,13 +110,93 @@ async function runKernel(selected, opts, out) {
         }
       }
       for (const c of pathCases) {
-        writeFileSync(join(out, 'kernel', `${c.id}.json`), JSON.stringify({ case: c, path, runs: results.get(c.id) }) + '\n');
+        const kernel = spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
+        const measuredOn = new Date().toISOString().slice(0, 10);
+        writeFileSync(join(out, 'kernel', `${c.id}.json`), JSON.stringify({ case: c, path, kernel, measuredOn, runs: results.get(c.id) }) + '\n');
       }
     } finally {
       const { delay } = await testbed.down();
       if (delay) log(`${pathName}: testbed down; the delay line's last count: p99 ${delay.lateUs.p99} µs over ${delay.lateUs.count} packets`);
     }
   }
+}
+
+// The kernel's tcp_metrics pairs, on a testbed of their path.
+async function runKernelReuse(selected, opts, out) {
+  if (selected.length === 0) return;
+  const path = testbedPath({ path: REUSE_PATH });
+  const testbed = new Testbed();
+  log(`tcp_metrics: testbed up (${PATHS[REUSE_PATH].title})`);
+  await testbed.up(path);
+  try {
+    for (const id of selected) {
+      const runs = [];
+      for (let rep = 0; rep < opts.reps; ++rep) {
+        await testbed.delayReport();
+        const loadBefore = loadAverage();
+        const r = await kernelReuse(testbed, REUSE_CASES[id]);
+        const delay = await testbed.delayReport();
+        console.log(
+          `${id} run ${rep + 1}/${opts.reps}: cached rtt ${r.cached?.rttUs} µs, ssthresh ${r.cached?.ssthresh ?? '—'};` +
+            ` second connection: first RTO ${r.second.initialRtoMs} ms, ssthresh ${r.second.initialSsthresh ?? '—'}, ${r.second.completionS.toFixed(4)} s;` +
+            ` delay line p99 ${delay.lateUs.p99} µs; load ${loadBefore[0]}`,
+        );
+        runs.push({ ...r, delayLine: delay, loadBefore });
+      }
+      const kernel = spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
+      writeFileSync(join(out, 'kernel', `${id}.json`), JSON.stringify({ id, kernel, measuredOn: new Date().toISOString().slice(0, 10), runs }) + '\n');
+    }
+  } finally {
+    await testbed.down();
+  }
+}
+
+function runTcpsimSummary(opts, scenario, dir) {
+  mkdirSync(dir, { recursive: true });
+  const scenarioPath = join(dir, 'scenario.json');
+  writeFileSync(scenarioPath, JSON.stringify(scenario, null, 2) + '\n');
+  const r = spawnSync('nice', ['-n', '10', opts.tcpsim, 'run', scenarioPath], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`tcpsim failed on ${scenarioPath}: ${r.stderr.trim()}`);
+  return JSON.parse(r.stdout);
+}
+
+// The tcp_metrics table of one case: the kernel's spread beside tcpsim.
+function reuseReport(opts, id, out) {
+  const keptPath = join(out, 'kernel', `${id}.json`);
+  if (!existsSync(keptPath)) {
+    console.log(`\n== ${id}: no kernel results kept (run without --tcpsim-only)`);
+    return null;
+  }
+  const kept = JSON.parse(readFileSync(keptPath, 'utf8'));
+  const c = REUSE_CASES[id];
+  const dir = join(out, 'tcpsim', id);
+  const pair = runTcpsimSummary(opts, reuseScenario(c), join(dir, 'pair'));
+  const firstOnly = runTcpsimSummary(opts, reuseScenario(c, { secondTransfer: false }), join(dir, 'first'));
+  const ours = tcpsimReuse(pair, firstOnly, reuseScenario(c).tcp.minRtoMs);
+  const rows = [
+    ['cached RTT (ms)', (r) => r.cached?.rttUs / 1000, null],
+    ['cached RTTVAR (ms)', (r) => r.cached?.rttvarUs / 1000, null],
+    ['cached ssthresh (segments)', (r) => r.cached?.ssthresh ?? null, null],
+    ['cached cwnd (segments)', (r) => r.cached?.cwnd ?? null, null],
+    ['second: first RTO (ms)', (r) => r.second.initialRtoMs, null],
+    ['second: initial ssthresh (segments)', (r) => r.second.initialSsthresh, TARGETS.ssExitCwnd],
+    ['second: completion time (s)', (r) => r.second.completionS, TARGETS.completionS],
+    ['second: retransmissions', (r) => r.second.retransmissions, TARGETS.retransmissions],
+    ['first: completion time (s)', (r) => r.first.completionS, TARGETS.completionS],
+  ].map(([name, pick, target]) => {
+    const kernel = spread(kept.runs.map(pick));
+    const value = pick(ours) ?? null;
+    const off = offPercent(value, kernel.median);
+    const within = target == null ? null : kernel.median == null && value == null ? true : off != null && Math.abs(off) <= target;
+    return { name, kernel, ours: value, off, target, within };
+  });
+  const f = (v) => (v == null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(v < 10 ? 4 : 2));
+  console.log(`\n== ${id}: ${c.title}; ${PATHS[REUSE_PATH].title}; ${ALGORITHMS.cubic.title}; two ${REUSE_BYTES} B transfers`);
+  const cells = rows.map((r) => [r.name, f(r.kernel.min), f(r.kernel.median), f(r.kernel.max), f(r.ours), formatDiff(r.off), r.target == null ? '' : `±${r.target} %${r.within === false ? ' NO' : ''}`]);
+  console.log(formatTable(HEADER, cells));
+  console.log('tcpsim\'s first RTO is what its scheme seeds from its cached RTT: crtt + max(2 crtt, 200 ms) (it reports no RTO)');
+  return { id, title: c.title, markdown: `#### \`${id}\`\n\n${c.title}.\n\n${markdownTable(HEADER, cells)}\n`, rows };
 }
 
 function groupBy(items, key) {
@@ -189,9 +275,11 @@ function writeOverlay(path, c, kernelRuns, ours) {
   );
 }
 
-// A window thinned for storage (the dashboard's overlays): at most 4 points per 1/800 of the x range.
-function thinWindow(w, xMax) {
-  const points = thin(w.tS.map((x, i) => [x, w.cwnd[i]]), 0, xMax, 800);
+// A window thinned for storage (the dashboard's overlays: at most 4 points per 1/300 of the x
+// range), held to the run's end.
+function thinWindow(w, endS, xMax) {
+  const points = thin(w.tS.map((x, i) => [x, w.cwnd[i]]), 0, xMax, 300);
+  if (points.length > 0 && endS > points.at(-1)[0]) points.push([endS, points.at(-1)[1]]);
   return { tS: points.map((p) => Number(p[0].toFixed(6))), cwnd: points.map((p) => Number(p[1].toFixed(3))) };
 }
 
@@ -208,8 +296,10 @@ async function main() {
     return;
   }
   let selected;
+  let reuse;
   try {
-    selected = cases(opts.cases);
+    selected = cases(opts.cases, { extraIds: Object.keys(REUSE_CASES) });
+    reuse = Object.keys(REUSE_CASES).filter((id) => !opts.cases || opts.cases.split(',').some((w) => matches(id, w.trim())));
   } catch (e) {
     console.error(`calibrate:linux: ${e.message}`);
     process.exit(2);
@@ -218,6 +308,7 @@ async function main() {
     for (const c of selected) {
       console.log(`${c.id.padEnd(24)} ${PATHS[c.path].title}; ${ALGORITHMS[c.algorithm].title}; ${TRANSFERS[c.transfer].title}`);
     }
+    for (const id of reuse) console.log(`${id.padEnd(24)} ${REUSE_CASES[id].title}; ${PATHS[REUSE_PATH].title}; CUBIC; two 1 MB transfers`);
     return;
   }
   if (!existsSync(opts.tcpsim)) {
@@ -233,11 +324,14 @@ async function main() {
       process.exit(2);
     }
     await runKernel(selected, opts, out);
+    await runKernelReuse(reuse, opts, out);
   }
 
   const overview = [];
   const markdown = [];
   const stored = [];
+  let kernelRelease = null;
+  let measuredOn = null;
   for (const c of selected) {
     const keptPath = join(out, 'kernel', `${c.id}.json`);
     if (!existsSync(keptPath)) {
@@ -246,6 +340,9 @@ async function main() {
     }
     const kept = JSON.parse(readFileSync(keptPath, 'utf8'));
     const kernelRuns = kept.runs;
+    // Results kept before the release and date were recorded: this machine's, the file's date.
+    kernelRelease ??= kept.kernel ?? spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
+    measuredOn ??= kept.measuredOn ?? statSync(keptPath).mtime.toISOString().slice(0, 10);
     const transfer = TRANSFERS[c.transfer];
     const ours = runTcpsim(opts, c, join(out, 'tcpsim', c.id));
     const rows = caseRows(kernelRuns, ours.metrics ?? null, transfer);
@@ -279,20 +376,29 @@ async function main() {
         minRttMs: r.minRttMs,
         delayLineLateUs: r.delayLine.lateUs,
         load: r.loadBefore[0],
-        window: thinWindow(r.window, xMax),
+        window: thinWindow(r.window, end(r), xMax),
       })),
-      tcpsim: ours.metrics ? { window: thinWindow(ours.metrics.window, xMax) } : { error: ours.error },
+      tcpsim: ours.metrics ? { window: thinWindow(ours.metrics.window, end(ours.metrics), xMax) } : { error: ours.error },
     });
+  }
+  for (const id of reuse) {
+    const r = reuseReport(opts, id, out);
+    if (!r) continue;
+    markdown.push(r.markdown);
+    const failed = r.rows.filter((x) => x.within === false).map((x) => x.name);
+    overview.push([id, failed.length === 0 ? 'yes' : `NO: ${failed.join(', ')}`]);
   }
   if (overview.length > 0) {
     console.log(`\n== overview: within the targets (completion ±${TARGETS.completionS} %, bulk goodput ±${TARGETS.goodputBps} %, retransmissions ±${TARGETS.retransmissions} %, slow-start exit cwnd ±${TARGETS.ssExitCwnd} % of the kernel's median)`);
     console.log(formatTable(['case', 'within the targets'], overview));
     writeFileSync(join(out, 'tables.md'), markdown.join('\n'));
-    writeFileSync(
-      join(out, 'calibration.json'),
-      JSON.stringify({ kernel: spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim(), metrics: METRICS.map((m) => m.key), targets: TARGETS, cases: stored }) + '\n',
-    );
-    console.log(`\nmarkdown tables: ${relative(root, join(out, 'tables.md'))}; stored overlays: ${relative(root, join(out, 'calibration.json'))}`);
+    const calibration = JSON.stringify({ kernel: kernelRelease, measuredOn, metrics: METRICS.map((m) => m.key), targets: TARGETS, cases: stored }) + '\n';
+    writeFileSync(join(out, 'calibration.json'), calibration);
+    console.log(`\nmarkdown tables: ${relative(root, join(out, 'tables.md'))}; figures and windows: ${relative(root, join(out, 'calibration.json'))}`);
+    if (opts.store) {
+      writeFileSync(STORED, calibration);
+      console.log(`stored for the dashboard: ${relative(root, STORED)}`);
+    }
   }
 }
 

@@ -90,12 +90,9 @@ export function unavailableReason() {
 // Serialisation time of `bytes` at `rateMbps`, in microseconds.
 export const serialisationUs = (bytes, rateMbps) => (bytes * 8) / rateMbps;
 
-// The delay line's two delays for a path of `oneWayDelayMs` each way. tbf lets a packet go the
-// moment its tokens are complete, and at once when the bucket is full, so the serialisation a link
-// spends on each packet is already in tbf's queueing except for the first packet after an idle
-// period; the delay line adds one full frame's serialisation in the data direction and one bare
-// ACK's in the other, so that the path is the link tcpsim models (a packet arrives one transmission
-// time plus the propagation delay after it starts): the same base RTT, the same queueing after it.
+// What the delay line holds a full segment (forward) and a bare ACK (reverse) for: the one-way delay
+// and the packet's transmission time at the bottleneck's rate, which tbf does not spend on a packet
+// that finds its bucket full (bench/linux/delay.c adds it to every packet by its own length).
 export function delayLineUs(path) {
   const frame = path.mssBytes + IP_TCP_HEADER_BYTES + ETHERNET_HEADER_BYTES;
   const ack = IP_TCP_HEADER_BYTES + ETHERNET_HEADER_BYTES;
@@ -216,12 +213,12 @@ export class Testbed {
   }
 
   async startDelay(path) {
-    const { forwardUs, reverseUs } = delayLineUs(path);
     const args = [
       'netns', 'exec', this.ns.router, this.programs.delay,
       '--tun', 'tun0',
-      '--delay-us', forwardUs.toFixed(3),
-      '--reverse-delay-us', reverseUs.toFixed(3),
+      '--delay-us', String(path.delayMs * 1000),
+      '--rate-mbps', String(path.rateMbps),
+      '--framing-bytes', String(ETHERNET_HEADER_BYTES),
       '--forward-dst', ADDRESSES.server,
       '--early-us', String(this.earlyUs),
       '--priority', String(DELAY_PRIORITY),
