@@ -11,8 +11,9 @@
 // instant). The sender takes the time, connects, writes the bytes (or writes for T seconds), shuts
 // its side down and waits for the receiver to close; meanwhile a thread samples the socket through
 // sock_diag netlink (an exact lookup of its 4-tuple, so the cost does not grow with the machine's
-// socket table): cwnd, ssthresh, the congestion-avoidance state, pacing and delivery rates, RTT and
-// BBR's model (struct tcp_bbr_info). It prints one JSON line with the times, the final tcp_info
+// socket table): cwnd, ssthresh, the congestion-avoidance state, pacing and delivery rates, RTT, RTO and
+// BBR's model (struct tcp_bbr_info). It shuts down only once all it wrote is acknowledged (see
+// below). It prints one JSON line with the times, the final tcp_info
 // and the samples. Both use CLOCK_MONOTONIC, which every namespace of the machine shares, so the
 // receiver's times and the sender's compare directly.
 #define _GNU_SOURCE
@@ -30,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -265,6 +268,17 @@ static int send_flow(const char* to, int port, const char* cc, long long bytes, 
     written += n;
   }
   const int64_t written_ns = now_ns();
+  // The connection stays ESTABLISHED until everything written is acknowledged: tcp_probe fires only
+  // in tcp_rcv_established(), so a FIN sent with the last data would hide the transfer's last ACKs
+  // (FIN_WAIT1 goes through tcp_rcv_state_process()). The receiver's last byte, which ends the
+  // transfer, does not wait for the FIN.
+  for (int outstanding = 1; outstanding > 0;) {
+    if (ioctl(fd, SIOCOUTQ, &outstanding) < 0) die("SIOCOUTQ");
+    if (outstanding > 0) {
+      struct timespec ms = {.tv_sec = 0, .tv_nsec = 1000000};
+      nanosleep(&ms, NULL);
+    }
+  }
   if (shutdown(fd, SHUT_WR) < 0) die("shutdown");
   // The receiver closes once it has read everything: its FIN ends the transfer here.
   for (;;) {
