@@ -199,6 +199,22 @@ function reuseReport(opts, id, out) {
   return { id, title: c.title, markdown: `#### \`${id}\`\n\n${c.title}.\n\n${markdownTable(HEADER, cells)}\n`, rows };
 }
 
+// One line per case for docs/FIDELITY.md: the checked metrics, kernel median [min–max] and tcpsim.
+function overviewMarkdown(stored) {
+  const cell = (r) => {
+    if (!r) return '';
+    const m = METRICS.find((x) => x.key === r.key);
+    const k = r.kernel.median == null ? '—' : `${fmt(r.kernel.median, m)} [${fmt(r.kernel.min, m)}–${fmt(r.kernel.max, m)}]`;
+    return `${k} / ${fmt(r.ours, m)}${r.within === false ? ' **✗**' : ''}`;
+  };
+  const body = stored.map((c) => {
+    const by = Object.fromEntries(c.rows.map((r) => [r.key, r]));
+    const main = by.completionS ?? by.goodputBps;
+    return [`\`${c.id}\``, cell(main), cell(by.retransmissions), cell(by.firstRetransmitS), cell(by.ssExitCwnd)];
+  });
+  return markdownTable(['case', 'completion (s) or goodput (Mb/s)', 'retransmissions', 'first retransmission (s)', 'cwnd at slow-start exit'], body);
+}
+
 function groupBy(items, key) {
   const m = new Map();
   for (const it of items) {
@@ -275,12 +291,12 @@ function writeOverlay(path, c, kernelRuns, ours) {
   );
 }
 
-// A window thinned for storage (the dashboard's overlays: at most 4 points per 1/300 of the x
+// A window thinned for storage (the dashboard's overlays: at most 4 points per 1/200 of the x
 // range), held to the run's end.
 function thinWindow(w, endS, xMax) {
-  const points = thin(w.tS.map((x, i) => [x, w.cwnd[i]]), 0, xMax, 300);
+  const points = thin(w.tS.map((x, i) => [x, w.cwnd[i]]), 0, xMax, 200);
   if (points.length > 0 && endS > points.at(-1)[0]) points.push([endS, points.at(-1)[1]]);
-  return { tS: points.map((p) => Number(p[0].toFixed(6))), cwnd: points.map((p) => Number(p[1].toFixed(3))) };
+  return { tS: points.map((p) => Number(p[0].toFixed(4))), cwnd: points.map((p) => Number(p[1].toFixed(1))) };
 }
 
 async function main() {
@@ -392,6 +408,7 @@ async function main() {
     console.log(`\n== overview: within the targets (completion ±${TARGETS.completionS} %, bulk goodput ±${TARGETS.goodputBps} %, retransmissions ±${TARGETS.retransmissions} %, slow-start exit cwnd ±${TARGETS.ssExitCwnd} % of the kernel's median)`);
     console.log(formatTable(['case', 'within the targets'], overview));
     writeFileSync(join(out, 'tables.md'), markdown.join('\n'));
+    writeFileSync(join(out, 'overview.md'), overviewMarkdown(stored) + '\n');
     const calibration = JSON.stringify({ kernel: kernelRelease, measuredOn, metrics: METRICS.map((m) => m.key), targets: TARGETS, cases: stored }) + '\n';
     writeFileSync(join(out, 'calibration.json'), calibration);
     console.log(`\nmarkdown tables: ${relative(root, join(out, 'tables.md'))}; figures and windows: ${relative(root, join(out, 'calibration.json'))}`);
