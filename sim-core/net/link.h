@@ -47,6 +47,13 @@ class Link final : public EventSource, public PacketSink {
        SimTime delay, QueueLimit limit);
 
   void SetLossModel(std::unique_ptr<LossModel> loss) { loss_ = std::move(loss); }
+  // Bytes of link-layer framing the transmitter sends with every packet (e.g. 14 for an Ethernet II
+  // header, as a Linux qdisc counts a frame on a veth or Ethernet device: skb->len). They lengthen
+  // each transmission; the queue's limits and byte counts stay in the packets' own bytes.
+  void SetFramingBytes(Bytes framing) {
+    framing_bytes_ = framing;
+    tx_time_size_ = -1;
+  }
   void SetCapture(LinkCapture* capture) { capture_ = capture; }
 
   // Enqueues `packet` now, or drops it when the queue is full.
@@ -68,6 +75,7 @@ class Link final : public EventSource, public PacketSink {
   Node& to() const { return to_; }
   BitsPerSec rate() const { return rate_; }
   SimTime delay() const { return delay_; }
+  Bytes framing_bytes() const { return framing_bytes_; }
   const QueueLimit& limit() const { return limit_; }
   const LinkStats& stats() const { return stats_; }
   // Packets accepted and not yet delivered (queued, in transmission or propagating).
@@ -98,12 +106,12 @@ class Link final : public EventSource, public PacketSink {
     if (started_ < fifo_.size() && fifo_[started_].tx_start <= now) AdvanceStarts(now);
   }
   void AdvanceStarts(SimTime now);
-  // TransmissionTime(size, rate_), remembered for the last size: a link mostly carries one size
-  // (full segments one way, ACKs the other), and a 64-bit division per packet is not free.
+  // TransmissionTime(size + framing, rate_), remembered for the last size: a link mostly carries
+  // one size (full segments one way, ACKs the other), and a 64-bit division per packet is not free.
   SimTime TxTime(Bytes size) {
     if (size != tx_time_size_) {
       tx_time_size_ = size;
-      tx_time_ = TransmissionTime(size, rate_);
+      tx_time_ = TransmissionTime(size + framing_bytes_, rate_);
     }
     return tx_time_;
   }
@@ -120,6 +128,7 @@ class Link final : public EventSource, public PacketSink {
   BitsPerSec rate_;
   SimTime delay_;
   QueueLimit limit_;
+  Bytes framing_bytes_ = 0;
   // The limits as bounds that hold for "no limit" too.
   int64_t max_waiting_packets_;
   Bytes max_waiting_bytes_;

@@ -68,6 +68,23 @@ TEST(LinkTest, ArrivalIsTransmissionPlusPropagation) {
   EXPECT_EQ(l.stats().max_queue_packets, 2);  // The first went straight to the transmitter.
 }
 
+// A Linux qdisc on a veth or Ethernet device counts the 14-byte Ethernet header of every frame
+// (skb->len, net/sched/sch_tbf.c tbf_dequeue() charges qdisc_pkt_len()): framing lengthens each
+// transmission and leaves the queue's byte accounting to the packets' own bytes.
+TEST(LinkTest, FramingLengthensEveryTransmission) {
+  TwoNodes t(8000000, SimTime::Milliseconds(10), QueueLimit::InBytes(1000));  // 1 B = 1 us.
+  t.net.link(t.link).SetFramingBytes(14);
+  t.Send(1000);
+  t.Send(1000);  // Waits: 1000 bytes, the limit exactly.
+  t.Send(500);   // Dropped: the frame bytes are not counted, the packet bytes are.
+  t.RunAll();
+  EXPECT_EQ(t.sink.arrivals, (std::vector<SimTime>{SimTime::Microseconds(11014), SimTime::Microseconds(12028)}));
+  const Link& l = t.net.link(t.link);
+  EXPECT_EQ(l.framing_bytes(), 14);
+  EXPECT_EQ(l.stats().queue_drops, 1);
+  EXPECT_EQ(l.stats().bytes_delivered, 2000);
+}
+
 TEST(LinkTest, DropTailCountsWaitingPacketsOnly) {
   TwoNodes t(8000000, SimTime::Milliseconds(1), QueueLimit::Packets(2));
   for (int i = 0; i < 5; ++i) t.Send(1000);  // 1 in transmission, 2 waiting, 2 dropped.

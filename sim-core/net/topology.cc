@@ -174,6 +174,8 @@ void Instantiate(const TopologySpec& spec, Network& network) {
     Link& reverse = network.link(ab + 1);
     forward.SetLossModel(MakeLoss(l.params.loss_forward, network.sim(), forward.name()));
     reverse.SetLossModel(MakeLoss(l.params.loss_reverse, network.sim(), reverse.name()));
+    forward.SetFramingBytes(l.params.framing_bytes);
+    reverse.SetFramingBytes(l.params.framing_bytes);
   }
 }
 

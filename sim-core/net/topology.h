@@ -23,6 +23,7 @@ struct LinkParams {
   BitsPerSec rate = 0;
   SimTime delay;
   QueueLimit queue;
+  Bytes framing_bytes = 0;  // Link-layer bytes sent with every packet (Link::SetFramingBytes).
   LossSpec loss_forward;  // From the first end to the second.
   LossSpec loss_reverse;
 };

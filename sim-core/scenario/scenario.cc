@@ -59,6 +59,7 @@ LinkParams ParseLinkParams(const json& j, const std::string& path) {
   p.rate = Mbps(j["bandwidthMbps"], Child(path, "bandwidthMbps"));
   p.delay = Ms(j["delayMs"]);
   p.queue = ParseQueue(j["queue"]);
+  p.framing_bytes = j["framingBytes"].get<int64_t>();
   p.loss_forward = ParseLoss(j, "lossForward");
   p.loss_reverse = ParseLoss(j, "lossReverse");
   return p;

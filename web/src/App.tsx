@@ -1,6 +1,7 @@
 // Routes: explorer `/`, saved experiment `/e/:id`, batch `/b/:id`, presets gallery `/presets`,
 // reproductions of the seed papers `/reproduce` and `/reproduce/:experiment`, a reproduction
-// run on the server `/r/:id`, and "What would reuse give my traffic?" `/reuse`.
+// run on the server `/r/:id`, "What would reuse give my traffic?" `/reuse`, and "tcpsim against
+// Linux" `/linux` (the stored calibration against the kernel).
 import { lazy, Suspense, useContext } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { ServerBanner, ServerContext, ServerProvider } from './components/ServerStatus';
@@ -14,6 +15,7 @@ const PresetsPage = lazy(() => import('./pages/PresetsPage').then((m) => ({ defa
 const ReproducePage = lazy(() => import('./pages/ReproducePage').then((m) => ({ default: m.ReproducePage })));
 const ReproductionRunPage = lazy(() => import('./pages/ReproductionRunPage').then((m) => ({ default: m.ReproductionRunPage })));
 const ReusePage = lazy(() => import('./pages/ReusePage').then((m) => ({ default: m.ReusePage })));
+const LinuxCalibrationPage = lazy(() => import('./pages/LinuxCalibrationPage').then((m) => ({ default: m.LinuxCalibrationPage })));
 
 function Shell() {
   const server = useContext(ServerContext);
@@ -32,6 +34,7 @@ function Shell() {
           <NavLink to="/presets">Presets</NavLink>
           <NavLink to="/reproduce">Reproductions</NavLink>
           <NavLink to="/reuse">Reuse</NavLink>
+          <NavLink to="/linux">Against Linux</NavLink>
         </nav>
         <span className="tagline">TCP control block sharing, simulated in your browser</span>
       </header>
@@ -47,6 +50,7 @@ function Shell() {
           <Route path="/reproduce/:experiment" element={<ReproducePage />} />
           <Route path="/r/:id" element={<ReproductionRunPage />} />
           <Route path="/reuse" element={<ReusePage />} />
+          <Route path="/linux" element={<LinuxCalibrationPage />} />
           <Route
             path="*"
             element={
