@@ -67,11 +67,16 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
 
   void OnRetransmissionTimeout(SimTime now) override {
     ForwardingControl::OnRetransmissionTimeout(now);
+    if (phase_ == CrPhase::kSafeRetreat) {
+      // The jump's congestion was already detected and retreated from: a timeout while draining
+      // ends Safe Retreat, with its ssthresh (§4.5: "On leaving the Safe Retreat Phase, the
+      // ssthresh MUST be set to no larger than the most recently measured PipeSize * Beta").
+      jump_->LeaveSafeRetreat();
+      return Finish(retreat_reason_);
+    }
     // §4.6: persistent congestion (an RTO) ends Careful Resume; saved parameters that a jump was
     // made with are not to be trusted again.
-    if (phase_ == CrPhase::kUnvalidated || phase_ == CrPhase::kValidating || phase_ == CrPhase::kSafeRetreat) {
-      entry_.saved.reset();
-    }
+    if (phase_ == CrPhase::kUnvalidated || phase_ == CrPhase::kValidating) entry_.saved.reset();
     if (phase_ != CrPhase::kNormal) Finish(Outcome::kTimeout);
   }
 
@@ -122,6 +127,8 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
     virtual void AfterAck(SimTime now, const AckInfo& ack, bool congestion) = 0;
     // The Safe Retreat Phase begins (the saved parameters are already deleted).
     virtual void Retreat() = 0;
+    // The Safe Retreat Phase ends: its acknowledgements, or a timeout while draining.
+    virtual void LeaveSafeRetreat() {}
     // The scheme's pacing rate in `phase`, in bits per second; 0 leaves pacing to the connection.
     virtual double PacingRateBps(CrPhase) const { return 0; }
 
@@ -178,6 +185,15 @@ class CarefulResumeScheme::Member final : public ForwardingControl {
     SetPhase(CrPhase::kSafeRetreat);
   }
 
+  // §4.3-§4.5 "Tracking PipeSize": PipeSize starts at the flight_size of the jump and grows by the
+  // unvalidated data each ACK acknowledges: Appendix B's example, where 29 packets are in flight at
+  // the jump and "the first 34 unvalidated packets" are acknowledged, has "PipeSize ... equal to 63
+  // (29 + 34)". The acknowledgements of what was in flight before the jump are already counted.
+  void TrackPipeSize(const AckInfo& ack) {
+    const SeqNo from = std::max(ack.ack - ack.newly_acked, first_unvalidated_);
+    if (ack.ack > from) pipe_size_ += ack.ack - from;
+  }
+
   // §5.4: the Unvalidated Phase paces jump_cwnd per current RTT (ITT = RTT x MPS / jump_cwnd).
   double UnvalidatedRateBps() const {
     const SimTime rtt = CurrentRtt();
@@ -211,9 +227,14 @@ class CarefulResumeScheme::Member::WindowJump final : public Jump {
   using Jump::Jump;
 
   void OnSegmentSent(SimTime now) override {
+    if (m_.phase_ != CrPhase::kUnvalidated) return;
     // §4.3 "Completed sending all unvalidated packets": the jump window is full (less than one
-    // segment of it unused).
-    if (m_.phase_ == CrPhase::kUnvalidated && m_.flight_size() + m_.config().mss > m_.tcb().cwnd) EndUnvalidated(now);
+    // segment of it unused); or "Limiting time in the Unvalidated Phase", which Appendix B's first
+    // example checks "each time a packet is sent", so that a rate-limited sender leaves the phase
+    // after one RTT although no ACK arrives to tell it.
+    if (m_.flight_size() + m_.config().mss > m_.tcb().cwnd || now - m_.unvalidated_since_ > m_.CurrentRtt()) {
+      EndUnvalidated(now);
+    }
   }
 
   void OnRttSample() override {
@@ -232,31 +253,38 @@ class CarefulResumeScheme::Member::WindowJump final : public Jump {
     switch (m_.phase_) {
       case CrPhase::kUnvalidated:
         if (congestion) return m_.EnterSafeRetreat(now, Outcome::kRetreated);  // §4.3 "Detected congestion".
-        // §4.3 "Tracking PipeSize" and the jump window held while unvalidated.
-        m_.pipe_size_ += ack.newly_acked;
-        tcb.cwnd = std::max(tcb.cwnd, m_.jump_cwnd_);
+        m_.TrackPipeSize(ack);
+        // Appendix A: in the Unvalidated Phase "CWND is not increased": the jump window stays as
+        // it is whatever the window rule's own growth (slow start) made of this ACK.
+        tcb.cwnd = m_.jump_cwnd_;
         // §4.3: an ACK for the first unvalidated packet, or more than one RTT in the phase, ends it.
         if (ack.ack > m_.first_unvalidated_ || now - m_.unvalidated_since_ > m_.CurrentRtt()) EndUnvalidated(now);
         return;
       case CrPhase::kValidating:
         if (congestion) return m_.EnterSafeRetreat(now, Outcome::kRetreated);  // §4.4 "Detected congestion".
-        m_.pipe_size_ += ack.newly_acked;  // §4.4 "Tracking PipeSize"; cwnd grows by normal CC.
+        m_.TrackPipeSize(ack);  // §4.4; cwnd grows by normal CC.
         // §4.4: the last unvalidated packet acknowledged without congestion: done.
         if (ack.ack > m_.last_unvalidated_) m_.Finish(Outcome::kValidated);
         return;
       case CrPhase::kSafeRetreat:
-        m_.pipe_size_ += ack.newly_acked;  // §4.5 "Tracking PipeSize".
+        m_.TrackPipeSize(ack);  // §4.5.
         tcb.cwnd = std::min(tcb.cwnd, retreat_cwnd_);  // §4.5 "Maintaining CWND".
         if (ack.ack > m_.last_unvalidated_) {
-          // §4.5: leaving Safe Retreat, ssthresh = PipeSize * Beta at most.
-          tcb.ssthresh = std::max(static_cast<Bytes>(static_cast<double>(m_.pipe_size_) * m_.scheme_.config_.cr_beta),
-                                  2 * m_.config().mss);
+          LeaveSafeRetreat();
           m_.Finish(m_.retreat_reason_);
         }
         return;
       default:
         return;
     }
+  }
+
+  // §4.5: "the ssthresh MUST be set to no larger than the most recently measured PipeSize * Beta":
+  // the smaller of the ssthresh that loss recovery or a timeout set and PipeSize * Beta (at least
+  // two segments, RFC 5681's least ssthresh).
+  void LeaveSafeRetreat() override {
+    const auto bound = static_cast<Bytes>(static_cast<double>(m_.pipe_size_) * m_.scheme_.config_.cr_beta);
+    m_.tcb().ssthresh = std::min(m_.tcb().ssthresh, std::max(bound, 2 * m_.config().mss));
   }
 
   // §4.5: cwnd = PipeSize / 2 (at least two segments, as QUIC's minimum window), kept there until
@@ -295,7 +323,7 @@ class CarefulResumeScheme::Member::RateJump final : public Jump {
   using Jump::Jump;
 
   void AfterAck(SimTime now, const AckInfo& ack, bool congestion) override {
-    m_.pipe_size_ += ack.newly_acked;
+    m_.TrackPipeSize(ack);
     const RateResumption state = m_.rate_resumption();
     if (m_.phase_ != CrPhase::kSafeRetreat && (congestion || state == RateResumption::kDraining)) {
       return m_.EnterSafeRetreat(now, Outcome::kRetreated);
