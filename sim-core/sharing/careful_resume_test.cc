@@ -276,7 +276,7 @@ TEST(CarefulResumeTest, CongestionDetectedWhileUnvalidatedIsSafeRetreat) {
 // IW without congestion).
 TEST(CarefulResumeTest, ARateLimitedSenderStopsWithCwndAtPipeSize) {
   json doc = Scenario(k20Mbps100Ms, k20Mbps100Ms, 4'000'000, {0, 30}, {"clientA", "clientA"}, json::object());
-  doc["traffic"][1]["bytes"] = 35000;
+  doc["traffic"][1]["bytes"] = 35'000;
   doc["record"]["trace"] = "full";
   const RunOutput run = testing::RunDoc(doc, TraceLevel::kFull);
   EXPECT_EQ(Outcomes(run)["rateLimited"], 1);

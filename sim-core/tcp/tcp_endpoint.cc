@@ -530,6 +530,7 @@ void TcpEndpoint::RecordState() {
   TcpSeriesRow row;
   row.time_ns = sim_.Now().ns();
   row.flow = flow_;
+  row.endpoint = initiator_ ? 0 : 1;
   row.cwnd = cc_->cwnd();
   row.ssthresh = cc_->ssthresh();
   row.srtt_ns = cc_->rtt().srtt().ns();
