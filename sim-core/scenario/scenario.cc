@@ -462,7 +462,7 @@ SharingConfig ParseSharing(const json& j, const std::string& path) {
       break;
     case SchemeKind::kBdpResume:
       c.cache_lifetime = Sec(j["lifetimeS"]);
-      if (j["maxWindowBytes"].is_number()) c.bdp_max_window = j["maxWindowBytes"].get<Bytes>();
+      c.bdp_max_window = j["maxWindowBytes"].is_number() ? j["maxWindowBytes"].get<Bytes>() : 0;  // "none".
       break;
     case SchemeKind::kMvTcbi:
     case SchemeKind::kFsTcbi:

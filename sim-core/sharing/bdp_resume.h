@@ -1,10 +1,13 @@
-// QUIC-style resumption of a saved bandwidth-delay product (draft-kuhn-quic-bdpframe-extension;
-// Google QUIC's cached network parameters, CachedNetworkParameters with bandwidth and min RTT): a
-// closing connection saves the delivery rate and minimum RTT it observed for its endpoint, and the
-// next connection to it starts with cwnd = saved bandwidth x saved minimum RTT (clamped), paced at
-// the saved bandwidth for that first window, without Careful Resume's path confirmation,
-// validation or retreat: the aggressive reference point. Over BBR the saved values seed BBR instead,
-// as Google QUIC's BbrSender::AdjustNetworkParameters() does (BbrOps::AdjustNetworkParameters).
+// Resumption of a saved bandwidth-delay product as Google QUIC deploys it (quiche: a server's
+// CachedNetworkParameters hold a bandwidth estimate and a minimum RTT;
+// QuicSentPacketManager::ResumeConnectionState() hands them to the congestion controller's
+// AdjustNetworkParameters()): a closing connection saves the delivery rate and minimum RTT it
+// observed for its endpoint, and the next connection to it starts with cwnd = saved bandwidth x
+// saved minimum RTT, at most 200 packets of 1460 bytes by default (TcpCubicSenderBytes::
+// SetCongestionWindowFromBandwidthAndRtt()'s kMaxResumptionCongestionWindow), paced at the saved
+// bandwidth for that first window, without Careful Resume's path confirmation, validation or
+// retreat: the aggressive reference point. Over BBR the saved values seed BBR's model instead, as
+// quiche's BbrSender::AdjustNetworkParameters() does (BbrOps::ResumeFromCache()).
 #pragma once
 
 #include <memory>

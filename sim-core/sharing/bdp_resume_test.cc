@@ -1,5 +1,5 @@
-// QUIC-style BDP resumption: the resumed window is the saved bandwidth x minimum RTT (clamped) and is
-// paced at the saved bandwidth.
+// BDP resumption as Google QUIC deploys it: the resumed window is the saved bandwidth x minimum RTT,
+// at most quiche's 200 packets of 1460 bytes, and is paced at the saved bandwidth.
 #include "sharing/bdp_resume.h"
 
 #include <gtest/gtest.h>
@@ -22,7 +22,9 @@ json Repeated(std::vector<double> times, json sharing) {
   return doc;
 }
 
-// The window the second connection starts with is the first connection's bandwidth x min RTT.
+// The window the second connection starts with is the first connection's bandwidth x min RTT, at
+// most maxWindowBytes: by default quiche's kMaxResumptionCongestionWindow (200) x kDefaultTCPMSS
+// (1460 B) of TcpCubicSenderBytes::SetCongestionWindowFromBandwidthAndRtt().
 TEST(BdpResumeTest, TheInitialWindowIsTheSavedBdpClamped) {
   const RunOutput once = testing::RunDoc(Repeated({0}, json::object()));
   const json& saved = once.summary["groups"][0]["bdpResume"];
@@ -31,8 +33,10 @@ TEST(BdpResumeTest, TheInitialWindowIsTheSavedBdpClamped) {
   EXPECT_LT(bdp, 560'000);
 
   const RunOutput twice = testing::RunDoc(Repeated({0, 30}, json::object()));
-  EXPECT_NEAR(twice.summary["flows"][1]["initial"]["cwndBytes"].get<double>(), bdp, 1.0);
+  EXPECT_EQ(twice.summary["flows"][1]["initial"]["cwndBytes"], 200 * 1460);
   EXPECT_EQ(twice.summary["groups"][0]["bdpResume"]["resumed"], 1);
+  const RunOutput uncapped = testing::RunDoc(Repeated({0, 30}, {{"maxWindowBytes", "none"}}));
+  EXPECT_NEAR(uncapped.summary["flows"][1]["initial"]["cwndBytes"].get<double>(), bdp, 1.0);
   const RunOutput clamped = testing::RunDoc(Repeated({0, 30}, {{"maxWindowBytes", 100'000}}));
   EXPECT_EQ(clamped.summary["flows"][1]["initial"]["cwndBytes"], 100'000);
 }
@@ -60,19 +64,23 @@ TEST(BdpResumeTest, TheResumedWindowIsPaced) {
 }
 
 // Over BBR the saved BDP seeds BBR as Google QUIC does (quiche bbr_sender.cc
-// BbrSender::AdjustNetworkParameters()): the window is the saved bandwidth x min RTT and Startup
-// paces at least at the saved rate. On path-geo-satellite's path the resumed transfer beats the
-// cold one. (The scheme used to pace the window beside BBR, and the connection's pacing clock
-// charged it at BBR's initial 0.55 Mb/s: a resumed transfer took 39 s against 6.2 s cold.)
+// BbrSender::AdjustNetworkParameters()): the window is the saved bandwidth x min RTT (here without
+// the 200-packet cap, so that the window is the whole BDP) and Startup paces at least at the saved
+// rate. On path-geo-satellite's path the resumed transfer beats the cold one. (The scheme used to
+// pace the window beside BBR, and the connection's pacing clock charged it at BBR's initial
+// 0.55 Mb/s: a resumed transfer took 39 s against 6.2 s cold.)
 TEST(BdpResumeTest, OverBbrTheSavedBdpSeedsBbrAndTheTransferIsFaster) {
-  const RunOutput cold =
-      testing::RunDoc(testing::GeoSatellitePath("bdp-resume", "bbr", {0}, 5'300'000, 15), TraceLevel::kSummary);
+  const auto geo = [](std::vector<double> times, double duration_s) {
+    json doc = testing::GeoSatellitePath("bdp-resume", "bbr", std::move(times), 5'300'000, duration_s);
+    doc["hosts"]["server"]["sharing"]["maxWindowBytes"] = "none";
+    return doc;
+  };
+  const RunOutput cold = testing::RunDoc(geo({0}, 15), TraceLevel::kSummary);
   const json& saved = cold.summary["groups"][0]["bdpResume"];
   const double saved_bps = saved["savedBandwidthBps"].get<double>();
   const double bdp = saved_bps / 8 * saved["savedMinRttNs"].get<double>() / 1e9;
 
-  const RunOutput run = testing::RunDoc(testing::GeoSatellitePath("bdp-resume", "bbr", {0, 30}, 5'300'000, 45),
-                                        TraceLevel::kSeries);
+  const RunOutput run = testing::RunDoc(geo({0, 30}, 45), TraceLevel::kSeries);
   EXPECT_EQ(run.summary["groups"][0]["bdpResume"]["resumed"], 1);
   // min RTT: the saved one, below the handshake's SRTT.
   EXPECT_NEAR(run.summary["flows"][1]["initial"]["cwndBytes"].get<double>(), bdp, 1.0);

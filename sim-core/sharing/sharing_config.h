@@ -23,7 +23,7 @@ enum class SchemeKind : uint8_t {
   kCongestionManager,  // RFC 3124.
   kCarefulResume,      // RFC 9959.
   kLinuxTcpMetrics,    // Linux's net/ipv4/tcp_metrics.c.
-  kBdpResume,          // QUIC-style saved BDP (draft-kuhn-quic-bdpframe-extension).
+  kBdpResume,          // A saved BDP, as Google QUIC resumes from CachedNetworkParameters.
 };
 bool ParseSchemeKind(std::string_view name, SchemeKind* kind);
 std::string_view SchemeKindName(SchemeKind kind);
@@ -84,7 +84,9 @@ struct SharingConfig {
   int metrics_cwnd_lock = 0;             // A locked cwnd route metric in segments (a clamp); 0: none.
 
   // bdp-resume (cache_lifetime is how long a saved BDP may be used)
-  Bytes bdp_max_window = 0;  // Largest resumed window; 0: no limit.
+  // Largest resumed window; 0: no limit. Google QUIC's cap: 200 packets of 1460 bytes (quiche's
+  // kMaxResumptionCongestionWindow x kDefaultTCPMSS).
+  Bytes bdp_max_window = 200 * 1460;
 
   // mv-tcbi, fs-tcbi (Savorić et al. §3: defaults when alone, in segments)
   int tcbi_initial_cwnd = 2;
