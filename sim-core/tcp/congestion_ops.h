@@ -20,13 +20,6 @@
 
 namespace tcb {
 
-// The owner's loss-recovery state (Linux's tcp_ca_state, ns-3's TcpCongState_t).
-enum class CongestionState : uint8_t {
-  kOpen,      // No loss being repaired.
-  kRecovery,  // Fast recovery after a fast retransmit.
-  kLoss,      // After a retransmission timeout, until what was outstanding then is acknowledged.
-};
-
 // What one ACK told the sender, for rules that look beyond the bytes acknowledged (ns-3's
 // PktsAcked and CongControl arguments; Linux's ack_sample and rate_sample).
 struct AckSample {
@@ -41,6 +34,10 @@ struct AckSample {
   const RateSample* rate = nullptr;
   Bytes total_delivered = 0;  // Everything delivered so far (the rate estimator's C.delivered).
   bool app_limited = false;   // The sender has less than a segment of new data to send.
+  // Of `delivered`, what the cumulative ACK passed that was not SACKed before, and what SACK blocks
+  // covered for the first time (RFC 9937 §6.1's RecoverFS needs them apart); 0 without a SentLog.
+  Bytes newly_cumulative = 0;
+  Bytes newly_sacked = 0;
   // The owner's SentLog when it keeps one, else null. Not owned. A rule may mark the sender
   // application-limited through it (SentLog::MarkAppLimited: BBR's ProbeRTT, as Linux's
   // bbr_update_min_rtt() sets tp->app_limited).

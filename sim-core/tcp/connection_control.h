@@ -1,9 +1,9 @@
-// One connection's own congestion control: loss detection and recovery over a Tcb whose window
-// follows the connection's CongestionOps (RFC 5681's rule, CUBIC or BBR). Recovery is Tahoe's
-// go-back-N, Reno (RFC 5681), NewReno (RFC 6582), or SACK-based (RFC 6675) with, as options,
-// Proportional Rate Reduction (RFC 9937) and RACK-TLP (RFC 8985); Balakrishnan et al.'s right-edge
-// recovery and RFC 7661's window validation are options too; new segments are paced when the rule
-// or the options ask for it.
+// One connection's own congestion control over a Tcb: its window follows the connection's
+// CongestionOps (RFC 5681's rule, CUBIC or BBR), its losses are repaired by its RecoveryOps (Tahoe's
+// go-back-N, Reno, NewReno, RFC 6675 SACK, PRR; tcp/recovery_ops.h), and this class ties them to the
+// sender: duplicate-ACK and RACK-TLP (RFC 8985) loss detection, retransmission timeouts, window
+// growth with its conditions (RFC 7661's window validation, RFC 9438 §5.8's application-limited
+// rule), Balakrishnan et al.'s right-edge recovery, and pacing when the rule or the options ask.
 #pragma once
 
 #include <memory>
@@ -11,8 +11,8 @@
 #include "tcp/congestion_control.h"
 #include "tcp/congestion_ops.h"
 #include "tcp/pacer.h"
-#include "tcp/prr.h"
 #include "tcp/rack.h"
+#include "tcp/recovery_ops.h"
 #include "tcp/sent_log.h"
 #include "tcp/tcb.h"
 #include "tcp/tcp_config.h"
@@ -38,7 +38,7 @@ class ConnectionControl final : public CongestionControl {
   Bytes cwnd() const override { return tcb_.cwnd; }
   Bytes ssthresh() const override { return tcb_.ssthresh; }
   const RttEstimator& rtt() const override { return tcb_.rtt; }
-  bool in_recovery() const override { return tcb_.in_recovery; }
+  bool in_recovery() const override { return tcb_.in_recovery(); }
   double pacing_rate_bps() const override;
   void DescribeState(TcpSeriesRow& row) const override { ops_->DescribeState(tcb_, row); }
 
@@ -58,18 +58,15 @@ class ConnectionControl final : public CongestionControl {
   void SetSchemePacingRate(double rate_bps) { scheme_pacing_bps_ = rate_bps; }
   const Tcb& tcb() const { return tcb_; }
   const TcpConfig& config() const { return config_; }
-  CongestionState state() const { return state_; }
+  CongestionState state() const { return tcb_.state; }
   // The per-segment record (kept with SACK-based recovery or a rule that needs it), else null.
   const SentLog* sent_log() const { return log_.get(); }
   // RACK-TLP's state (RFC 8985), meaningful with `tcp.rack`.
   const Rack& rack() const { return rack_; }
-  const Prr& prr() const { return prr_; }
+  const RecoveryOps& recovery() const { return *recovery_; }
 
  private:
-  bool SackRecovery() const {
-    return config_.recovery == LossRecovery::kSackRfc6675 || config_.recovery == LossRecovery::kPrr;
-  }
-  void SetState(SimTime now, CongestionState state);
+  void SetState(SimTime now, CongestionState state) { context_.SetState(now, state); }
   // The window rule's growth, capped by the receive window.
   void GrowWindow(SimTime now, Bytes acked, Bytes flight_before);
   // Linux's tcp_cwnd_validate() (net/ipv4/tcp_output.c), after each attempt to send new data:
@@ -80,31 +77,13 @@ class ConnectionControl final : public CongestionControl {
   // window of data, or, in slow start, is below twice the most that was in flight.
   bool CwndLimited() const;
   // Bytes in the network: RFC 6675's pipe with SACK-based recovery, else RFC 5681's FlightSize.
-  Bytes InFlight() const;
+  Bytes InFlight() const { return recovery_->InFlight(context_); }
   // Feeds one ACK to the SentLog and the window rule's per-ACK hook; returns the sample.
   AckSample Sample(SimTime now, const AckInfo& ack);
-  // Retransmits the segment at `seq` as lost (fast retransmit, NewReno's partial ACKs, Tahoe).
-  void RetransmitLost(SeqNo seq);
-  // ---- SACK-based recovery (RFC 6675 §5) over the SentLog ----
-  // RFC 6675 IsLost(), applied from the oldest segment upwards: a segment is lost once DupThresh
-  // discontiguous SACKed blocks, or more than (DupThresh - 1) * SMSS SACKed bytes, lie above it.
-  // Returns the bytes newly marked.
-  Bytes MarkLostSegments();
-  void EnterSackRecovery(SimTime now, const AckSample& sample);
-  // The window on an ACK in SACK-based recovery: PRR's (RFC 9937; `safe_ack`: the ACK advanced
-  // snd_una and marked nothing lost), or the rule's own; RFC 6675 keeps cwnd = ssthresh.
-  void UpdateRecoveryWindow(const AckSample& sample, bool safe_ack);
-  // RFC 6675 §5 step (C): while cwnd - pipe allows a segment, send what NextSeg() returns: a
-  // retransmission (rules 1, 3, 4) here, new data (rule 2) through CanSend() once this returns.
-  void SendSackRetransmissions();
-  // RFC 6675 §4 NextSeg() for a retransmission: the segment to resend and the rule that chose it,
-  // or rule 0 when the next segment is new data (rule 2) or there is none (rule 5).
-  struct NextSegment {
-    int rule = 0;
-    SeqNo seq = 0;
-    Bytes bytes = 0;
-  };
-  NextSegment NextSeg() const;
+  // Duplicate ACKs (or RACK's marks) found a loss: the window rule's ssthresh, RecoveryPoint =
+  // HighData, and the recovery rule takes over (RFC 5681 §3.2 step 2, RFC 6582 §3.2 step 2, RFC
+  // 6675 §5 step 4).
+  void StartRecovery(SimTime now, const AckSample& sample);
 
   // ---- RACK-TLP (RFC 8985), with `tcp.rack` ----
   // RFC 8985 §6.2 for one ACK: RACK's state from the segments it delivered, then loss detection;
@@ -113,7 +92,6 @@ class ConnectionControl final : public CongestionControl {
   // RFC 8985 §6.2 step 5: losses RACK marked start fast recovery (RFC 6675, with PRR when chosen),
   // outside recovery and RTO recovery.
   bool RackStartsRecovery() const;
-  void StartRackRecovery(SimTime now, const AckSample& sample);
   // RFC 8985 §7.4 on every ACK of a TLP episode (see the definition).
   void ProcessTlpAck(SimTime now, const AckInfo& ack, const AckSample& sample, bool advanced);
   // RFC 8985 §7.2: a probe may be scheduled while data is outstanding, in neither fast nor RTO
@@ -131,23 +109,10 @@ class ConnectionControl final : public CongestionControl {
   TcpConfig config_;
   Tcb tcb_;
   std::unique_ptr<CongestionOps> ops_;
+  std::unique_ptr<RecoveryOps> recovery_;
   SenderHandle& sender_;
   std::unique_ptr<SentLog> log_;
-  CongestionState state_ = CongestionState::kOpen;
-  // The retransmission timer has resent snd_una in the current loss episode (RFC 5681 §3.1): a
-  // further timeout holds ssthresh.
-  bool timer_resent_ = false;
-  Prr prr_;
-  // RFC 6675 §2 HighRxt and RescueRxt for the current SACK-based recovery, each as one past the
-  // sequence number the RFC names: the end of the highest segment retransmitted by NextSeg() rules
-  // (1) and (3), and the end of the first retransmission, then RecoveryPoint + 1 once rule (4) has
-  // sent its rescue.
-  SeqNo high_rxt_ = 0;
-  SeqNo rescue_rxt_ = 0;
-  // Bytes the latest ACK acknowledged cumulatively and selectively for the first time (RFC 9937
-  // §6.1's RecoverFS needs them apart).
-  Bytes ack_newly_acked_ = 0;
-  Bytes ack_newly_sacked_ = 0;
+  RecoveryContext context_;
   bool rack_on_ = false;
   Rack rack_;
   SimTime rack_timeout_;

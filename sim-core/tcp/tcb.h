@@ -8,6 +8,14 @@
 
 namespace tcb {
 
+// The loss-recovery state (Linux's tcp_ca_state, ns-3's TcpCongState_t).
+enum class CongestionState : uint8_t {
+  kOpen,      // No loss being repaired.
+  kRecovery,  // Fast recovery after a fast retransmit.
+  kLoss,      // After a retransmission timeout (or Tahoe's go-back-N), until what was outstanding
+              // then is acknowledged.
+};
+
 struct Tcb {
   explicit Tcb(const TcpConfig& config)
       : mss(config.mss),
@@ -20,13 +28,14 @@ struct Tcb {
   Bytes ssthresh;
   RttEstimator rtt;
 
-  // Loss recovery.
+  // Loss recovery (tcp/recovery_ops.h): one state for the owner, its recovery rule and its
+  // window rule.
+  CongestionState state = CongestionState::kOpen;
+  bool in_recovery() const { return state == CongestionState::kRecovery; }
   int dupacks = 0;
-  bool in_recovery = false;
   // RFC 6582 "recover" (RFC 6675 "RecoveryPoint"): the highest sequence number sent when recovery
   // (or a timeout) began.
   SeqNo recover = -1;
-  bool first_partial_ack = true;
 };
 
 }  // namespace tcb
