@@ -643,7 +643,7 @@ test('today’s TCP: CUBIC’s W_max and K on the cwnd plot, BBR’s state and p
     const cwnd = page.locator('figure[data-plot="cwnd"][data-frames]');
     await cwnd.waitFor({ timeout: 60_000 });
     await settled(page);
-    assert.match((await cwnd.getAttribute('data-columns')) ?? '', /\bwMax\b/);
+    assert.match((await cwnd.getAttribute('data-columns')) ?? '', /\bwMaxBytes\b/);
     assert.ok(Number(await cwnd.getAttribute('data-k-marks')) >= 1, 'the cubic curve reaches W_max at least once in 30 s');
     assert.equal(await cwnd.locator('.legend li', { hasText: 'W_max (dotted)' }).count(), 1);
     await cwnd.screenshot({ path: join(artifacts, 'cubic-cwnd.png') });
@@ -654,7 +654,7 @@ test('today’s TCP: CUBIC’s W_max and K on the cwnd plot, BBR’s state and p
     await settled(page);
     // Startup, Drain, ProbeBW's cycle, and ProbeRTT after 10 s without a lower RTT.
     assert.equal(await bbr.getAttribute('data-bands'), 'Startup,Drain,ProbeBW,ProbeRTT');
-    assert.equal(await bbr.getAttribute('data-columns'), 'pacingGain');
+    assert.equal(await bbr.getAttribute('data-columns'), 'bbrPacingGainMilli');
     for (const state of ['Startup', 'Drain', 'ProbeBW', 'ProbeRTT']) assert.equal(await bbr.locator('.legend li', { hasText: state }).count(), 1, state);
     await bbr.screenshot({ path: join(artifacts, 'bbr-state.png') });
 

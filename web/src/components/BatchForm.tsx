@@ -1,11 +1,12 @@
 // Batch submission: parameters to sweep (JSON Pointers with values or ranges) and replications;
 // the run count shows before submitting. Every value is checked against the scenario first.
-import { jsonPathToPointer, type Scenario } from '@tcb-lab/sim';
+import { gridRunCount, jsonPathToPointer, ScenarioError, type Scenario } from '@tcb-lab/sim';
 import { useContext, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, ApiError } from '../api';
-import { parseValues, runCount, scalarPointers, setPointer } from '../data/scenarioEdit';
-import { validateScenario } from '../sim';
+import { scalarPointers } from '../data/scenarioEdit';
+import { gridPointerOf, parseValues } from '../data/sweepValues';
+import { planGrid } from '../sim';
 import { ServerContext } from './ServerStatus';
 
 interface Row {
@@ -37,7 +38,7 @@ export function BatchForm({ scenario, valid, title }: { scenario: Scenario; vali
   rows.forEach((r, i) => {
     if (r.pointer) grid[r.pointer] = parsed[i].values;
   });
-  const runs = repsError ? 0 : runCount(grid, reps);
+  const runs = repsError ? 0 : gridRunCount(grid, reps);
 
   const submit = async () => {
     setError(null);
@@ -47,14 +48,20 @@ export function BatchForm({ scenario, valid, title }: { scenario: Scenario; vali
       if (parsed[i].error) found[i] = parsed[i].error!;
       else if (!r.pointer.startsWith('/')) found[i] = 'a parameter is a JSON Pointer such as /tcp/flavor';
       else if (parsed[i].values.length === 0) found[i] = 'give at least one value';
-      else
-        for (const v of parsed[i].values) {
-          const check = await validateScenario(setPointer(scenario, r.pointer, v));
-          if (!check.valid) {
-            found[i] = `${JSON.stringify(v)}: ${check.error.path}: ${check.error.problem}`;
-            break;
-          }
-        }
+    }
+    if (!Object.keys(found).length && !repsError) {
+      // The plan the server makes (sim-core/experiment/grid.h): every value and combination checked,
+      // the error named at its parameter.
+      try {
+        await planGrid({ scenario, grid, replications: reps });
+      } catch (e) {
+        if (!(e instanceof ScenarioError)) throw e;
+        const row = rows.findIndex((r) => r.pointer === gridPointerOf(e.path, Object.keys(grid)));
+        if (row >= 0) found[row] = `${e.path}: ${e.problem}`;
+        else setError(`${e.path}: ${e.problem}`);
+        setErrors(found);
+        return;
+      }
     }
     setErrors(found);
     if (Object.keys(found).length || repsError) return;

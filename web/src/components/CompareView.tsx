@@ -3,18 +3,21 @@
 import { jsonPathToPointer, runScenario, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FocusProvider } from '../charts/focus';
-import { extentOf, TimeSequenceChart, WindowChart } from '../charts/charts';
+import { WindowChart } from '../charts/FlowSeriesChart';
+import { extentOf } from '../charts/time';
+import { TimeSequenceChart } from '../charts/TimeSequenceChart';
 import type { Domain } from '../charts/Plot';
-import { BarChart } from '../charts/StaticCharts';
+import { BarChart } from '../charts/BarChart';
 import { toCsv } from '../data/csv';
 import { lowerBound, upperBound } from '../data/columns';
-import { parseValues, scalarPointers, schemesOf, setPointer, withScheme } from '../data/scenarioEdit';
+import { scalarPointers, schemesOf, withScheme } from '../data/scenarioEdit';
+import { parseValues, valueLabel } from '../data/sweepValues';
 import { closedWindows, flowWindows } from '../data/series';
 import { differenceTable, formatValue } from '../data/summary';
 import { timeSequence, type TimeSequence } from '../data/timeseq';
 import { download } from '../charts/export';
 import { schemeNames } from '../schema';
-import { describeRunError, validateScenario } from '../sim';
+import { describeRunError, planGrid, validateScenario } from '../sim';
 
 interface Variant {
   label: string;
@@ -48,10 +51,13 @@ export function CompareView({
   const controller = useRef<AbortController | null>(null);
   const pointers = useMemo(() => scalarPointers(scenario), [scenario]);
 
-  const variants = (): Variant[] => {
+  // A parameter's values are a one-axis grid, planned (and checked) by sim-core as a batch's is.
+  const variants = async (): Promise<Variant[]> => {
     if (dimension === 'scheme') return schemes.map((s) => ({ label: s, scenario: withScheme(scenario, s) }));
     const values = parseValues(valuesText);
-    return values.map((v) => ({ label: `${pointer} = ${JSON.stringify(v)}`, scenario: setPointer(scenario, pointer, v) }));
+    if (values.length < 2) return [];
+    const plan = await planGrid({ scenario, grid: { [pointer]: values } });
+    return plan.points.map((p, i) => ({ label: `${pointer} = ${valueLabel(values[i])}`, scenario: p.scenario as unknown as Scenario }));
   };
 
   const compare = async () => {
@@ -59,9 +65,9 @@ export function CompareView({
     setResults(null);
     let vs: Variant[];
     try {
-      vs = variants();
+      vs = await variants();
     } catch (e) {
-      setError(String(e instanceof Error ? e.message : e));
+      setError(e instanceof Error ? e.message : String(e));
       return;
     }
     if (vs.length < 2) {

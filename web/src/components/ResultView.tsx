@@ -3,12 +3,17 @@
 // reader chose, on a shared time axis and sharing the highlighted connection; the tables fold away.
 import type { Scenario, SimulationResult } from '@tcb-lab/sim';
 import { useEffect, useMemo, useState } from 'react';
-import { EnsembleChart, FlowSeriesChart, PacingChart, QueueChart, RateChart, RttChart, TimeSequenceChart, WindowChart } from '../charts/charts';
+import { EnsembleChart } from '../charts/EnsembleChart';
+import { FlowSeriesChart, PacingChart, WindowChart } from '../charts/FlowSeriesChart';
+import { QueueChart } from '../charts/QueueChart';
+import { RateChart } from '../charts/RateChart';
+import { RttChart } from '../charts/RttChart';
+import { TimeSequenceChart } from '../charts/TimeSequenceChart';
 import { FocusProvider } from '../charts/focus';
 import type { Domain } from '../charts/Plot';
-import { BarChart } from '../charts/StaticCharts';
+import { BarChart } from '../charts/BarChart';
 import { connectionInfos } from '../data/connections';
-import { bbrWindows, closedWindows, flowWindows, groupWindows, niceBin, otherSeriesColumns, pacedWindows, queueLines, rates, rttSamples, windowViews, type WindowView } from '../data/series';
+import { bbrWindows, closedWindows, flowWindows, groupWindows, niceBin, otherSeriesColumns, pacedWindows, queueLines, rates, rttSamples, tcpColumns, windowView, type WindowView } from '../data/series';
 import { completionByItem, flowTable, formatValue, linkTable, pageTable, runMetrics } from '../data/summary';
 import { timeSequence } from '../data/timeseq';
 import { ConnectionPanel } from './ConnectionPanel';
@@ -67,7 +72,7 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
     return connectionInfos([...seen].sort((a, b) => a - b), result.flows, s, scenario);
   }, [d, result.flows, s, scenario]);
 
-  // Columns of the TCP series beyond those with a plot of their own (a flavour's own state, when a
+  // Columns of the TCP series that no plot draws (a flavour's own state, when a
   // flavour records one), plotted as recorded.
   const others = useMemo(() => otherSeriesColumns(d.windows), [d.windows]);
   const [other, setOther] = useState('');
@@ -75,8 +80,8 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
   const otherView: WindowView = {
     key: 'more',
     title: `${otherKey} per connection (as recorded)`,
-    yLabel: otherKey,
-    columns: [`series:${otherKey}`],
+    yLabel: tcpColumns[otherKey]?.unit ? `${otherKey} (${tcpColumns[otherKey].unit})` : otherKey,
+    columns: [otherKey],
     caption: 'A column of the TCP series as the simulator records it (series.json), per connection.',
   };
   // Rates and RTT samples read every segment: computed when first shown.
@@ -181,7 +186,7 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
         <div className="plots">
           {show('seq') && <TimeSequenceChart ts={d.ts!} {...time} />}
           {show('cwnd') && <WindowChart windows={d.windows} tEnd={d.tEnd} {...time} />}
-          {show('inflight') && <FlowSeriesChart windows={d.windows} view={windowViews.find((v) => v.key === 'inflight')!} {...time} />}
+          {show('inflight') && <FlowSeriesChart windows={d.windows} view={windowView('inflight')} {...time} />}
           {show('ensemble') && (
             <div>
               {d.groups.length > 1 && (
@@ -200,11 +205,11 @@ export function ResultView({ result, scenario, plots: initialPlots }: { result: 
             </div>
           )}
           {show('pacing') && <PacingChart windows={d.paced} {...time} />}
-          {show('bbr') && <FlowSeriesChart windows={d.bbr} view={windowViews.find((v) => v.key === 'bbr-state')!} tEnd={d.tEnd} {...time} />}
+          {show('bbr') && <FlowSeriesChart windows={d.bbr} view={windowView('bbr-state')} tEnd={d.tEnd} {...time} />}
           {show('bbr-model') && (
             <>
-              <FlowSeriesChart windows={d.bbr} view={windowViews.find((v) => v.key === 'bbr-bw')!} {...time} />
-              <FlowSeriesChart windows={d.bbr} view={windowViews.find((v) => v.key === 'bbr-rtt')!} {...time} />
+              <FlowSeriesChart windows={d.bbr} view={windowView('bbr-bw')} {...time} />
+              <FlowSeriesChart windows={d.bbr} view={windowView('bbr-rtt')} {...time} />
             </>
           )}
           {show('queue') && <QueueChart queues={d.queues} {...time} />}

@@ -20,6 +20,8 @@ export interface SchemaNode {
   title?: string;
   description?: string;
   'x-unit'?: string;
+  /** On a sharing scheme: each group has one window its members draw from. */
+  'x-one-window'?: boolean;
   $defs?: Record<string, SchemaNode>;
 }
 

@@ -3,7 +3,7 @@
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { api, type Batch } from '../api';
-import { SweepChart, type SweepLine } from '../charts/StaticCharts';
+import { SweepChart, type SweepLine } from '../charts/SweepChart';
 import { toCsv } from '../data/csv';
 import { formatValue } from '../data/summary';
 import { download } from '../charts/export';
