@@ -735,7 +735,14 @@ test('keyboard only: Tab reaches the explorer’s controls, and the run button, 
     await settled(page);
     const toSkip = await tabTo(page, 'a[href="#workspace"]', 10);
     await page.keyboard.press('Enter');
+    // Skip links move focus, not only the view (WCAG 2.4.1).
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'workspace');
     const skipToRun = await tabTo(page, '[data-testid=run]', 10);
+    // The page's own skip link, the first stop of Tab, moves focus to the content.
+    await page.goto(`${server.url}/presets`);
+    await tabTo(page, 'a[href="#content"]', 1);
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'content');
     console.log(
       `# keyboard: the scheme field after ${toScheme} presses of Tab, the run button ${toRun} more through the form (${toSkip} + ${skipToRun} with the skip link), the legend ${toPanel} more, the queue toggle ${toToggle} after the search`,
     );

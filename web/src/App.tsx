@@ -5,6 +5,7 @@
 import { lazy, Suspense, useContext } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { ServerBanner, ServerContext, ServerProvider } from './components/ServerStatus';
+import { SkipLink } from './components/SkipLink';
 import { ExperimentPage } from './pages/ExperimentPage';
 import { Explorer } from './pages/Explorer';
 
@@ -22,9 +23,7 @@ function Shell() {
   const location = useLocation();
   return (
     <>
-      <a className="skip" href="#content">
-        Skip to content
-      </a>
+      <SkipLink target="content">Skip to content</SkipLink>
       <header className="top">
         <h1>tcb-lab</h1>
         <nav aria-label="Main">
@@ -39,7 +38,7 @@ function Shell() {
         <span className="tagline">TCP control block sharing, simulated in your browser</span>
       </header>
       <ServerBanner state={server} />
-      <div id="content">
+      <div id="content" tabIndex={-1}>
         <Suspense fallback={<main className="page"><p>Loading…</p></main>}>
         <Routes>
           <Route path="/" element={<Explorer key={location.search + (location.key ?? '')} />} />

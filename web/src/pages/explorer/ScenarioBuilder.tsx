@@ -5,6 +5,7 @@ import type { Scenario } from '@tcb-lab/sim';
 import { useDeferredValue, useEffect, useRef, useState, type Dispatch } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { SchemaForm, type FieldError } from '../../components/SchemaForm';
+import { SkipLink } from '../../components/SkipLink';
 import { firstSentence, paperOf, referenceOf, type groupPresets } from '../../data/presets';
 import { schemesOf, withScheme } from '../../data/scenarioEdit';
 import { initialValue } from '../../data/schemaForm';
@@ -59,9 +60,7 @@ export function ScenarioBuilder({ state, dispatch, initial, forked, grouped, pap
   return (
     <aside className="builder" aria-label="Scenario builder">
       {/* The form holds hundreds of fields: from the keyboard, the run and its plots are one jump away. */}
-      <a className="skip" href="#workspace">
-        Skip the scenario form: to the run and its plots
-      </a>
+      <SkipLink target="workspace">Skip the scenario form: to the run and its plots</SkipLink>
       <details
         className="builder-fold"
         open={formOpen}
