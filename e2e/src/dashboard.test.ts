@@ -294,6 +294,45 @@ test('a small batch reaches 100 % and shows its chart and CSV', async () => {
   }
 });
 
+test('a batch compares independent, etcp and careful-resume over a parameter from the form, and reads in words', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=scheme-etcp`);
+    await page.locator('#scheme').waitFor();
+    await settled(page);
+    await page.getByRole('tab', { name: 'Batch' }).click();
+    // JSON values are read whole: two sharing configurations are two values, not four.
+    await page.locator('#bp-0').fill('/hosts/left0/sharing');
+    await page.locator('#bv-0').fill('{"scheme": "independent"}, {"scheme": "etcp", "tickets": "content"}');
+    await page.locator('#reps').fill('1');
+    assert.match((await page.locator('[data-testid=batch-run-count]').textContent()) ?? '', /^2 runs/);
+    // The starting point: the host's scheme (a scheme axis, sim-core/experiment/grid.h) against the bottleneck's rate.
+    await page.locator('[data-testid=compare-schemes]').click();
+    assert.equal(await page.locator('#bp-0').inputValue(), '/hosts/left0/sharing/scheme');
+    assert.equal(await page.locator('#bv-0').inputValue(), 'independent, etcp, careful-resume');
+    assert.equal(await page.locator('#bp-1').inputValue(), '/topology/bottleneck/bandwidthMbps');
+    assert.match((await page.locator('[data-testid=grid-row] legend').nth(1).textContent()) ?? '', /bottleneck bandwidth \(Mb\/s\)/);
+    assert.match((await page.locator('[data-testid=batch-run-count]').textContent()) ?? '', /^9 runs/);
+    await page.locator('[data-testid=batch-submit]').click();
+    await page.waitForURL(/\/b\/[A-Za-z0-9_-]+$/, { timeout: 30_000 });
+    await page.locator('[data-testid=batch-page][data-status=completed]').waitFor({ timeout: 180_000 });
+    const chart = page.locator('figure[data-plot="sweep"]');
+    await chart.waitFor();
+    // A line per scheme, named as the scheme is, against the rate in words.
+    assert.equal(await chart.getAttribute('data-lines'), '3');
+    for (const scheme of ['independent', 'etcp', 'careful-resume']) assert.equal(await chart.locator('.legend li', { hasText: new RegExp(`^${scheme}$`) }).count(), 1, scheme);
+    const headers = await page.locator('[data-testid=batch-table] th').allTextContents();
+    assert.equal(headers[0], "left0's sharing scheme");
+    assert.match(headers[1], /bottleneck/);
+    const cells = await page.locator('[data-testid=batch-table] tbody tr td:first-child').allTextContents();
+    assert.deepEqual([...new Set(cells)], ['independent', 'etcp', 'careful-resume']);
+    await page.screenshot({ path: join(artifacts, 'batch-schemes.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('with the server unreachable the explorer still runs and says so', async () => {
   const { page, close } = await newPage();
   try {

@@ -157,3 +157,22 @@ describe('first sentences', () => {
     expect(firstSentence('As in Fig. 5 of the paper. Next.')).toBe('As in Fig. 5 of the paper.');
   });
 });
+
+describe('parameters in words', () => {
+  const scenario = { schemaVersion: 1, tcp: { initialWindow: 2 }, topology: { kind: 'dumbbell', pairs: 2, bottleneck: { bandwidthMbps: 2, delayMs: 40, queue: { packets: 15 } }, access: { bandwidthMbps: 10, delayMs: 1 } }, hosts: { left0: { sharing: { scheme: 'etcp' } } } };
+  it('labels a pointer from the schema, with its unit', async () => {
+    const { pointerLabel } = await import('../src/data/schemaForm');
+    expect(pointerLabel(root, scenario, '/topology/bottleneck/bandwidthMbps')).toBe('bottleneck bandwidth (Mb/s)');
+    expect(pointerLabel(root, scenario, '/topology/bottleneck/queue/packets')).toBe('queue packets');
+    expect(pointerLabel(root, scenario, '/hosts/left0/sharing/scheme')).toBe("left0's sharing scheme");
+    expect(pointerLabel(root, scenario, '/hosts/*/sharing/scheme')).toBe("every host's sharing scheme");
+  });
+  it('starts a scheme comparison at the host that names a scheme, or every host', async () => {
+    const { schemeAxis, compareParameter } = await import('../src/data/scenarioEdit');
+    expect(schemeAxis(scenario as unknown as Scenario).pointer).toBe('/hosts/left0/sharing/scheme');
+    const plain = schemeAxis({ schemaVersion: 1 } as unknown as Scenario);
+    expect(plain.pointer).toBe('/hosts/*/sharing/scheme');
+    expect(plain.scenario.hosts).toEqual({ '*': { sharing: { scheme: 'independent' } } });
+    expect(compareParameter(scenario as unknown as Scenario)).toEqual({ pointer: '/topology/bottleneck/bandwidthMbps', values: [1, 2, 4] });
+  });
+});

@@ -28,3 +28,39 @@ export function scalarPointers(doc: unknown, base: (string | number)[] = []): st
   const entries = Array.isArray(doc) ? doc.map((v, i) => [i, v] as const) : Object.entries(doc);
   return entries.flatMap(([k, v]) => scalarPointers(v, [...base, k]));
 }
+
+/**
+ * Where a sweep of schemes sets the scheme: the first host that names one, or "*" (every host)
+ * when none does, in which case the scenario gains hosts["*"].sharing = independent first. The
+ * grid's scheme axis (sim-core/experiment/grid.h) keeps each host's options the scheme has.
+ */
+export function schemeAxis(scenario: Scenario): { scenario: Scenario; pointer: string } {
+  const hosts = (scenario.hosts ?? {}) as Record<string, { sharing?: { scheme: string } }>;
+  const named = Object.keys(hosts).find((h) => hosts[h].sharing);
+  if (named) return { scenario, pointer: toPointer(['hosts', named, 'sharing', 'scheme']) };
+  return { scenario: withScheme(scenario, 'independent'), pointer: '/hosts/*/sharing/scheme' };
+}
+
+/** The parameters a scheme comparison sweeps first, where the scenario has them, most telling first. */
+const comparedParameters = [
+  '/topology/bottleneck/bandwidthMbps',
+  '/topology/link/bandwidthMbps',
+  '/topology/bottleneck/delayMs',
+  '/topology/link/delayMs',
+  '/topology/wan/bandwidthMbps',
+  '/tcp/initialWindow',
+];
+
+/** A parameter to sweep beside the schemes and three values around the scenario's own (half, as is, double). */
+export function compareParameter(scenario: Scenario): { pointer: string; values: number[] } | null {
+  const numbers = new Map<string, number>();
+  const walk = (doc: unknown, base: (string | number)[]) => {
+    if (typeof doc === 'number') numbers.set(toPointer(base), doc);
+    else if (doc !== null && typeof doc === 'object') for (const [k, v] of Object.entries(doc)) walk(v, [...base, k]);
+  };
+  walk(scenario, []);
+  const pointer = comparedParameters.find((p) => numbers.has(p));
+  if (!pointer) return null;
+  const v = numbers.get(pointer)!;
+  return { pointer, values: [v / 2, v, v * 2].map((x) => (Number.isInteger(v) ? Math.max(1, Math.round(x)) : Number(x.toPrecision(3)))) };
+}

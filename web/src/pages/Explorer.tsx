@@ -135,7 +135,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
           />
         )}
         {mode === 'compare' && scenario && <CompareView scenario={scenario} valid={check.valid} trace={state.trace} initialSchemes={startSchemes} autoRun={!!startSchemes} plots={startPlots} />}
-        {mode === 'batch' && scenario && <BatchForm scenario={scenario} valid={check.valid} title={state.title} />}
+        {mode === 'batch' && scenario && <BatchForm scenario={scenario} valid={check.valid} title={state.title} onScenario={(s) => dispatch({ type: 'edit', scenario: s })} />}
       </main>
     </div>
   );
