@@ -13,6 +13,9 @@ import { shownLanes, type FlowSeriesMarks, type FlowSeriesStyle } from './marks/
 import { formatSi, Plot, type Domain, type Scale } from './Plot';
 import { extentOf, fmt, type TimeProps } from './time';
 
+/** A column's line: dashed [5, 3], dotted [2, 2] (as its legend sample shows it), or solid. */
+const lineDash = (c: { dashed?: boolean; dotted?: boolean }) => (c.dashed ? [5, 3] : c.dotted ? [2, 2] : []);
+
 /** How tall a state band's lanes are, together: 12 px a lane, at most 48 px. */
 const bandHeightFor = (lanes: number) => (lanes === 0 ? 0 : 3 + Math.min(48, lanes * 12));
 
@@ -49,7 +52,7 @@ export function FlowSeriesChart({
     return {
       kind: 'flow-series',
       lines: windows.map((w, i) => ({ flow: w.flow, t: w.t, values: columns.map((c) => values.get(c.key)![i]) })),
-      columns: columns.map((c) => ({ width: c.dashed || c.dotted ? 1 : 1.5, dash: c.dashed ? [5, 3] : c.dotted ? [2, 2] : [] })),
+      columns: columns.map((c) => ({ width: c.dashed || c.dotted ? 1 : 1.5, dash: lineDash(c) })),
       tMax: end,
       bands: band ? { lanes: band.runs, colors: band.info.colors, names: band.info.names } : undefined,
       kMarks: kMarks.length ? kMarks.map((m) => ({ flow: m.flow, t: m.t, y: m.wMax })) : undefined,
@@ -103,9 +106,11 @@ export function FlowSeriesChart({
       };
       if (best) lines.push(describe(best, upperBound(best.t, t) - 1));
       else
-        for (const w of visible.slice(0, 8)) {
+        // The connections open at t (a closed one has nothing to say there), eight at most.
+        for (const w of visible) {
           const i = upperBound(w.t, t) - 1;
-          if (i >= 0) lines.push(describe(w, i));
+          if (i >= 0 && !isClosedRow(w, i)) lines.push(describe(w, i));
+          if (lines.length > 8) break;
         }
       // A K mark under the pointer.
       for (const m of kMarks) {
@@ -133,7 +138,7 @@ export function FlowSeriesChart({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [windows, csvColumns, band, view]);
   const legend = [
-    ...(columns.length > 1 ? columns.map((c) => ({ name: `${c.label}${c.dashed ? ' (dashed)' : c.dotted ? ' (dotted)' : ''}`, color: '#444', dash: c.dashed || c.dotted })) : []),
+    ...(columns.length > 1 ? columns.map((c) => ({ name: `${c.label}${c.dashed ? ' (dashed)' : c.dotted ? ' (dotted)' : ''}`, color: '#444', dash: lineDash(c) })) : []),
     ...(kMarks.length ? [{ name: 'K: the cubic curve back at W_max', color: '#444', mark: '◇' }] : []),
     ...(band ? band.info.names.flatMap((name, v) => (band.info.colors[v] && band.runs.some((r) => r.state.includes(v)) ? [{ name, color: band.info.colors[v] }] : [])) : []),
   ];

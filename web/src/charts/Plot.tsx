@@ -11,7 +11,8 @@ import { scaleLinear } from 'd3-scale';
 import { useCallback, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Marks, MarksStyle } from './marks';
 import { Axes } from './plot/Axes';
-import { plotSvg } from './plot/exportFigure';
+import { composeFigure, useFigureSource } from './figure';
+import { plotBody } from './plot/exportFigure';
 import { Legend } from './plot/Legend';
 import { PlotToolbar } from './plot/PlotToolbar';
 import { formatSi, innerSize, margin, type Domain, type LegendEntry } from './plot/types';
@@ -113,7 +114,13 @@ export function Plot(props: PlotProps) {
       f();
     }
   };
-  const svg = () => ({ text: plotSvg({ title, width, height, innerW, innerH, sx, sy, draw: canvas.draw, axes: axesRef.current?.innerHTML ?? '' }), width, height });
+  // The figure for a paper: title, chart, legend, and a caption naming the run.
+  const source = useFigureSource();
+  const svg = () => {
+    const body = plotBody({ title, innerW, innerH, sx, sy, draw: canvas.draw, axes: axesRef.current?.innerHTML ?? '' });
+    const figure = composeFigure({ title, width, body, bodyHeight: height, legend: legend ?? [], caption: props.caption, source });
+    return { text: figure.svg, width: figure.width, height: figure.height };
+  };
 
   const yFmt = props.yFormat ?? formatSi;
   const dataAttrs = Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [`data-${k}`, String(v)]));

@@ -72,7 +72,7 @@ export function RateChart({ lines, binS, flowOf, ...time }: { lines: RateLine[];
       }
       legend={[
         { name: 'goodput (new bytes acknowledged)', color: '#444' },
-        { name: 'throughput, retransmissions included (dotted)', color: '#444', dash: true },
+        { name: 'throughput, retransmissions included (dotted)', color: '#444', dash: [2, 2] },
       ]}
       caption="Look for: the gap between throughput and goodput (bytes sent twice), and how the bottleneck’s rate is split among connections."
       data={{ plot: 'rates', connections: lines.length, highlight: lines.some((l) => flowOf(l.conn) === focus.hovered) ? focus.hovered! : '' }}

@@ -3,16 +3,21 @@
 import { jsonPathToPointer, runScenario, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FocusProvider } from '../charts/focus';
+import { EnsembleChart } from '../charts/EnsembleChart';
+import { FigureSource } from '../charts/figure';
 import { WindowChart } from '../charts/FlowSeriesChart';
 import { extentOf } from '../charts/time';
 import { TimeSequenceChart } from '../charts/TimeSequenceChart';
 import type { Domain } from '../charts/Plot';
 import { BarChart } from '../charts/BarChart';
+import { ConnectionPanel } from './ConnectionPanel';
+import { Stale } from './Stale';
 import { toCsv } from '../data/csv';
 import { lowerBound, upperBound } from '../data/columns';
 import { scalarPointers, schemesOf, withScheme } from '../data/scenarioEdit';
 import { parseValues, valueLabel } from '../data/sweepValues';
-import { closedWindows, flowWindows } from '../data/series';
+import { connectionInfos } from '../data/connections';
+import { closedWindows, flowWindows, groupWindows } from '../data/series';
 import { differenceTable, formatValue } from '../data/summary';
 import { timeSequence, type TimeSequence } from '../data/timeseq';
 import { download } from '../charts/export';
@@ -50,6 +55,9 @@ export function CompareView({
   const [results, setResults] = useState<{ label: string; result: SimulationResult }[] | null>(null);
   const controller = useRef<AbortController | null>(null);
   const pointers = useMemo(() => scalarPointers(scenario), [scenario]);
+  // What the results shown were compared for: other inputs now dim them.
+  const inputs = JSON.stringify({ scenario, trace, dimension, ...(dimension === 'scheme' ? { schemes } : { pointer, valuesText }) });
+  const [comparedInputs, setComparedInputs] = useState<string | null>(null);
 
   // A parameter's values are a one-axis grid, planned (and checked) by sim-core as a batch's is.
   const variants = async (): Promise<Variant[]> => {
@@ -100,6 +108,7 @@ export function CompareView({
         ),
       );
       setResults(out);
+      setComparedInputs(inputs);
     } catch (e) {
       setError(describeRunError(e).message);
     } finally {
@@ -171,7 +180,9 @@ export function CompareView({
       </fieldset>
       {results && (
         <FocusProvider>
-          <CompareResults results={results} plots={plots} />
+          <Stale stale={comparedInputs !== inputs && !progress} what="the comparison">
+            <CompareResults results={results} plots={plots} />
+          </Stale>
         </FocusProvider>
       )}
     </section>
@@ -183,9 +194,18 @@ function CompareResults({ results, plots }: { results: { label: string; result: 
   const showCwnd = !plots || plots.includes('cwnd') || !showSeq;
   const rows = useMemo(() => differenceTable(results.map((r) => r.result.summary)), [results]);
   const derived = useMemo(
-    () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: closedWindows(flowWindows(r.result), r.result) })),
+    () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: closedWindows(flowWindows(r.result), r.result), groups: groupWindows(r.result) })),
     [results],
   );
+  // Every variant draws the same panels, so that the panels of one kind line up across the
+  // variants: as many group-window panels as the variant with the most groups has.
+  const groupPanels = Math.max(0, ...derived.map((d) => d.groups.length));
+  // One legend for every panel: the variants run the same traffic, so connection i is the same
+  // connection in each (its first variant's names).
+  const infos = useMemo(() => {
+    const first = results[0].result;
+    return connectionInfos(flowWindows(first).map((w) => w.flow), first.flows, first.summary, null);
+  }, [results]);
   const tEnd = Math.max(...results.map((r) => r.result.summary.simulatedTimeS), 1e-6);
   const full: Domain = useMemo(() => [0, tEnd], [tEnd]);
   const [xDomain, setXDomain] = useState<Domain>(full);
@@ -282,13 +302,26 @@ function CompareResults({ results, plots }: { results: { label: string; result: 
           bars={{ categories: labels, series: [{ name: 'mean completion time', values: results.map((r) => r.result.summary.run.meanCompletionTimeS) }] }}
         />
       )}
+      <ConnectionPanel infos={infos} />
       <div className="multiples" style={{ gridTemplateColumns: `repeat(${Math.min(results.length, 3)}, minmax(0, 1fr))` }}>
-        {derived.map((d) => (
-          <div key={d.label} className="multiple" data-variant={d.label}>
-            <h4>{d.label}</h4>
-            {showSeq && d.ts && <TimeSequenceChart ts={d.ts} yShared={seqShared} title={`Time–sequence: ${d.label}`} {...time} />}
-            {showCwnd && d.windows.length > 0 && <WindowChart windows={d.windows} yShared={cwndShared} title={`cwnd: ${d.label}`} {...time} />}
-          </div>
+        {derived.map((d, v) => (
+          <FigureSource.Provider key={d.label} value={`Scenario ${results[v].result.summary.scenario.name} (${d.label}), seed ${results[v].result.summary.scenario.seed}; tcb-lab resultHash ${results[v].result.summary.resultHash}.`}>
+            <div className="multiple" data-variant={d.label}>
+              <h4>{d.label}</h4>
+              {showSeq && d.ts && <TimeSequenceChart ts={d.ts} yShared={seqShared} title={`Time–sequence: ${d.label}`} {...time} />}
+              {showCwnd && d.windows.length > 0 && <WindowChart windows={d.windows} yShared={cwndShared} title={`cwnd: ${d.label}`} {...time} />}
+              {showCwnd &&
+                Array.from({ length: groupPanels }, (_, g) =>
+                  d.groups[g] ? (
+                    <EnsembleChart key={g} group={d.groups[g]} flowNames={results[v].result.flows} {...time} />
+                  ) : (
+                    <p key={g} className="note multiple-none" data-plot-none="ensemble">
+                      {g === 0 ? `${d.label}: no group window (its connections each keep their own).` : `${d.label}: no further group.`}
+                    </p>
+                  ),
+                )}
+            </div>
+          </FigureSource.Provider>
         ))}
       </div>
     </div>

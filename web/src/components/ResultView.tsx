@@ -3,6 +3,7 @@
 // reader chose, on a shared time axis and sharing the highlighted connection; the tables fold away.
 import type { Scenario, SimulationResult } from '@tcb-lab/sim';
 import { useMemo } from 'react';
+import { FigureSource } from '../charts/figure';
 import { FocusProvider } from '../charts/focus';
 import { connectionInfos } from '../data/connections';
 import { flowTable, linkTable, pageTable } from '../data/summary';
@@ -27,7 +28,10 @@ export function ResultView({ result, scenario, plots }: { result: SimulationResu
     return connectionInfos([...seen].sort((a, b) => a - b), result.flows, s, scenario);
   }, [d, result.flows, s, scenario]);
 
+  // Every figure exported from this run names it: the scenario and the run's resultHash.
+  const source = `Scenario ${scenario?.name ?? s.scenario?.name ?? 'unnamed'}, seed ${s.scenario?.seed ?? scenario?.seed ?? '?'}; tcb-lab resultHash ${s.resultHash}.`;
   return (
+    <FigureSource.Provider value={source}>
     <FocusProvider>
       <div className="results" data-testid="results" data-result-hash={s.resultHash}>
         <SummaryStrip result={result} />
@@ -42,5 +46,6 @@ export function ResultView({ result, scenario, plots }: { result: SimulationResu
         </details>
       </div>
     </FocusProvider>
+    </FigureSource.Provider>
   );
 }

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { api, type Batch } from '../api';
 import { download } from '../charts/export';
+import { FigureSource } from '../charts/figure';
 import { SweepChart } from '../charts/SweepChart';
 import { allIdentical, applicableMetrics, batchLines, defaultMetric, defaultX, parameterLabel } from '../data/batchView';
 import { toCsv } from '../data/csv';
@@ -59,6 +60,7 @@ export function BatchPage() {
   const metricLabel = `${metricInfo?.label ?? metricName}${metricInfo?.unit ? ` (${metricInfo.unit})` : ''}`;
 
   return (
+    <FigureSource.Provider value={`Batch ${id} of scenario ${batch.scenario.name ?? 'unnamed'}: ${counts.done} runs, ${batch.replications} per point (tcb-lab).`}>
     <main className="page batch-page" data-testid="batch-page" data-status={batch.status}>
       <h2>Batch {batch.title ? `“${batch.title}”` : id}</h2>
       {error && <p className="error" role="alert">{error.message} (retrying)</p>}
@@ -151,5 +153,6 @@ export function BatchPage() {
         <pre>{JSON.stringify({ grid: batch.grid, replications: batch.replications, scenario: batch.scenario }, null, 2)}</pre>
       </details>
     </main>
+    </FigureSource.Provider>
   );
 }

@@ -9,6 +9,7 @@ import type { Scenario } from '@tcb-lab/sim';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { questionLink, questions } from '../components/Landing';
+import { Stale } from '../components/Stale';
 import { formFromQuery, formToQuery, parseForm, reusePaths, reuseRequest, sweepRuns, sweepSegments, type FormErrors, type ReuseForm } from '../data/reuse';
 import { presetScenario } from '../sim';
 import { QuestionForm } from './reuse/QuestionForm';
@@ -101,7 +102,11 @@ export function ReusePage() {
         cancel={sweep.cancel}
       />
       {batchId && question && !outcome && <ServerSweep key={batchId} id={batchId} question={question.question} onDone={(cells) => sweep.serverDone(question.question, batchId, cells)} />}
-      {outcome && <ReuseResults key={outcome.id} outcome={outcome} />}
+      {outcome && (
+        <Stale stale={JSON.stringify(parsed.spec) !== JSON.stringify(outcome.question.spec)} what="the sweep's results">
+          <ReuseResults key={outcome.id} outcome={outcome} />
+        </Stale>
+      )}
     </main>
   );
 }

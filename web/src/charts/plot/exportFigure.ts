@@ -1,14 +1,13 @@
-// A plot as a standalone SVG document: its marks drawn again into an SvgPainter (the same decimated
-// marks as on screen, as vectors) under the axes the page shows.
+// A plot's chart as SVG markup: its marks drawn again into an SvgPainter (the same decimated marks
+// as on screen, as vectors), clipped to the marks' area, under the axes the page shows. figure.ts
+// puts the title, legend and caption around it.
 import { slug } from '../export';
 import { SvgPainter } from '../painter';
 import type { DrawMarks } from './useMarksCanvas';
 import { margin, type Scale } from './types';
 
-export interface FigureParts {
+export interface ChartParts {
   title: string;
-  width: number;
-  height: number;
   innerW: number;
   innerH: number;
   sx: Scale;
@@ -18,16 +17,13 @@ export interface FigureParts {
   axes: string;
 }
 
-export function plotSvg({ title, width, height, innerW, innerH, sx, sy, draw, axes }: FigureParts): string {
+export function plotBody({ title, innerW, innerH, sx, sy, draw, axes }: ChartParts): string {
   const p = new SvgPainter();
   draw(p, sx, sy, { width: innerW, height: innerH });
   const clip = `clip-${slug(title)}`;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">` +
-    `<rect width="100%" height="100%" fill="#fff"/>` +
     `<defs><clipPath id="${clip}"><rect width="${innerW}" height="${innerH}"/></clipPath></defs>` +
     `<g transform="translate(${margin.left},${margin.top})" clip-path="url(#${clip})">${p.parts.join('')}</g>` +
-    axes +
-    `</svg>`
+    axes
   );
 }

@@ -9,7 +9,8 @@ export type Domain = [number, number];
 export interface LegendEntry {
   name: string;
   color: string;
-  dash?: boolean;
+  /** A line sample: true for dashed, or its dash pattern ([2, 2] dotted); absent, a filled swatch. */
+  dash?: boolean | number[];
   mark?: string;
   /** With onLegend: the entry is a toggle (e.g. a connection shown or hidden). */
   toggle?: number;

@@ -5,6 +5,7 @@ import type { Scenario, TraceLevel } from '@tcb-lab/sim';
 import type { Dispatch } from 'react';
 import { Link } from 'react-router-dom';
 import { ResultView, type PlotKind } from '../../components/ResultView';
+import { Stale } from '../../components/Stale';
 import type { useRunner } from '../../sim';
 import type { ExplorerInitial } from '../Explorer';
 import type { ExplorerAction, ExplorerState } from './state';
@@ -99,7 +100,11 @@ export function RunPanel({ state, dispatch, runner, share, initial, valid, valid
           {run.result.summary.resultHash === initial.saved.resultHash ? '— this run gives the same.' : `— this run gives ${run.result.summary.resultHash}.`}
         </p>
       )}
-      {run.result && <ResultView result={run.result} scenario={ranScenario} plots={plots} />}
+      {run.result && (
+        <Stale stale={!upToDate && !run.running}>
+          <ResultView result={run.result} scenario={ranScenario} plots={plots} />
+        </Stale>
+      )}
     </>
   );
 }
