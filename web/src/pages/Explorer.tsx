@@ -2,12 +2,13 @@
 // generated from the schema or as JSON, run in the browser with progress and cancel, re-run
 // automatically when small; results, compare mode, batch submission, save and share (a link that
 // carries a small scenario itself, or a saved experiment on the server).
-// URL: ?preset=NAME or ?s=<encoded scenario> (data/urlScenario.ts); &mode=compare&schemes=a,b
-// opens compare mode and runs it; &plots=seq,cwnd chooses the plots.
+// URL: ?preset=NAME, ?s=<encoded scenario> (data/urlScenario.ts) or ?draft=<id> (a scenario too
+// large for a link, kept in this browser: data/drafts.ts), written as the user edits;
+// &mode=compare&schemes=a,b opens compare mode and runs it; &plots=seq,cwnd chooses the plots.
 // Its parts are in explorer/: the state and its reducer, loading the scenario, checking and running
 // it, saving and sharing it, the scenario builder and the run panel.
 import type { Scenario } from '@tcb-lab/sim';
-import { useEffect, useMemo, useReducer, useState } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { BatchForm } from '../components/BatchForm';
 import { CompareView } from '../components/CompareView';
@@ -21,6 +22,7 @@ import { ScenarioBuilder } from './explorer/ScenarioBuilder';
 import { explorerReducer, type ExplorerState, type Mode } from './explorer/state';
 import { useCheckAndRun } from './explorer/useCheckAndRun';
 import { useSaveAndShare } from './explorer/useSaveAndShare';
+import { useScenarioInUrl } from './explorer/useScenarioInUrl';
 import { useScenarioLoading } from './explorer/useScenarioLoading';
 
 export const DEFAULT_PRESET = 'etcp-fig4-fair';
@@ -35,6 +37,7 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   const location = useLocation();
   const params = useMemo(() => new URLSearchParams(location.search), [location.search]);
   const linked = params.get('s');
+  const draft = params.get('draft');
   const forked = (location.state as { scenario?: Scenario; title?: string } | null) ?? null;
   const startPlots = useMemo(() => {
     const keys = (params.get('plots') ?? '').split(',').filter((k): k is PlotKind => plotKinds.some((p) => p.key === k));
@@ -42,14 +45,14 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
   }, [params]);
   const startSchemes = useMemo(() => params.get('schemes')?.split(',').filter((x) => schemeNames.includes(x)), [params]);
   // The landing text shows on the bare address, the explorer's front door.
-  const landing = !initial && !forked && !linked && !params.get('preset');
+  const landing = !initial && !forked && !linked && !draft && !params.get('preset');
 
   const [state, dispatch] = useReducer(
     explorerReducer,
     null,
     (): ExplorerState => ({
       scenario: initial?.scenario ?? forked?.scenario ?? null,
-      presetName: initial || forked || linked ? '' : (params.get('preset') ?? DEFAULT_PRESET),
+      presetName: initial || forked ? '' : linked || draft ? (params.get('preset') ?? '') : (params.get('preset') ?? DEFAULT_PRESET),
       loadedPreset: null,
       loadError: null,
       mode: params.get('mode') === 'compare' ? 'compare' : 'run',
@@ -57,10 +60,14 @@ export function Explorer({ initial }: { initial?: ExplorerInitial }) {
       autoRun: true,
       title: initial?.saved?.title ?? forked?.title ?? '',
       saved: null,
+      edits: 0,
     }),
   );
   const { scenario, mode } = state;
-  useScenarioLoading(state.presetName, linked, dispatch);
+  // The address holds the scenario as it is edited (on the explorer's own route).
+  const written = useRef<string | null>(null);
+  useScenarioLoading(state.presetName, linked, draft, written, dispatch);
+  useScenarioInUrl(scenario, state.edits, !initial && location.pathname === '/', written);
   const runner = useRunner();
   const check = useCheckAndRun({ scenario, mode, trace: state.trace, autoRun: state.autoRun, runner });
   const run = runner.state;

@@ -25,6 +25,8 @@ export interface ExplorerState {
   title: string;
   /** The experiment saved on the server for this scenario, until the scenario changes. */
   saved: { id: string; url: string } | null;
+  /** How many times the user changed the scenario (each goes into the address). */
+  edits: number;
 }
 
 export type ExplorerAction =
@@ -32,6 +34,8 @@ export type ExplorerAction =
   | { type: 'edit'; scenario: Scenario }
   /** A scenario arrived from a preset or a link. */
   | { type: 'loaded'; scenario: Scenario; preset?: LoadedPreset }
+  /** The chosen preset's description, for a scenario that came from elsewhere (a link based on it). */
+  | { type: 'presetInfo'; preset: LoadedPreset }
   | { type: 'loadFailed'; message: string }
   | { type: 'choosePreset'; name: string }
   | { type: 'mode'; mode: Mode }
@@ -43,9 +47,11 @@ export type ExplorerAction =
 export function explorerReducer(state: ExplorerState, action: ExplorerAction): ExplorerState {
   switch (action.type) {
     case 'edit':
-      return { ...state, scenario: action.scenario, saved: null };
+      return { ...state, scenario: action.scenario, saved: null, edits: state.edits + 1 };
     case 'loaded':
       return { ...state, scenario: action.scenario, saved: null, loadError: null, loadedPreset: action.preset ?? state.loadedPreset };
+    case 'presetInfo':
+      return { ...state, loadedPreset: action.preset };
     case 'loadFailed':
       return { ...state, loadError: action.message };
     case 'choosePreset':

@@ -1,14 +1,21 @@
 // Loads the explorer's scenario: the chosen preset (by itself, so the explorer need not wait for the
 // whole gallery), or the scenario a link carries (data/urlScenario.ts).
-import { useEffect, type Dispatch } from 'react';
+import { useEffect, type Dispatch, type MutableRefObject } from 'react';
+import { loadDraft } from '../../data/drafts';
 import type { PaperRef } from '../../data/presets';
 import { decodeScenario } from '../../data/urlScenario';
 import { presetScenario } from '../../sim';
 import type { ExplorerAction } from './state';
 
-export function useScenarioLoading(presetName: string, linked: string | null, dispatch: Dispatch<ExplorerAction>) {
+/**
+ * Loads the scenario the address names: ?s= (a link's scenario) or ?draft= (this browser's draft),
+ * else the preset chosen. `written` is what the explorer itself last wrote to the address
+ * (useScenarioInUrl): that is the scenario already shown, not read back. With ?s= or ?draft=, a
+ * preset in the address gives only its description (the link's scenario started from it).
+ */
+export function useScenarioLoading(presetName: string, linked: string | null, draft: string | null, written: MutableRefObject<string | null>, dispatch: Dispatch<ExplorerAction>) {
   useEffect(() => {
-    if (!linked) return;
+    if (!linked || linked === written.current) return;
     let live = true;
     decodeScenario(linked).then(
       (s) => live && dispatch({ type: 'loaded', scenario: s }),
@@ -17,7 +24,14 @@ export function useScenarioLoading(presetName: string, linked: string | null, di
     return () => {
       live = false;
     };
-  }, [linked, dispatch]);
+  }, [linked, written, dispatch]);
+  useEffect(() => {
+    if (!draft || draft === written.current) return;
+    const s = loadDraft(draft);
+    if (s) dispatch({ type: 'loaded', scenario: s });
+    else dispatch({ type: 'loadFailed', message: `This browser has no draft “${draft}”: a draft is kept in the browser where it was edited (save it on the server to share it).` });
+  }, [draft, written, dispatch]);
+  const fromAddress = !!(linked || draft);
   useEffect(() => {
     if (!presetName || presetName === '__scratch') return;
     let live = true;
@@ -26,12 +40,15 @@ export function useScenarioLoading(presetName: string, linked: string | null, di
         if (!live) return;
         performance.mark('tcb:preset-loaded');
         const preset = { name: presetName, description: s.description ?? '', reference: s.reference ?? '', paper: s.paper as PaperRef | undefined };
-        dispatch({ type: 'loaded', scenario: structuredClone(s), preset });
+        if (fromAddress) dispatch({ type: 'presetInfo', preset });
+        else dispatch({ type: 'loaded', scenario: structuredClone(s), preset });
       },
       (e) => live && dispatch({ type: 'loadFailed', message: `Preset “${presetName}” could not be loaded: ${e instanceof Error ? e.message : String(e)}` }),
     );
     return () => {
       live = false;
     };
+    // fromAddress: read when the preset changes (a link's preset is chosen with it).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [presetName, dispatch]);
 }
