@@ -333,6 +333,68 @@ test('a batch compares independent, etcp and careful-resume over a parameter fro
   }
 });
 
+test('an edit is kept in the address: away to Presets and back, and a reload, bring it back', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=single-reno-trace`);
+    await page.locator('figure[data-plot="time-sequence"][data-frames]').waitFor({ timeout: 60_000 });
+    await settled(page);
+    const before = await page.locator('[data-testid=result-hash]').textContent();
+    await page.locator('#f_seed').fill('11');
+    // The scenario goes into the address (?s=, the versioned encoding) as it is edited.
+    await page.waitForURL(/[?&]s=1\./, { timeout: 10_000 });
+    assert.match(page.url(), /[?&]preset=single-reno-trace/);
+    await page.waitForFunction((h) => {
+      const status = document.querySelector('[data-testid=run-status]')?.textContent;
+      return status === 'up to date' && document.querySelector('[data-testid=result-hash]')?.textContent !== h;
+    }, before, { timeout: 60_000 });
+    const edited = await page.locator('[data-testid=result-hash]').textContent();
+    const check = async (how: string) => {
+      await page.locator('#f_seed').waitFor({ timeout: 60_000 });
+      assert.equal(await page.locator('#f_seed').inputValue(), '11', how);
+      await page.waitForFunction((h) => document.querySelector('[data-testid=result-hash]')?.textContent === h, edited, { timeout: 60_000 });
+    };
+    await page.getByRole('link', { name: 'Presets' }).click();
+    await page.waitForURL(/\/presets$/);
+    await page.goBack();
+    await check('back');
+    await page.reload();
+    await check('reload');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the gallery draws every thumbnail with no console error', async () => {
+  const { page, errors, close } = await newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  try {
+    await page.goto(`${server.url}/presets`);
+    const thumbnails = page.locator('svg.thumbnail');
+    await thumbnails.first().waitFor({ timeout: 30_000 });
+    const n = await thumbnails.count();
+    // A thumbnail runs when its card scrolls into view: every card in turn.
+    for (let i = 0; i < n; i++) {
+      await thumbnails.nth(i).scrollIntoViewIfNeeded();
+      await page.waitForFunction((k) => document.querySelectorAll('svg.thumbnail')[k]?.getAttribute('data-thumbnail') !== 'waiting', i, { timeout: 120_000 });
+    }
+    const states = await thumbnails.evaluateAll((els) => els.map((e) => e.getAttribute('data-thumbnail')));
+    assert.deepEqual(states.filter((s) => s !== 'drawn'), [], 'every thumbnail draws');
+    const paths = await page.locator('svg.thumbnail path').evaluateAll((els) => els.map((e) => e.getAttribute('d') ?? ''));
+    assert.ok(paths.length >= n, `${paths.length} lines in ${n} thumbnails`);
+    assert.deepEqual(paths.filter((d) => d.includes('NaN')), []);
+    console.log(`# gallery: ${n} thumbnails, ${paths.length} lines, ${consoleErrors.length} console errors`);
+    assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('with the server unreachable the explorer still runs and says so', async () => {
   const { page, close } = await newPage();
   try {
