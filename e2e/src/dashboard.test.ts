@@ -678,7 +678,17 @@ test('the landing view asks four questions; the first opens compare mode with it
     await questions.first().click();
     await page.locator('[data-testid=difference-table]').waitFor({ timeout: 120_000 });
     assert.ok((await page.locator('.multiple').count()) >= 3);
-    assert.equal(await page.locator('.multiple figure[data-plot="cwnd"]').count(), 0, 'the question asks for time–sequence graphs only');
+    // The web question is answered with the page's time, first thing, and its windows.
+    assert.equal(await page.locator('[data-testid=compare-answer]').getAttribute('data-metric'), 'meanTotalTimeS');
+    assert.match((await page.locator('[data-testid=compare-answer]').textContent()) ?? '', /mean page time: independent [\d.]+ s; etcp [\d.]+ s \(-\d+ %\)/);
+    assert.equal(await page.locator('.multiple figure[data-plot="time-sequence"]').count(), 0, 'the question asks for the windows only');
+    assert.ok((await page.locator('.multiple figure[data-plot="ensemble"]').count()) >= 2, 'E-TCP and TCP-INT draw their group windows');
+    // The second question: RFC 9040's temporal sharing gives independent's numbers, and says why.
+    await page.goto(`${server.url}/`);
+    await questions.nth(1).click();
+    await page.locator('[data-testid=difference-table]').waitFor({ timeout: 120_000 });
+    const identical = page.locator('[data-testid=compare-identical]');
+    if ((await identical.count()) > 0) assert.match((await identical.first().textContent()) ?? '', /gives exactly the numbers independent gives: .+/);
     await page.screenshot({ path: join(artifacts, 'question-compare.png'), fullPage: true });
     assert.deepEqual(errors, []);
   } finally {

@@ -18,7 +18,7 @@ import { scalarPointers, schemesOf, withScheme } from '../data/scenarioEdit';
 import { parseValues, valueLabel } from '../data/sweepValues';
 import { connectionInfos } from '../data/connections';
 import { closedWindows, flowWindows, groupWindows } from '../data/series';
-import { differenceTable, formatValue } from '../data/summary';
+import { answerMetric, differenceTable, formatValue, identicalVariants } from '../data/summary';
 import { timeSequence, type TimeSequence } from '../data/timeseq';
 import { download } from '../charts/export';
 import { schemeNames } from '../schema';
@@ -192,7 +192,8 @@ export function CompareView({
 function CompareResults({ results, plots }: { results: { label: string; result: SimulationResult }[]; plots?: string[] }) {
   const showSeq = !plots || plots.includes('seq');
   const showCwnd = !plots || plots.includes('cwnd') || !showSeq;
-  const rows = useMemo(() => differenceTable(results.map((r) => r.result.summary)), [results]);
+  const summaries = useMemo(() => results.map((r) => r.result.summary), [results]);
+  const rows = useMemo(() => differenceTable(summaries), [summaries]);
   const derived = useMemo(
     () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: closedWindows(flowWindows(r.result), r.result), groups: groupWindows(r.result) })),
     [results],
@@ -238,8 +239,33 @@ function CompareResults({ results, plots }: { results: { label: string; result: 
       ...r.values.flatMap((v, i) => (i === 0 ? [v] : [v, r.delta[i], r.relative[i] === null ? null : r.relative[i]! * 100])),
     ]),
   };
+  const key = answerMetric(summaries);
+  const same = identicalVariants(summaries);
+  const base = key.get(summaries[0]);
   return (
     <div className="compare-results">
+      <p className="answer" data-testid="compare-answer" data-metric={key.key}>
+        <strong>{key.label}:</strong>{' '}
+        {summaries.map((s, i) => {
+          const v = key.get(s);
+          const rel = i > 0 && v !== null && base ? ` (${v > base ? '+' : ''}${(((v - base) / base) * 100).toFixed(0)} %)` : '';
+          return (
+            <span key={labels[i]}>
+              {i > 0 ? '; ' : ''}
+              {labels[i]} {formatValue(v)} {key.unit}
+              {rel}
+            </span>
+          );
+        })}
+        .
+      </p>
+      {same.map((s, i) =>
+        s.same >= 0 ? (
+          <p key={labels[i]} className="note" data-testid="compare-identical" data-variant={labels[i]}>
+            {labels[i]} gives exactly the numbers {labels[s.same]} gives: {s.reason}.
+          </p>
+        ) : null,
+      )}
       <h3>
         Difference table (Δ against {labels[0]}){' '}
         <button type="button" onClick={() => download('comparison.csv', toCsv(table), 'text/csv')}>

@@ -6,11 +6,11 @@
 // same table (the runs are bit-identical and the statistics are sim-core's either way). The form's
 // fields are in the link, and a server run adds its batch (?batch=<id>), so a link reopens both.
 import type { Scenario } from '@tcb-lab/sim';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { questionLink, questions } from '../components/Landing';
 import { Stale } from '../components/Stale';
-import { formFromQuery, formToQuery, parseForm, reusePaths, reuseRequest, sweepRuns, sweepSegments, type FormErrors, type ReuseForm } from '../data/reuse';
+import { browserSegmentBudget, formFromQuery, formToQuery, parseForm, reusePaths, reuseRequest, sweepRuns, sweepSegments, type FormErrors, type ReuseForm } from '../data/reuse';
 import { presetScenario } from '../sim';
 import { QuestionForm } from './reuse/QuestionForm';
 import { ReuseResults } from './reuse/ReuseResults';
@@ -69,6 +69,16 @@ export function ReusePage() {
 
   const segments = parsed.spec && path ? sweepSegments(parsed.spec, ((path.tcp ?? {}) as { mssBytes?: number }).mssBytes ?? 1460) : 0;
   const outcome = sweep.outcome;
+
+  // ?run=1 (the landing screen's question): the question is answered at once, in this browser,
+  // where it is small enough; the address then keeps only the form.
+  const autoRun = useRef(params.get('run') === '1');
+  useEffect(() => {
+    if (!autoRun.current || !question || sweep.running !== null) return;
+    autoRun.current = false;
+    setParams(formToQuery(form), { replace: true });
+    if (segments <= browserSegmentBudget) void sweep.runInBrowser(question);
+  }, [question, segments, sweep, form, setParams]);
 
   return (
     <main className="page reuse" data-testid="reuse">
