@@ -9,7 +9,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { toCsv } from '../data/csv';
 import { neutralColors, schemeColor } from '../data/palette';
 import type { LegendEntry } from './plot/types';
-import { axisFormat, hasPaper, margin, PaperMark, paperEntry, StaticFigure, YLabel } from './staticChart';
+import { axisFormat, hasPaper, margin, PaperMark, paperEntry, StaticFigure, YGrid, YLabel } from './staticChart';
 
 export interface Bars {
   categories: string[];
@@ -63,14 +63,7 @@ export function BarChart({ title, yLabel, bars, height = 260, caption }: { title
         const y = scaleLinear().domain([0, Math.max(...values)]).nice().range([innerH, 0]);
         return (
           <g transform={`translate(${margin.left},${margin.top})`} fontSize={11}>
-            {y.ticks(5).map((t) => (
-              <g key={t} transform={`translate(0,${y(t)})`}>
-                <line x2={innerW} stroke="#000" strokeOpacity={0.08} />
-                <text x={-8} dy="0.32em" textAnchor="end">
-                  {fmt(t)}
-                </text>
-              </g>
-            ))}
+            <YGrid y={y} innerW={innerW} format={fmt} />
             {bars.categories.map((c, i) => (
               <g key={c} transform={`translate(${x(c)},0)`}>
                 {bars.series.map((s, k) => {

@@ -6,7 +6,7 @@
 import { scaleLinear, scalePoint } from 'd3-scale';
 import { toCsv } from '../data/csv';
 import { colorOf, schemeColor } from '../data/palette';
-import { axisFormat, hasPaper, margin, PaperMark, paperEntry, StaticFigure, YLabel } from './staticChart';
+import { axisFormat, hasPaper, margin, PaperMark, paperEntry, StaticFigure, YGrid, YLabel } from './staticChart';
 
 export interface SweepLine {
   name: string;
@@ -66,14 +66,7 @@ export function SweepChart({ title, xLabel, yLabel, lines, height = 280, caption
           .range([innerH, 0]);
         return (
           <g transform={`translate(${margin.left},${margin.top})`} fontSize={11}>
-            {y.ticks(5).map((t) => (
-              <g key={t} transform={`translate(0,${y(t)})`}>
-                <line x2={innerW} stroke="#000" strokeOpacity={0.08} />
-                <text x={-8} dy="0.32em" textAnchor="end">
-                  {yFmt(t)}
-                </text>
-              </g>
-            ))}
+            <YGrid y={y} innerW={innerW} format={yFmt} />
             {(numeric ? xNum.ticks(Math.max(2, Math.floor(innerW / 80))) : xs).map((t) => (
               <text key={String(t)} x={px(t)} y={innerH + 16} textAnchor="middle">
                 {typeof t === 'number' ? xFmt(t) : String(t)}

@@ -3,6 +3,7 @@
 // numbers in the axis's unit (sizes as 5.3 MB when the label says bytes), a y label that fits, and
 // the paper's value as a hollow diamond.
 import { format } from 'd3-format';
+import type { ScaleLinear } from 'd3-scale';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { bytesLabel } from '../data/units';
 import { download, slug, svgToPng } from './export';
@@ -20,6 +21,22 @@ export const fmt = (v: number) => (Math.abs(v) < 1e4 ? plain(v) : si(v));
 /** Axis numbers for an axis whose label names its unit: sizes in B, kB, MB; others as fmt. */
 export function axisFormat(label: string): (v: number) => string {
   return /\((B|bytes)\)\s*$/.test(label) ? (v) => bytesLabel(v) : fmt;
+}
+
+/** The y axis's grid lines and numbers. */
+export function YGrid({ y, innerW, format }: { y: ScaleLinear<number, number>; innerW: number; format: (v: number) => string }) {
+  return (
+    <>
+      {y.ticks(5).map((t) => (
+        <g key={t} transform={`translate(0,${y(t)})`}>
+          <line x2={innerW} stroke="#000" strokeOpacity={0.08} />
+          <text x={-8} dy="0.32em" textAnchor="end">
+            {format(t)}
+          </text>
+        </g>
+      ))}
+    </>
+  );
 }
 
 /** A rotated y label that fits the axis's height: its font shrinks rather than being cut off. */
