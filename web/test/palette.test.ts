@@ -9,6 +9,11 @@ describe('palette', () => {
   it('gives 40 connections 40 different colours, each apart from vermillion', () => {
     const forty = Array.from({ length: 40 }, (_, i) => colorOf(i));
     expect(new Set(forty).size).toBe(40);
+    // Neighbouring connections are far apart in hue.
+    for (let i = 0; i + 1 < 14; i++) {
+      const d = Math.abs(((hcl(forty[i]).h - hcl(forty[i + 1]).h + 540) % 360) - 180);
+      expect(d, `${forty[i]} ${forty[i + 1]}`).toBeGreaterThan(60);
+    }
     const alert = hcl(alertColor);
     for (const c of connectionColors) {
       const d = Math.abs(((hcl(c).h - alert.h + 540) % 360) - 180);

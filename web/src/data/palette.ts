@@ -12,8 +12,10 @@ const hueCount = 14;
 /** Lightness of each round of hues: mid first, then darker, then lighter (never pale on white). */
 const lightness = [52, 36, 66];
 // Hues in HCL degrees, evenly spaced over the wheel less 20°–80° (vermillion and its neighbours,
-// the alert colour), starting from blue.
-const hues = Array.from({ length: hueCount }, (_, i) => (((250 - 80 + (i * 300) / hueCount) % 300) + 80) % 360);
+// the alert colour), starting from blue; taken five steps (107°) apart, so that neighbouring
+// connections differ most.
+const hueStride = 5;
+const hues = Array.from({ length: hueCount }, (_, i) => (((250 - 80 + (((i * hueStride) % hueCount) * 300) / hueCount) % 300) + 80) % 360);
 
 export const connectionColors: string[] = lightness.flatMap((l) => hues.map((h) => hcl(h, l > 60 ? 45 : 60, l).formatHex()));
 
