@@ -25,7 +25,7 @@ export function colorOf(index: number): string {
 
 /**
  * One colour per sharing scheme, the same in every chart: the baseline in grey, RFC 9040's two in
- * blues, the 1999 group schemes in warm colours, today's reuse in greens and teals.
+ * blues, the 1999 schemes in purples, ambers and browns, today's reuse in teal, green and magenta.
  */
 export const schemeColors: Readonly<Record<string, string>> = {
   independent: '#4D4D4D',
@@ -35,11 +35,11 @@ export const schemeColors: Readonly<Record<string, string>> = {
   'fs-tcbi': '#B05FA7',
   etcp: '#C77C00',
   'tcp-int': '#A23B24',
-  spand: '#8C6D31',
-  'congestion-manager': '#5E3C99',
+  spand: '#6B6B00',
+  'congestion-manager': '#3F007D',
   'careful-resume': '#00876C',
-  'linux-tcp-metrics': '#2F6F3E',
-  'bdp-resume': '#1F9FA6',
+  'linux-tcp-metrics': '#4C8C2B',
+  'bdp-resume': '#D1006F',
 };
 
 /** The scheme's colour, or undefined for a name that is not a scheme. */
