@@ -1,7 +1,7 @@
 // "What would reuse give my traffic?" (/reuse): a path and a workload (a download of S bytes, or a
 // built-in web page) visited twice with an idle time T between the visits; the repeat visit's
 // completion time against T and against S for each sharing scheme, and the loss and queueing cost
-// each scheme pays or causes a neighbour. The sweep is one grid (data/reuse.ts) planned by sim-core:
+// each scheme pays or causes a neighbour. The sweep is one grid (data/reuse/) planned by sim-core:
 // small sweeps run in this browser's workers, larger ones as a batch on the server; both give the
 // same table (the runs are bit-identical and the statistics are sim-core's either way). The form's
 // fields are in the link, and a server run adds its batch (?batch=<id>), so a link reopens both.
