@@ -851,7 +851,8 @@ test('keyboard only: Tab reaches the explorer’s controls, and the run button, 
     const skipToRun = await tabTo(page, '[data-testid=run]', 10);
     // The page's own skip link, the first stop of Tab, moves focus to the content.
     await page.goto(`${server.url}/presets`);
-    await tabTo(page, 'a[href="#content"]', 1);
+    await page.locator('.gallery h2').waitFor({ timeout: 30_000 });
+    await tabTo(page, 'a[href="#content"]', 3);
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'content');
     console.log(
