@@ -44,6 +44,7 @@ import os, { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { setAtPointer } from '@tcb-lab/sim/json-pointer';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDist = join(root, 'server/dist/src');
@@ -194,8 +195,8 @@ function batchOf(workload, count) {
 function scenarioOf(workload, i) {
   if (!workload.sweep) return workload.scenario;
   const scenario = structuredClone(workload.scenario);
-  const keys = workload.sweep.pointer.split('/').slice(1);
-  keys.slice(0, -1).reduce((o, k) => o[k], scenario)[keys.at(-1)] = workload.sweep.value(i);
+  const refused = setAtPointer(scenario, workload.sweep.pointer, workload.sweep.value(i));
+  if (refused) throw new Error(`${workload.sweep.pointer}: ${refused}`);
   return scenario;
 }
 

@@ -294,6 +294,107 @@ test('a small batch reaches 100 % and shows its chart and CSV', async () => {
   }
 });
 
+test('a batch compares independent, etcp and careful-resume over a parameter from the form, and reads in words', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=scheme-etcp`);
+    await page.locator('#scheme').waitFor();
+    await settled(page);
+    await page.getByRole('tab', { name: 'Batch' }).click();
+    // JSON values are read whole: two sharing configurations are two values, not four.
+    await page.locator('#bp-0').fill('/hosts/left0/sharing');
+    await page.locator('#bv-0').fill('{"scheme": "independent"}, {"scheme": "etcp", "tickets": "content"}');
+    await page.locator('#reps').fill('1');
+    assert.match((await page.locator('[data-testid=batch-run-count]').textContent()) ?? '', /^2 runs/);
+    // The starting point: the host's scheme (a scheme axis, sim-core/experiment/grid.h) against the bottleneck's rate.
+    await page.locator('[data-testid=compare-schemes]').click();
+    assert.equal(await page.locator('#bp-0').inputValue(), '/hosts/left0/sharing/scheme');
+    assert.equal(await page.locator('#bv-0').inputValue(), 'independent, etcp, careful-resume');
+    assert.equal(await page.locator('#bp-1').inputValue(), '/topology/bottleneck/bandwidthMbps');
+    assert.match((await page.locator('[data-testid=grid-row] legend').nth(1).textContent()) ?? '', /bottleneck bandwidth \(Mb\/s\)/);
+    assert.match((await page.locator('[data-testid=batch-run-count]').textContent()) ?? '', /^9 runs/);
+    await page.locator('[data-testid=batch-submit]').click();
+    await page.waitForURL(/\/b\/[A-Za-z0-9_-]+$/, { timeout: 30_000 });
+    await page.locator('[data-testid=batch-page][data-status=completed]').waitFor({ timeout: 180_000 });
+    const chart = page.locator('figure[data-plot="sweep"]');
+    await chart.waitFor();
+    // A line per scheme, named as the scheme is, against the rate in words.
+    assert.equal(await chart.getAttribute('data-lines'), '3');
+    for (const scheme of ['independent', 'etcp', 'careful-resume']) assert.equal(await chart.locator('.legend li', { hasText: new RegExp(`^${scheme}$`) }).count(), 1, scheme);
+    const headers = await page.locator('[data-testid=batch-table] th').allTextContents();
+    assert.equal(headers[0], "left0's sharing scheme");
+    assert.match(headers[1], /bottleneck/);
+    const cells = await page.locator('[data-testid=batch-table] tbody tr td:first-child').allTextContents();
+    assert.deepEqual([...new Set(cells)], ['independent', 'etcp', 'careful-resume']);
+    await page.screenshot({ path: join(artifacts, 'batch-schemes.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('an edit is kept in the address: away to Presets and back, and a reload, bring it back', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=single-reno-trace`);
+    await page.locator('figure[data-plot="time-sequence"][data-frames]').waitFor({ timeout: 60_000 });
+    await settled(page);
+    const before = await page.locator('[data-testid=result-hash]').textContent();
+    await page.locator('#f_seed').fill('11');
+    // The scenario goes into the address (?s=, the versioned encoding) as it is edited.
+    await page.waitForURL(/[?&]s=1\./, { timeout: 10_000 });
+    assert.match(page.url(), /[?&]preset=single-reno-trace/);
+    await page.waitForFunction((h) => {
+      const status = document.querySelector('[data-testid=run-status]')?.textContent;
+      return status === 'up to date' && document.querySelector('[data-testid=result-hash]')?.textContent !== h;
+    }, before, { timeout: 60_000 });
+    const edited = await page.locator('[data-testid=result-hash]').textContent();
+    const check = async (how: string) => {
+      await page.locator('#f_seed').waitFor({ timeout: 60_000 });
+      assert.equal(await page.locator('#f_seed').inputValue(), '11', how);
+      await page.waitForFunction((h) => document.querySelector('[data-testid=result-hash]')?.textContent === h, edited, { timeout: 60_000 });
+    };
+    await page.getByRole('link', { name: 'Presets' }).click();
+    await page.waitForURL(/\/presets$/);
+    await page.goBack();
+    await check('back');
+    await page.reload();
+    await check('reload');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the gallery draws every thumbnail with no console error', async () => {
+  const { page, errors, close } = await newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  try {
+    await page.goto(`${server.url}/presets`);
+    const thumbnails = page.locator('svg.thumbnail');
+    await thumbnails.first().waitFor({ timeout: 30_000 });
+    const n = await thumbnails.count();
+    // A thumbnail runs when its card scrolls into view: every card in turn.
+    for (let i = 0; i < n; i++) {
+      await thumbnails.nth(i).scrollIntoViewIfNeeded();
+      await page.waitForFunction((k) => document.querySelectorAll('svg.thumbnail')[k]?.getAttribute('data-thumbnail') !== 'waiting', i, { timeout: 120_000 });
+    }
+    const states = await thumbnails.evaluateAll((els) => els.map((e) => e.getAttribute('data-thumbnail')));
+    assert.deepEqual(states.filter((s) => s !== 'drawn'), [], 'every thumbnail draws');
+    const paths = await page.locator('svg.thumbnail path').evaluateAll((els) => els.map((e) => e.getAttribute('d') ?? ''));
+    assert.ok(paths.length >= n, `${paths.length} lines in ${n} thumbnails`);
+    assert.deepEqual(paths.filter((d) => d.includes('NaN')), []);
+    console.log(`# gallery: ${n} thumbnails, ${paths.length} lines, ${consoleErrors.length} console errors`);
+    assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('with the server unreachable the explorer still runs and says so', async () => {
   const { page, close } = await newPage();
   try {
@@ -577,7 +678,17 @@ test('the landing view asks four questions; the first opens compare mode with it
     await questions.first().click();
     await page.locator('[data-testid=difference-table]').waitFor({ timeout: 120_000 });
     assert.ok((await page.locator('.multiple').count()) >= 3);
-    assert.equal(await page.locator('.multiple figure[data-plot="cwnd"]').count(), 0, 'the question asks for time–sequence graphs only');
+    // The web question is answered with the page's time, first thing, and its windows.
+    assert.equal(await page.locator('[data-testid=compare-answer]').getAttribute('data-metric'), 'meanTotalTimeS');
+    assert.match((await page.locator('[data-testid=compare-answer]').textContent()) ?? '', /mean page time: independent [\d.]+ s; etcp [\d.]+ s \(-\d+ %\)/);
+    assert.equal(await page.locator('.multiple figure[data-plot="time-sequence"]').count(), 0, 'the question asks for the windows only');
+    assert.ok((await page.locator('.multiple figure[data-plot="ensemble"]').count()) >= 2, 'E-TCP and TCP-INT draw their group windows');
+    // The second question: RFC 9040's temporal sharing gives independent's numbers, and says why.
+    await page.goto(`${server.url}/`);
+    await questions.nth(1).click();
+    await page.locator('[data-testid=difference-table]').waitFor({ timeout: 120_000 });
+    const identical = page.locator('[data-testid=compare-identical]');
+    if ((await identical.count()) > 0) assert.match((await identical.first().textContent()) ?? '', /gives exactly the numbers independent gives: .+/);
     await page.screenshot({ path: join(artifacts, 'question-compare.png'), fullPage: true });
     assert.deepEqual(errors, []);
   } finally {
@@ -643,7 +754,7 @@ test('today’s TCP: CUBIC’s W_max and K on the cwnd plot, BBR’s state and p
     const cwnd = page.locator('figure[data-plot="cwnd"][data-frames]');
     await cwnd.waitFor({ timeout: 60_000 });
     await settled(page);
-    assert.match((await cwnd.getAttribute('data-columns')) ?? '', /\bwMax\b/);
+    assert.match((await cwnd.getAttribute('data-columns')) ?? '', /\bwMaxBytes\b/);
     assert.ok(Number(await cwnd.getAttribute('data-k-marks')) >= 1, 'the cubic curve reaches W_max at least once in 30 s');
     assert.equal(await cwnd.locator('.legend li', { hasText: 'W_max (dotted)' }).count(), 1);
     await cwnd.screenshot({ path: join(artifacts, 'cubic-cwnd.png') });
@@ -654,7 +765,7 @@ test('today’s TCP: CUBIC’s W_max and K on the cwnd plot, BBR’s state and p
     await settled(page);
     // Startup, Drain, ProbeBW's cycle, and ProbeRTT after 10 s without a lower RTT.
     assert.equal(await bbr.getAttribute('data-bands'), 'Startup,Drain,ProbeBW,ProbeRTT');
-    assert.equal(await bbr.getAttribute('data-columns'), 'pacingGain');
+    assert.equal(await bbr.getAttribute('data-columns'), 'bbrPacingGainMilli');
     for (const state of ['Startup', 'Drain', 'ProbeBW', 'ProbeRTT']) assert.equal(await bbr.locator('.legend li', { hasText: state }).count(), 1, state);
     await bbr.screenshot({ path: join(artifacts, 'bbr-state.png') });
 
@@ -735,7 +846,15 @@ test('keyboard only: Tab reaches the explorer’s controls, and the run button, 
     await settled(page);
     const toSkip = await tabTo(page, 'a[href="#workspace"]', 10);
     await page.keyboard.press('Enter');
+    // Skip links move focus, not only the view (WCAG 2.4.1).
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'workspace');
     const skipToRun = await tabTo(page, '[data-testid=run]', 10);
+    // The page's own skip link, the first stop of Tab, moves focus to the content.
+    await page.goto(`${server.url}/presets`);
+    await page.locator('.gallery h2').waitFor({ timeout: 30_000 });
+    await tabTo(page, 'a[href="#content"]', 3);
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'content');
     console.log(
       `# keyboard: the scheme field after ${toScheme} presses of Tab, the run button ${toRun} more through the form (${toSkip} + ${skipToRun} with the skip link), the legend ${toPanel} more, the queue toggle ${toToggle} after the search`,
     );

@@ -284,3 +284,47 @@ export const describeZoom = (z: ZoomFigures) =>
   `${z.segments} segments, ${z.renderer} on the ${z.thread === 'worker' ? 'plot worker' : 'page’s thread'}: graph median ${z.medianFps.toFixed(1)} frames/s (frame ${z.medianFrameMs.toFixed(1)} ms), p95 frame ${z.p95FrameMs.toFixed(1)} ms; page median ${z.pageMedianFps.toFixed(1)} frames/s, p95 frame ${z.pageP95FrameMs.toFixed(1)} ms; ${z.redrawsPerS.toFixed(1)} redraws/s, draw median ${z.drawMedianMs.toFixed(1)} ms`;
 
 export { median, percentile };
+
+/**
+ * dumbbell-bulk as it is (60 s, 20 flows, full trace), run and then re-run three times with the Run
+ * button: the longest main-thread task (the Long Tasks API) during the first run's plots and during
+ * the re-runs, and the page's JavaScript heap in use after the re-runs and a garbage collection
+ * (DevTools' Runtime.getHeapUsage). The targets: no task over 200 ms, a heap under 350 MB.
+ */
+export async function measureLargeRuns(browser: Browser, base: string): Promise<{ firstLongestMs: number; rerunLongestMs: number; heapMiB: number; reruns: number }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
+  await context.addInitScript(() => {
+    const w = window as unknown as { tcbLongTasks: number[] };
+    w.tcbLongTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.tcbLongTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const page = await context.newPage();
+  const upToDate = async (runs: number) =>
+    page.waitForFunction(
+      (n) => performance.getEntriesByName('tcb:run-end').length >= n && document.querySelector('[data-testid=run-status]')?.textContent === 'up to date' && !!document.querySelector('figure[data-plot="time-sequence"][data-frames]'),
+      runs,
+      { timeout: 600_000, polling: 200 },
+    );
+  const longest = () => page.evaluate(() => Math.max(0, ...(window as unknown as { tcbLongTasks: number[] }).tcbLongTasks.splice(0)));
+  try {
+    await page.goto(`${base}/?preset=dumbbell-bulk`);
+    await upToDate(1);
+    await page.waitForTimeout(2000);
+    const firstLongestMs = await longest();
+    const reruns = 3;
+    for (let i = 0; i < reruns; i++) {
+      await page.locator('[data-testid=run]').click();
+      await upToDate(2 + i);
+      await page.waitForTimeout(1000);
+    }
+    const rerunLongestMs = await longest();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    return { firstLongestMs, rerunLongestMs, heapMiB: heap.usedSize / 2 ** 20, reruns };
+  } finally {
+    await context.close();
+  }
+}

@@ -53,7 +53,10 @@ test('the landing screen’s reuse question opens the reuse view; the keyboard r
     await question.click({ timeout: 60_000 });
     const view = page.locator('[data-testid=reuse] h2', { hasText: 'What would reuse give my traffic?' });
     await view.waitFor({ timeout: 30_000 });
-    assert.match(page.url(), /\/reuse$/);
+    // One click answers: the default question runs at once, and the address keeps only the form.
+    await page.locator('[data-testid=reuse-results]').waitFor({ timeout: 120_000 });
+    assert.match(page.url(), /\/reuse\?path=/);
+    assert.doesNotMatch(page.url(), /run=1/);
     // The path picker offers the path presets, described from their topology.
     assert.ok((await page.locator('#reuse-path option').count()) >= 2);
     await page.locator('#reuse-path-about', { hasText: '50 Mb/s, 600 ms RTT' }).waitFor({ timeout: 30_000 });

@@ -1,9 +1,28 @@
-// The statuses any route can answer besides its own, added to every route's documented responses
-// so that the OpenAPI document describes every status a route can return (Schemathesis checks it,
-// server/test/fuzz-api.test.ts), and the answers to requests the router refuses before any route
+// The service's answers that are errors: RequestError, which any layer under a route throws to
+// answer with a status and a JSON body (app.ts's error handler sends it); the statuses any route
+// can answer besides its own, added to every route's documented responses so that the OpenAPI
+// document describes every status a route can return (Schemathesis checks it,
+// server/test/fuzz-api.test.ts); and the answers to requests the router refuses before any route
 // is chosen.
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { ErrorBody } from './schemas/common.js';
+
+/** An answer with an HTTP status and a JSON body {error: message, ...body}. */
+export class RequestError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A scenario error of the simulator, as a 400 whose path is in the request body's terms. */
+export function scenarioError(bodyPath: string, cliPath: string, problem: string, context = ''): RequestError {
+  const path = bodyPath + cliPath.slice(1);
+  return new RequestError(400, `${path}: ${problem}${context}`, { path, problem });
+}
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -226,7 +226,7 @@ interface Batch {
   id: string;
   status: string;
   counts: { total: number; done: number; failed: number; cancelled: number; pending: number; running: number };
-  points: Array<{ params: Record<string, unknown>; runs: number; stats: Record<string, { n: number; mean: number | null; sd: number | null; ci95: [number, number] | null }> }>;
+  points: Array<{ params: Record<string, unknown>; runs: number; identicalReplications: boolean; stats: Record<string, { n: number; mean: number | null; sd: number | null; ci95: [number, number] | null }> }>;
   metrics: Array<{ name: string; label: string; unit: string | null }>;
   finishedAt: string | null;
 }
@@ -291,6 +291,11 @@ describe('batches', () => {
     assert.ok(Math.abs(stats.ci95![1] - stats.ci95![0] - 2 * half) < 1e-9 * half);
     // No page workload here: page metrics have no values, and say so.
     assert.deepEqual(batch.points[0].stats.meanHtmlTimeS, { n: 0, mean: null, sd: null, ci95: null });
+    // Replications are identical exactly when every metric of their runs is.
+    for (const [i, point] of batch.points.entries()) {
+      const runs = results.filter((x) => x.point === i).map((x) => JSON.stringify(x.metrics));
+      assert.equal(point.identicalReplications, new Set(runs).size === 1, `point ${i}`);
+    }
 
     const csv = await fetch(`${server.url}/api/batches/${created.id}/results?format=csv`);
     assert.match(csv.headers.get('content-type') ?? '', /text\/csv/);
@@ -309,6 +314,28 @@ describe('batches', () => {
     // final. Changed behind the service's back (here only), a run's row no longer moves the answer.
     await db.query('UPDATE runs SET mean_completion_time_s = mean_completion_time_s + 1 WHERE batch_id = $1', [created.id]);
     assert.deepEqual(await json<Batch>(await fetch(`${server.url}/api/batches/${created.id}`)), batch);
+  });
+
+  test('a scheme axis sweeps schemes each with its own options; replications without randomness say they are identical', async () => {
+    // scheme-etcp's host sets E-TCP's tickets: each point keeps only what its scheme has
+    // (sim-core/experiment/grid.h, SetGridValue).
+    const scenario: Record<string, any> = { ...preset('scheme-etcp'), durationS: 5 };
+    const created = await json(
+      await post(`${server.url}/api/batches`, { scenario, grid: { '/hosts/left0/sharing/scheme': ['independent', 'etcp', 'careful-resume'] }, replications: 1 }),
+    );
+    const sweep = await waitForStatus(created.id, ['completed']);
+    assert.deepEqual(sweep.points.map((p) => p.params['/hosts/left0/sharing/scheme']), ['independent', 'etcp', 'careful-resume']);
+    const runs = await json<any[]>(await fetch(`${server.url}/api/batches/${created.id}/results?summary=true`));
+    const independent = structuredClone(scenario);
+    independent.hosts.left0.sharing = { scheme: 'independent' };
+    assert.equal(runs[0].resultHash, runNative(independent, ['--trace', 'none']).resultHash);
+    // One replication: nothing to call identical.
+    assert.ok(sweep.points.every((p) => p.identicalReplications === false));
+
+    // single-reno-trace draws no random number: its replications are the same run.
+    const fixed = await json(await post(`${server.url}/api/batches`, { scenario: preset('single-reno-trace'), grid: { '/tcp/flavor': ['reno', 'sack'] }, replications: 3 }));
+    const same = await waitForStatus(fixed.id, ['completed']);
+    assert.deepEqual(same.points.map((p) => p.identicalReplications), [true, true]);
   });
 
   test('resubmitting with the same Idempotency-Key gives the same batch; a different body is a 409', async () => {

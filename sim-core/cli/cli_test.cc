@@ -197,6 +197,32 @@ TEST_F(CliTest, ServeAnswersEachLineAsRunWouldAndSurvivesBadInput) {
   EXPECT_EQ(answers[6]["summary"], nlohmann::json::parse(none.out));
 }
 
+// `tcpsim serve --help` prints the protocol, and its example's requests answer as it shows.
+TEST_F(CliTest, ServeHelpPrintsTheProtocolWithAnExampleThatAnswersAsShown) {
+  const Result help = Tcpsim("serve --help");
+  ASSERT_EQ(help.code, 0) << help.err;
+  EXPECT_EQ(help.out, tcb::cli::ServeHelp());
+  EXPECT_NE(help.out.find("Request, one run:"), std::string::npos);
+  // The example's requests: the single-quoted arguments of its printf after the format.
+  const size_t command = help.out.find("$ printf '%s\\n' ");
+  ASSERT_NE(command, std::string::npos);
+  const std::string line = help.out.substr(command, help.out.find('\n', command) - command);
+  std::string requests;
+  for (size_t open = line.find(" '{"); open != std::string::npos; open = line.find(" '{", open + 1)) {
+    requests += line.substr(open + 2, line.find('\'', open + 2) - open - 2) + "\n";
+  }
+  const Result served = Tcpsim("serve", requests);
+  ASSERT_EQ(served.code, 0) << served.err;
+  const std::vector<std::string> answers = Lines(served.out);
+  ASSERT_EQ(answers.size(), 2u) << served.out;
+  const nlohmann::json ok = nlohmann::json::parse(answers[0]);
+  EXPECT_TRUE(ok["ok"]);
+  EXPECT_NE(help.out.find("\"events\":" + ok["events"].dump() + ",\"values\":" + ok["values"].dump()), std::string::npos) << answers[0];
+  const nlohmann::json bad = nlohmann::json::parse(answers[1]);
+  EXPECT_NE(help.out.find("\"message\":" + bad["error"]["message"].dump() + ",\"path\":\"$\""), std::string::npos) << answers[1];
+  ExpectBadInput(Tcpsim("serve --frobnicate"), "error: serve takes no argument (--help prints its protocol)");
+}
+
 // Several runs of one scenario in one request (tcpsim serve's "runs"): one answer line per run, in
 // order, each the same as its own request would get; a bad request is answered once per run it
 // names. The summary closes every successful answer (callers take its text as it is).

@@ -48,8 +48,8 @@ commands:
                         every value and combination; prints each point's scenario and seed
                         (the service plans its batches with the same code)
   serve                 run scenarios fed one JSON request per line on stdin, answering one
-                        JSON line each on stdout (a persistent runner for workers; see
-                        sim-core/cli/serve.h for the protocol)
+                        JSON line each on stdout (a persistent runner for workers;
+                        `tcpsim serve --help` prints the protocol with an example)
   presets               list the built-in scenarios, one name per line (each experiment's
                         base scenario among them, under the experiment's name)
   preset NAME           print a built-in scenario

@@ -5,6 +5,7 @@
 #include <map>
 #include <new>
 #include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -208,8 +209,43 @@ void ServeStreams(std::istream& in, std::ostream& out, std::chrono::milliseconds
   write_answers();
 }
 
+std::string ServeHelp() {
+  std::string text = R"(usage: tcpsim serve < requests.ndjson
+
+A persistent runner: reads requests, one JSON document per line, on stdin and answers each run
+with one line on stdout, in order, until stdin ends. A run's summary is the one `tcpsim run`
+prints at the same trace level, to the bit.
+
+Request, one run:
+  {"id": any, "scenario": {...} | "<JSON text>", "seed"?: N, "trace"?: "none" | "summary",
+   "values"?: ["<JSON pointer into the summary>", ...]}
+Request, several runs of one scenario (a grid point's replications), one answer per run:
+  {"scenario": ..., "trace"?: ..., "values"?: [...], "runs": [{"id": any, "seed"?: N}, ...]}
+Answer:
+  {"id": ..., "ok": true, "wallSeconds": S, "events": N, "values"?: [...], "summary": {...}}
+  {"id": ..., "ok": false, "error": {"kind": "scenario" | "request" | "memory" | "internal",
+   "message": "...", "path"?: "$...", "problem"?: "..."}}
+"values" holds the summary's value at each pointer asked for (null where there is none). The
+summary comes last, so that a caller can store its text without parsing it. Bad input answers
+with an error and the process serves on. Answers are flushed whenever it would wait for input,
+and at least every @FLUSH_MS@ ms while runs are waiting.
+
+Example: a 100 kB transfer over a 10 Mb/s, 20 ms link, then a request whose scenario is invalid:
+  $ printf '%s\n' '{"id":1,"values":["/run/meanCompletionTimeS"],"scenario":{"schemaVersion":1,"topology":{"kind":"single-link","link":{"bandwidthMbps":10,"delayMs":20}},"traffic":[{"type":"bulk","from":"server","to":"client","bytes":100000}]}}' '{"id":2,"scenario":{"schemaVersion":1}}' | tcpsim serve
+  {"id":1,"ok":true,"wallSeconds":0.0002,"events":142,"values":[0.314064],"summary":{...}}
+  {"error":{"kind":"scenario","message":"$: missing required field \"topology\"","path":"$",...},"id":2,"ok":false}
+)";
+  const std::string flush = "@FLUSH_MS@";
+  text.replace(text.find(flush), flush.size(), std::to_string(kServeFlushInterval.count()));
+  return text;
+}
+
 int Serve(const std::vector<std::string>& args) {
-  if (!args.empty()) throw UsageError{"serve takes no argument"};
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << ServeHelp();
+    return 0;
+  }
+  if (!args.empty()) throw UsageError{"serve takes no argument (--help prints its protocol)"};
   ServeStreams(std::cin, std::cout);
   return 0;
 }

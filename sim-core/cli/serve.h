@@ -3,17 +3,8 @@
 // runs instead of starting tcpsim per run. The summary of a run is the one `tcpsim run` prints at
 // the same trace level, to the bit.
 //
-// Request, one run:   {"id": any, "scenario": {...} | "<JSON text>", "seed"?: N,
-//                      "trace"?: "none" | "summary", "values"?: ["<JSON pointer>", ...]}
-// Request, several runs of one scenario (a grid point's replications):
-//                     {"scenario": ..., "trace"?: ..., "runs": [{"id": any, "seed"?: N}, ...]}
-//                     answered by one line per run, in the order given.
-// Answer:  {"id": ..., "ok": true, "wallSeconds": S, "events": N, "values"?: [...], "summary": {...}}
-//          "values", when the request asks for them, holds the summary's value at each pointer
-//          (json/json_pointer.h's FindInSummary), null where there is none: a caller that stores
-//          the summary's text reads the few values it needs without parsing the summary.
-//          {"id": ..., "ok": false, "error": {"kind": "scenario" | "request" | "memory" |
-//           "internal", "message": "...", "path"?: "$...", "problem"?: "..."}}
+// The protocol, with an example, is ServeHelp() (`tcpsim serve --help`).
+//
 // A successful answer ends with its summary, so that a caller can take the summary's text from the
 // line as it is (to store it) without parsing it. A bad request or scenario answers with an error
 // (a request's error once per run it names) and the process serves on; so does a run that fails
@@ -35,6 +26,9 @@
 namespace tcb::cli {
 
 inline constexpr std::chrono::milliseconds kServeFlushInterval{20};
+
+// `tcpsim serve --help`: the protocol above, with an example.
+std::string ServeHelp();
 
 // `tcpsim serve`: serves stdin until it ends; returns the exit code (0).
 int Serve(const std::vector<std::string>& args);

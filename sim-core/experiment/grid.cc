@@ -1,7 +1,10 @@
 #include "experiment/grid.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "json/json_pointer.h"
 #include "scenario/json_schema.h"
@@ -41,7 +44,106 @@ nlohmann::ordered_json Params(const std::vector<GridAxis>& grid, const std::vect
   return params;
 }
 
+// The scenario schema's node `node` with its $ref followed (local "#/$defs/..." references);
+// nullptr for a reference the walk below cannot follow.
+const json* Deref(const json* node) {
+  constexpr std::string_view kDefs = "#/$defs/";
+  for (int hops = 0; node != nullptr && node->is_object() && node->contains("$ref"); ++hops) {
+    const std::string& ref = node->at("$ref").get_ref<const std::string&>();
+    if (hops > 16 || ref.rfind(kDefs, 0) != 0) return nullptr;
+    const json& defs = ScenarioSchemaDocument().at("$defs");
+    const auto it = defs.find(ref.substr(kDefs.size()));
+    node = it == defs.end() ? nullptr : &*it;
+  }
+  return node;
+}
+
+// The member whose schema is a "const" in every branch of `one_of` (scheme, kind, type), if any.
+std::optional<std::string> Discriminator(const json& one_of) {
+  const json* first = Deref(&one_of.at(0));
+  if (first == nullptr || !first->contains("properties")) return std::nullopt;
+  for (const auto& [key, _] : first->at("properties").items()) {
+    bool everywhere = true;
+    for (const json& raw : one_of) {
+      const json* branch = Deref(&raw);
+      everywhere = everywhere && branch != nullptr && branch->contains("properties") &&
+                   branch->at("properties").contains(key) && branch->at("properties").at(key).contains("const");
+    }
+    if (everywhere) return key;
+  }
+  return std::nullopt;
+}
+
+// The branch of a oneOf whose discriminator `key` is `value`; nullptr when none is.
+const json* BranchNamed(const json& one_of, const std::string& key, const json& value) {
+  for (const json& raw : one_of) {
+    const json* branch = Deref(&raw);
+    if (branch != nullptr && branch->at("properties").at(key).at("const") == value) return branch;
+  }
+  return nullptr;
+}
+
+// The schema `node` applies to `instance`: its $ref followed and, for a oneOf, the branch the
+// instance's discriminator chooses (nullptr when the walk cannot tell which).
+const json* SchemaFor(const json* node, const json& instance) {
+  node = Deref(node);
+  if (node == nullptr || !node->contains("oneOf")) return node;
+  const std::optional<std::string> key = Discriminator(node->at("oneOf"));
+  if (!key || !instance.is_object() || !instance.contains(*key)) return nullptr;
+  return BranchNamed(node->at("oneOf"), *key, instance.at(*key));
+}
+
+// The schema of the member `token` of `instance`, whose schema is `node`; nullptr if unknown.
+const json* MemberSchema(const json* node, const json& instance, const std::string& token) {
+  node = SchemaFor(node, instance);
+  if (node == nullptr) return nullptr;
+  if (instance.is_object()) {
+    if (node->contains("properties") && node->at("properties").contains(token)) return &node->at("properties").at(token);
+    if (node->contains("additionalProperties") && node->at("additionalProperties").is_object()) {
+      return &node->at("additionalProperties");
+    }
+  } else if (instance.is_array() && node->contains("items")) {
+    return &node->at("items");
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+std::optional<std::string> SetGridValue(json& scenario, std::string_view pointer, json value) {
+  const std::optional<std::vector<std::string>> tokens = ParseJsonPointer(pointer);
+  if (!tokens || tokens->empty()) return SetAtPointer(scenario, pointer, std::move(value));
+  // Down to the parent of the member set, the document and its schema side by side.
+  const json* schema = &ScenarioSchemaDocument();
+  json* parent = &scenario;
+  for (size_t i = 0; i + 1 < tokens->size() && schema != nullptr; ++i) {
+    const std::string& token = (*tokens)[i];
+    schema = MemberSchema(schema, *parent, token);
+    if (parent->is_object() && parent->contains(token)) {
+      parent = &parent->at(token);
+    } else if (const std::optional<size_t> index = JsonPointerIndex(token); parent->is_array() && index && *index < parent->size()) {
+      parent = &parent->at(*index);
+    } else {
+      schema = nullptr;  // SetAtPointer names what is missing.
+    }
+  }
+  const json* choice = schema == nullptr ? nullptr : Deref(schema);
+  if (choice != nullptr && parent->is_object() && choice->contains("oneOf")) {
+    const json& one_of = choice->at("oneOf");
+    const std::string& member = tokens->back();
+    const json* branch = Discriminator(one_of) == member ? BranchNamed(one_of, member, value) : nullptr;
+    if (branch != nullptr) {
+      json chosen = json::object();
+      for (const auto& [key, old] : parent->items()) {
+        if (branch->at("properties").contains(key)) chosen[key] = old;
+      }
+      chosen[member] = std::move(value);
+      *parent = std::move(chosen);
+      return std::nullopt;
+    }
+  }
+  return SetAtPointer(scenario, pointer, std::move(value));
+}
 
 GridPlan PlanGrid(const json& scenario, const std::vector<GridAxis>& grid, int replications) {
   if (replications < 1) throw ScenarioError("$.replications", "must be at least 1");
@@ -62,7 +164,7 @@ GridPlan PlanGrid(const json& scenario, const std::vector<GridAxis>& grid, int r
     value_seeds.clear();
     for (size_t i = 0; i < axis.values.size(); ++i) {
       json doc = scenario;
-      if (auto refused = SetAtPointer(doc, axis.pointer, axis.values[i])) throw ScenarioError(at, *refused);
+      if (auto refused = SetGridValue(doc, axis.pointer, axis.values[i])) throw ScenarioError(at, *refused);
       try {
         const json normalised = ParseScenario(doc).document;
         durations.push_back(normalised.at("durationS").get<double>());
@@ -78,7 +180,7 @@ GridPlan PlanGrid(const json& scenario, const std::vector<GridAxis>& grid, int r
   for (std::vector<size_t>& values : CartesianProduct(axis_values)) {
     GridPoint point;
     point.scenario = scenario;
-    for (size_t k = 0; k < grid.size(); ++k) SetAtPointer(point.scenario, grid[k].pointer, grid[k].values[values[k]]);
+    for (size_t k = 0; k < grid.size(); ++k) SetGridValue(point.scenario, grid[k].pointer, grid[k].values[values[k]]);
     if (grid.empty()) {
       point.seed = plan.normalised.at("seed").get<uint64_t>();
       point.duration_s = plan.normalised.at("durationS").get<double>();

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +20,18 @@ inline constexpr uint64_t kMaxSeed = 9007199254740991ULL;
 // Every combination of one value index per axis, the first axis varying slowest:
 // {{0, 1}, {0, 1, 2}} -> {0,0} {0,1} {0,2} {1,0} {1,1} {1,2}. No axes: one empty point.
 std::vector<std::vector<size_t>> CartesianProduct(const std::vector<std::vector<size_t>>& axis_values);
+
+// Sets `value` at `pointer` in a scenario document, as a grid point does: as SetAtPointer
+// (json/json_pointer.h), with one rule of the scenario schema's. Where the member set is the
+// discriminator of a oneOf (a sharing configuration's "scheme", a topology's "kind", a traffic
+// item's "type"), the value chooses a branch, and the object keeps only the members that branch
+// has: "/hosts/left0/sharing/scheme" swept over independent and etcp gives {"scheme":
+// "independent"} and {"scheme": "etcp", "tickets": ...} from a base scenario whose E-TCP host
+// sets tickets, each scheme otherwise with its own defaults. A value that names no branch is set
+// as it is (the scenario's validation then names it). Any value may be a whole object or array
+// ("/hosts/left0/sharing": [{"scheme": "independent"}, {"scheme": "etcp", "tickets": "content"}]).
+// Returns the problem in words when the pointer cannot be set, as SetAtPointer.
+std::optional<std::string> SetGridValue(nlohmann::json& scenario, std::string_view pointer, nlohmann::json value);
 
 // One axis of a batch's grid: the values to set at `pointer` in the base scenario.
 struct GridAxis {

@@ -97,6 +97,55 @@ TEST(GridTest, ErrorsNameTheScenarioTheValueOrTheCombination) {
       << combination;
 }
 
+// The scheme sweep of a scenario whose E-TCP host sets tickets: each point keeps only the members
+// its scheme has, so independent and Careful Resume do not inherit E-TCP's tickets.
+TEST(GridTest, ASchemeAxisKeepsOnlyTheMembersOfEachScheme) {
+  json base = json::parse(*PresetText("scheme-etcp"));
+  ASSERT_EQ(base["hosts"]["left0"]["sharing"], json::parse(R"({"scheme": "etcp", "tickets": "html-pre"})"));
+  const GridPlan plan = PlanGrid(base, {{"/hosts/left0/sharing/scheme", {"independent", "etcp", "careful-resume"}}}, 1);
+  ASSERT_EQ(plan.points.size(), 3u);
+  EXPECT_EQ(plan.points[0].scenario["hosts"]["left0"]["sharing"], json::parse(R"({"scheme": "independent"})"));
+  EXPECT_EQ(plan.points[1].scenario["hosts"]["left0"]["sharing"], json::parse(R"({"scheme": "etcp", "tickets": "html-pre"})"));
+  EXPECT_EQ(plan.points[2].scenario["hosts"]["left0"]["sharing"], json::parse(R"({"scheme": "careful-resume"})"));
+  // Members both schemes have stay: RFC 9040's scope under E-TCP.
+  base["hosts"]["left0"]["sharing"] = {{"scheme", "rfc9040-temporal"}, {"scope", "network"}, {"merge", "mean"}};
+  const GridPlan scoped = PlanGrid(base, {{"/hosts/left0/sharing/scheme", {"etcp"}}}, 1);
+  EXPECT_EQ(scoped.points[0].scenario["hosts"]["left0"]["sharing"], json::parse(R"({"scheme": "etcp", "scope": "network"})"));
+  // A scheme the schema does not know is set as it is, and the scenario's validation names it.
+  const std::string unknown = ErrorOf([&] { PlanGrid(base, {{"/hosts/left0/sharing/scheme", {"vegas"}}}, 1); });
+  EXPECT_EQ(unknown.rfind("$.grid['/hosts/left0/sharing/scheme'][0]: makes $.scenario.hosts.left0.sharing", 0), 0u) << unknown;
+}
+
+// Any value may be a whole object: named sharing configurations, each replacing the host's.
+TEST(GridTest, AValueMayBeAWholeObject) {
+  const json base = json::parse(*PresetText("scheme-etcp"));
+  const std::vector<GridAxis> grid{
+      {"/hosts/left0/sharing", {json{{"scheme", "independent"}}, json{{"scheme", "etcp"}, {"tickets", "content"}}}},
+      {"/traffic/0/bytes", {100000, 200000}}};
+  const GridPlan plan = PlanGrid(base, grid, 1);
+  ASSERT_EQ(plan.points.size(), 4u);
+  EXPECT_EQ(plan.points[1].scenario["hosts"]["left0"]["sharing"], json::parse(R"({"scheme": "independent"})"));
+  EXPECT_EQ(plan.points[3].scenario["hosts"]["left0"]["sharing"], json::parse(R"({"scheme": "etcp", "tickets": "content"})"));
+}
+
+// The discriminator rule applies wherever the schema has one, and nowhere else.
+TEST(GridTest, SetGridValueChoosesABranchByItsDiscriminatorOnly) {
+  json doc = Base();
+  // A plain member: as SetAtPointer.
+  EXPECT_EQ(SetGridValue(doc, "/tcp/flavor", "sack"), std::nullopt);
+  EXPECT_EQ(doc["tcp"]["flavor"], "sack");
+  // A topology's kind: the dumbbell's members that a single link has are kept, the others dropped.
+  json topology = doc;
+  EXPECT_EQ(SetGridValue(topology, "/topology/kind", "single-link"), std::nullopt);
+  for (const auto& [key, _] : topology["topology"].items()) {
+    EXPECT_TRUE(key == "kind" || doc["topology"].contains(key)) << key;
+    EXPECT_NE(key, "pairs");
+  }
+  // Errors are SetAtPointer's.
+  json shared = json::parse(*PresetText("scheme-etcp"));
+  EXPECT_EQ(SetGridValue(shared, "/hosts/nowhere/sharing/scheme", "etcp"), "/hosts has no \"nowhere\"");
+}
+
 TEST(GridTest, TheLastReplicationsSeedMustStayBelowTwoToThe53) {
   EXPECT_EQ(ErrorOf([&] { PlanGrid(Base(), {{"/seed", {1, kMaxSeed}}}, 2); }),
             "$.replications: seed 9007199254740991 + 1 is beyond 2^53 - 1");

@@ -42,16 +42,19 @@ for (const table of columns.tables) {
     const unit = c.unit ? ` [${c.unit}]` : '';
     lines.push(`  /** ${c.description}${unit} */`, `  ${c.key}: ${arrayTypes[c.type]};`);
     meta[table.name][c.key] = {
+      member: c.member,
       description: c.description,
       ...(c.unit ? { unit: c.unit } : {}),
       ...(c.indexes ? { indexes: c.indexes } : {}),
+      ...(c.infinite ? { infinite: true } : {}),
       ...(c.labels ? { labels: c.labels } : {}),
+      ...(c.display ? { display: c.display } : {}),
     };
   }
   lines.push('}', '');
 }
 lines.push(
-  "/** Each column's meaning, unit, the name list it indexes, and the names of a state column's values, by table and key: for axis labels and legends. */",
+  "/** Each column's C++ member name, meaning, unit, the name list it indexes, whether -1 means infinite, the names of a state column's values, and how the dashboard shows it, by table and key: for axis labels, legends and CSV headers. */",
   `export const columnInfo = ${JSON.stringify(meta, null, 2)} as const;`,
   '',
 );

@@ -7,6 +7,7 @@ export * from './types.js';
 export { columnInfo } from './generated/columns.js';
 export * from './errors.js';
 export * from './json-pointer.js';
+export * from './grid.js';
 export {
   Simulator,
   type SimulatorOptions,

@@ -4,7 +4,8 @@
 // sim-core/json/json_pointer_cases.json. It stays TypeScript rather than a call into the
 // module because the dashboard edits scenarios synchronously, while the module lives in a worker.
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON value, as JSON.parse returns it. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** The pointer's decoded reference tokens ("/a~1b/0" -> ["a/b", "0"]), or undefined when it is not a pointer. */
 export function parsePointer(pointer: string): string[] | undefined {

@@ -11,6 +11,8 @@ import {
   createSimulator,
   getPreset,
   planGrid,
+  gridPointCount,
+  gridRunCount,
   summarizeSamples,
   listPresets,
   OutOfMemoryError,
@@ -232,6 +234,10 @@ describe('invalid input', () => {
       plan.points.map((p) => Object.values(p.params)),
       [[20, 1], [20, 2], [5, 1], [5, 2], [10, 1], [10, 2]],
     );
+    // The counts the service and the dashboard take before planning are the plan's.
+    assert.equal(gridPointCount(request.grid), plan.points.length);
+    assert.equal(gridRunCount(request.grid, request.replications), plan.points.length * request.replications);
+    assert.equal(gridPointCount({}), (await planGrid({ scenario: request.scenario })).points.length);
 
     const bad = { ...request, grid: { '/durationS': [1, -1] } };
     const nativeBad = await tcpsim(['grid', '-'], JSON.stringify(bad));

@@ -2,11 +2,13 @@
 // reproductions of the seed papers `/reproduce` and `/reproduce/:experiment`, a reproduction
 // run on the server `/r/:id`, "What would reuse give my traffic?" `/reuse`, and "tcpsim against
 // Linux" `/linux` (the stored calibration against the kernel).
-import { lazy, Suspense, useContext } from 'react';
+import { lazy, Suspense, useContext, useRef } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { ServerBanner, ServerContext, ServerProvider } from './components/ServerStatus';
+import { SkipLink } from './components/SkipLink';
 import { ExperimentPage } from './pages/ExperimentPage';
 import { Explorer } from './pages/Explorer';
+import { isExplorerEdit } from './pages/explorer/useScenarioInUrl';
 
 // Pages other than the explorer load when first visited: the explorer's first plot does not wait
 // for their code (the reproductions page brings a Markdown renderer).
@@ -20,11 +22,14 @@ const LinuxCalibrationPage = lazy(() => import('./pages/LinuxCalibrationPage').t
 function Shell() {
   const server = useContext(ServerContext);
   const location = useLocation();
+  // A new explorer for every navigation to it, but not for the explorer's own address updates
+  // (its scenario as it is edited: pages/explorer/useScenarioInUrl.ts).
+  const explorerKeyRef = useRef('');
+  if (!isExplorerEdit(location.state)) explorerKeyRef.current = location.search + (location.key ?? '');
+  const explorerKey = explorerKeyRef.current;
   return (
     <>
-      <a className="skip" href="#content">
-        Skip to content
-      </a>
+      <SkipLink target="content">Skip to content</SkipLink>
       <header className="top">
         <h1>tcb-lab</h1>
         <nav aria-label="Main">
@@ -39,10 +44,10 @@ function Shell() {
         <span className="tagline">TCP control block sharing, simulated in your browser</span>
       </header>
       <ServerBanner state={server} />
-      <div id="content">
+      <div id="content" tabIndex={-1}>
         <Suspense fallback={<main className="page"><p>Loading…</p></main>}>
         <Routes>
-          <Route path="/" element={<Explorer key={location.search + (location.key ?? '')} />} />
+          <Route path="/" element={<Explorer key={explorerKey} />} />
           <Route path="/e/:id" element={<ExperimentPage />} />
           <Route path="/b/:id" element={<BatchPage />} />
           <Route path="/presets" element={<PresetsPage />} />

@@ -9,3 +9,11 @@ export const scenarioSchema = schemaJson as unknown as SchemaNode;
 export const schemeNames: string[] = (scenarioSchema.$defs?.sharing?.oneOf ?? [])
   .map((b) => String((b.properties?.scheme as SchemaNode | undefined)?.const ?? ''))
   .filter(Boolean);
+
+/**
+ * Schemes whose group has one window that its members draw from (their share is what they have in
+ * flight): those the schema marks x-one-window.
+ */
+export const oneWindowSchemes: ReadonlySet<string> = new Set(
+  (scenarioSchema.$defs?.sharing?.oneOf ?? []).filter((b) => b['x-one-window']).map((b) => String((b.properties?.scheme as SchemaNode | undefined)?.const ?? '')),
+);

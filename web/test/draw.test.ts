@@ -1,7 +1,7 @@
 // The marks drawn through the Painter interface, recorded as SVG (the export path).
 import { scaleLinear } from 'd3-scale';
 import { describe, expect, it } from 'vitest';
-import { drawStep, drawStepLevels } from '../src/charts/charts';
+import { drawStep, drawStepLevels } from '../src/charts/marks/primitives';
 import { SvgPainter } from '../src/charts/painter';
 
 describe('drawStep', () => {

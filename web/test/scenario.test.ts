@@ -1,23 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { findInSummary, jsonPathToPointer, type Scenario } from '@tcb-lab/sim';
 import schema from '@schema/scenario.schema.json';
-import {
-  parseValues, runCount, scalarPointers, schemesOf, setPointer, withScheme,
-} from '../src/data/scenarioEdit';
+import { scalarPointers, schemesOf, withScheme } from '../src/data/scenarioEdit';
+import { gridPointerOf, parseRange, parseValues, valueLabel } from '../src/data/sweepValues';
 import { firstSentence, groupPresets, paperOf, referenceOf } from '../src/data/presets';
 import { branchLabel, controlOf, discriminator, initialValue, labelOf, matchBranch, parseNumberInput, resolve, type SchemaNode } from '../src/data/schemaForm';
 
 const root = schema as unknown as SchemaNode;
 
 describe('JSON Pointers and error paths', () => {
-  it('reads and writes without touching the original', () => {
+  it('reads escaped tokens', () => {
     const doc = { a: { 'b/c': [1, 2] } };
     expect(findInSummary(doc, '/a/b~1c/1')).toBe(2);
-    const next = setPointer(doc, '/a/b~1c/0', 9);
-    expect(next.a['b/c']).toEqual([9, 2]);
-    expect(doc.a['b/c']).toEqual([1, 2]);
-    expect(setPointer(doc, '/a/x/y', true)).toEqual({ a: { 'b/c': [1, 2], x: { y: true } } });
-    expect(setPointer(doc, '/a/b~1c', undefined)).toEqual({ a: {} });
   });
 
   it('turns the CLI’s paths into pointers', () => {
@@ -49,10 +43,30 @@ describe('sweeps', () => {
     expect(parseValues('0.1:0.5:0.1')).toEqual([0.1, 0.2, 0.3, 0.4, 0.5]);
     expect(() => parseValues('1:5:0')).toThrow(/step/);
     expect(parseValues('')).toEqual([]);
+    // A string with colons is not a range.
+    expect(parseValues('a:b:c')).toEqual(['a:b:c']);
+    expect(() => parseRange('0:100:1', 12)).toThrow('a range may have at most 12 values (this one has 101)');
   });
-  it('counts runs', () => {
-    expect(runCount({ '/a': [1, 2, 3], '/b': ['x', 'y'] }, 5)).toBe(30);
-    expect(runCount({}, 4)).toBe(4);
+  it('reads JSON values whole: objects in a list are not split at their commas', () => {
+    const schemes = [{ scheme: 'independent' }, { scheme: 'etcp', tickets: 'content' }];
+    expect(parseValues('{"scheme": "independent"}, {"scheme": "etcp", "tickets": "content"}')).toEqual(schemes);
+    expect(parseValues(JSON.stringify(schemes))).toEqual(schemes);
+    expect(parseValues('[1, 2], [3]')).toEqual([[1, 2], [3]]);
+    expect(parseValues('"a, b", c')).toEqual(['a, b', 'c']);
+    expect(() => parseValues('{"scheme": etcp}')).toThrow(/is not JSON/);
+  });
+  it('labels values without JSON quotes, sharing configurations by their scheme', () => {
+    expect(valueLabel('etcp')).toBe('etcp');
+    expect(valueLabel(4)).toBe('4');
+    expect(valueLabel({ scheme: 'etcp', tickets: 'content' })).toBe('etcp (tickets content)');
+    expect(valueLabel({ scheme: 'independent' })).toBe('independent');
+    expect(valueLabel({ packets: 10 })).toBe('{"packets":10}');
+  });
+  it('finds the grid pointer an error path names', () => {
+    expect(gridPointerOf("$.grid['/tcp/flavor'][2]", ['/durationS', '/tcp/flavor'])).toBe('/tcp/flavor');
+    expect(gridPointerOf("$.grid['/tcp/flavor']", ['/tcp/flavor'])).toBe('/tcp/flavor');
+    expect(gridPointerOf("$.grid['/tcp/flavorX'][0]", ['/tcp/flavor'])).toBeUndefined();
+    expect(gridPointerOf('$.scenario.tcp', ['/tcp'])).toBeUndefined();
   });
   it('lists scalar pointers', () => {
     expect(scalarPointers({ a: 1, b: { c: 'x', d: [true] } })).toEqual(['/a', '/b/c', '/b/d/0']);
@@ -141,5 +155,24 @@ describe('first sentences', () => {
       "E-TCP's ensemble sharing with fair tickets (Fig. 4): a transfer starts.",
     );
     expect(firstSentence('As in Fig. 5 of the paper. Next.')).toBe('As in Fig. 5 of the paper.');
+  });
+});
+
+describe('parameters in words', () => {
+  const scenario = { schemaVersion: 1, tcp: { initialWindow: 2 }, topology: { kind: 'dumbbell', pairs: 2, bottleneck: { bandwidthMbps: 2, delayMs: 40, queue: { packets: 15 } }, access: { bandwidthMbps: 10, delayMs: 1 } }, hosts: { left0: { sharing: { scheme: 'etcp' } } } };
+  it('labels a pointer from the schema, with its unit', async () => {
+    const { pointerLabel } = await import('../src/data/schemaForm');
+    expect(pointerLabel(root, scenario, '/topology/bottleneck/bandwidthMbps')).toBe('bottleneck bandwidth (Mb/s)');
+    expect(pointerLabel(root, scenario, '/topology/bottleneck/queue/packets')).toBe('queue packets');
+    expect(pointerLabel(root, scenario, '/hosts/left0/sharing/scheme')).toBe("left0's sharing scheme");
+    expect(pointerLabel(root, scenario, '/hosts/*/sharing/scheme')).toBe("every host's sharing scheme");
+  });
+  it('starts a scheme comparison at the host that names a scheme, or every host', async () => {
+    const { schemeAxis, compareParameter } = await import('../src/data/scenarioEdit');
+    expect(schemeAxis(scenario as unknown as Scenario).pointer).toBe('/hosts/left0/sharing/scheme');
+    const plain = schemeAxis({ schemaVersion: 1 } as unknown as Scenario);
+    expect(plain.pointer).toBe('/hosts/*/sharing/scheme');
+    expect(plain.scenario.hosts).toEqual({ '*': { sharing: { scheme: 'independent' } } });
+    expect(compareParameter(scenario as unknown as Scenario)).toEqual({ pointer: '/topology/bottleneck/bandwidthMbps', values: [1, 2, 4] });
   });
 });

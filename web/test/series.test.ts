@@ -133,11 +133,12 @@ describe('every TCP series column per flow', () => {
     bbr.series!.tcp.bbrState.set([1, 1, 0, 3, 0]);
     const bbrFlows = bbrWindows(flowWindows(bbr));
     expect(bbrFlows.map((w) => w.name)).toEqual(['a']);
-    expect(Array.from(windowColumn('btlBw').values(bbrFlows[0]))).toEqual([0, 9e6, 9.5e6]);
-    expect(Array.from(windowColumn('bbrMinRtt').values(bbrFlows[0]))).toEqual([NaN, 0.04, 0.04]);
+    // 0 is no estimate yet (columns.json's display: zero none).
+    expect(Array.from(windowColumn('btlBwBps').values(bbrFlows[0]))).toEqual([NaN, 9e6, 9.5e6]);
+    expect(Array.from(windowColumn('bbrMinRttNs').values(bbrFlows[0]))).toEqual([NaN, 0.04, 0.04]);
     expect(otherSeriesColumns(flowWindows(bbr))).toEqual(['rttvarNs']);
     expect(bbrWindows(windows)).toEqual([]);
-    const column = windowColumn('series:rttvarNs');
+    const column = windowColumn('rttvarNs');
     expect(Array.from(column.values(windows[0]))).toEqual(Array.from(windows[0].columns.rttvarNs));
     const closed = closedWindows(windows, result);
     for (const w of closed) expect(w.columns.rttvarNs.length).toBe(w.t.length);

@@ -78,23 +78,42 @@ describe('cubicKMarks', () => {
 describe('the W_max and pacing-gain columns', () => {
   it('reads W_max where CUBIC set it, none elsewhere', () => {
     const w = flowWindows(withColumn('wMaxBytes', [0, 3000, 0, 4000, 0]));
-    expect(Array.from(windowColumn('wMax').values(w[0]))).toEqual([NaN, 3000, 4000]);
-    expect(windowColumn('wMax').csv(NaN)).toBe('');
+    expect(Array.from(windowColumn('wMaxBytes').values(w[0]))).toEqual([NaN, 3000, 4000]);
+    expect(windowColumn('wMaxBytes').csv(NaN)).toBe('');
   });
 
   it('reads the pacing gain in thousandths as a factor', () => {
     const w = flowWindows(withColumn('bbrPacingGainMilli', [2885, 347, 0, 1250, 0]));
-    expect(Array.from(windowColumn('pacingGain').values(w[0]))).toEqual([2.885, 0.347, 1.25]);
-    expect(windowColumn('pacingGain').format(1.25)).toBe('1.25×');
+    expect(Array.from(windowColumn('bbrPacingGainMilli').values(w[0]))).toEqual([2.885, 0.347, 1.25]);
+    expect(windowColumn('bbrPacingGainMilli').format(1.25)).toBe('1.25×');
   });
 
   it('puts W_max, K and the Careful Resume band on the cwnd plot, BBR’s state on its own', () => {
     const cwnd = windowViews.find((v) => v.key === 'cwnd')!;
-    expect(cwnd.columns).toContain('wMax');
+    expect(cwnd.columns).toContain('wMaxBytes');
     expect(cwnd.cubicK).toBe(true);
     expect(cwnd.band).toBe('crPhase');
     const bbr = windowViews.find((v) => v.key === 'bbr-state')!;
-    expect(bbr.columns).toEqual(['pacingGain']);
+    expect(bbr.columns).toEqual(['bbrPacingGainMilli']);
     expect(bbr.band).toBe('bbrState');
+  });
+
+  it('takes every label, line, unit and CSV header from sim-core/trace/columns.json', () => {
+    const shown = (key: string) => {
+      const c = windowColumn(key);
+      return [c.label, c.csvName, c.dashed ? 'dashed' : c.dotted ? 'dotted' : 'solid'];
+    };
+    expect(shown('cwndBytes')).toEqual(['cwnd', 'cwnd_bytes', 'solid']);
+    expect(shown('ssthreshBytes')).toEqual(['ssthresh', 'ssthresh_bytes', 'dashed']);
+    expect(shown('srttNs')).toEqual(['srtt', 'srtt_s', 'solid']);
+    expect(shown('wMaxBytes')).toEqual(['W_max', 'w_max_bytes', 'dotted']);
+    expect(shown('bbrPacingGainMilli')).toEqual(['pacing gain', 'bbr_pacing_gain', 'solid']);
+    expect(shown('btlBwBps')).toEqual(['BBR bandwidth', 'btl_bw_bps', 'dashed']);
+    // Infinite ssthresh (-1), a 0 that has a word, and a column with no display, as recorded.
+    expect(windowColumn('ssthreshBytes').format(NaN)).toBe('∞');
+    expect(windowColumn('ssthreshBytes').csv(NaN)).toBe('infinite');
+    expect(windowColumn('pacingBps').format(0)).toBe('not paced');
+    expect(windowColumn('pacingBps').format(2.5e6)).toBe('2.5 Mb/s');
+    expect(windowColumn('rttvarNs').label).toBe('rttvarNs');
   });
 });

@@ -29,4 +29,10 @@ describe('cwndThumbnail', () => {
     expect(line.d.match(/M/g)!.length).toBe(2);
     expect(cwndThumbnail([], 10, 10)).toEqual([]);
   });
+
+  it('writes no NaN where a connection closes inside a pixel column', () => {
+    const lines = cwndThumbnail([win(0, [0, 1, 1.001, 3], [100, 200, NaN, 100]), win(1, [0, 0.5, 0.5001], [50, 60, NaN])], 10, 11);
+    for (const l of lines) expect(l.d).not.toMatch(/NaN/);
+    expect(lines).toHaveLength(2);
+  });
 });

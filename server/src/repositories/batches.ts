@@ -17,7 +17,8 @@ import type { Batch, BatchStatus, RunCounts, RunResult, RunStatus, Trace } from 
 
 /**
  * A batch's points in order, each with the count, mean and sample sd of each metric over its done
- * runs (`runs`, `n<i>`, `mean<i>`, `sd<i>` for metricDefinitions[i]); $1 is the batch.
+ * runs (`runs`, `n<i>`, `mean<i>`, `sd<i>`, and `same<i>`: whether its values are all equal, for
+ * metricDefinitions[i]); $1 is the batch.
  *
  * Each point's runs are aggregated on their own, found by the index of (batch_id, point_index,
  * replication), so the statement reads every run of the batch once whatever the planner believes.
@@ -31,7 +32,7 @@ export const pointStatisticsSql = `SELECT p.point_index, p.params, a.*
   FROM batch_points p
   LEFT JOIN LATERAL (
     SELECT count(*) AS runs, ${metricDefinitions
-      .map((m, i) => `count(r.${m.column}) AS n${i}, avg(r.${m.column})::float8 AS mean${i}, stddev_samp(r.${m.column})::float8 AS sd${i}`)
+      .map((m, i) => `count(r.${m.column}) AS n${i}, avg(r.${m.column})::float8 AS mean${i}, stddev_samp(r.${m.column})::float8 AS sd${i}, min(r.${m.column}) = max(r.${m.column}) AS same${i}`)
       .join(', ')}
     FROM runs r WHERE r.batch_id = p.batch_id AND r.point_index = p.point_index AND r.status = 'done'
   ) AS a ON true
@@ -195,6 +196,9 @@ export class BatchRepository {
     const points: BatchPoint[] = pointRows.rows.map((p) => ({
       params: p.params,
       runs: Number(p.runs),
+      // Every replication gave the same value of every metric (or none of it): the seeds reach no
+      // randomness in the scenario. Compared exactly, not by sd, which sums in floating point.
+      identicalReplications: Number(p.runs) >= 2 && metricDefinitions.every((_, i) => Number(p[`n${i}`]) === 0 || (Number(p[`n${i}`]) === Number(p.runs) && p[`same${i}`] === true)),
       stats: Object.fromEntries(
         metricDefinitions.map((m, i) => {
           const n = Number(p[`n${i}`]);

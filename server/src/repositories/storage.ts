@@ -2,7 +2,7 @@
 // fit is refused up front (413 naming the limit and the batch's size) rather than filling the disk
 // run by run: MAX_STORED_RUNS rows in `runs`, and MAX_DATABASE_BYTES for the whole database.
 import type { Pool } from '../db/pool.js';
-import { RequestError } from '../sim/batch.js';
+import { RequestError } from '../responses.js';
 import type { Trace } from '../schemas/batches.js';
 
 export interface StorageLimits {

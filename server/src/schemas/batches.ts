@@ -82,6 +82,10 @@ export const Batch = Type.Object({
     Type.Object({
       params: Type.Record(Type.String(), Type.Unknown()),
       runs: Type.Integer({ description: 'Finished runs of the point.' }),
+      identicalReplications: Type.Boolean({
+        description:
+          'True when the point has two or more finished runs and all gave the same value of every metric: the scenario has no randomness the seeds reach (sd 0: "all replications identical").',
+      }),
       stats: Type.Record(Type.String(), Stats),
     }),
   ),

@@ -4,24 +4,10 @@
 // service's limits. Every point is validated by the simulator before anything is queued, and an
 // error names the grid entry that broke the scenario.
 import type { GridPoint, Scenario } from '@tcb-lab/sim';
-import type { Engine } from './engine.js';
+import { gridPointCount } from '@tcb-lab/sim/grid';
 import { jsonPathChild } from '@tcb-lab/sim/json-pointer';
-
-export class RequestError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly body: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
-/** A scenario error of the simulator, as a 400 whose path is in the request body's terms. */
-export function scenarioError(bodyPath: string, cliPath: string, problem: string, context = ''): RequestError {
-  const path = bodyPath + cliPath.slice(1);
-  return new RequestError(400, `${path}: ${problem}${context}`, { path, problem });
-}
+import { RequestError } from '../responses.js';
+import type { Engine } from './engine.js';
 
 /** A grid point as the batch stores it: sim-core's plan of it without its duration. */
 export type PlannedPoint = Pick<GridPoint, 'params' | 'scenario' | 'seed'>;
@@ -37,10 +23,6 @@ export interface PlanLimits {
   gridPoints: number;
   batchRuns: number;
   durationS: number;
-}
-
-export function countPoints(grid: Record<string, unknown[]>): number {
-  return Object.values(grid).reduce((n, values) => n * values.length, 1);
 }
 
 function tooLarge(message: string, limit: string, value: number, size: number): RequestError {
@@ -67,7 +49,7 @@ export async function planBatch(
   limits: PlanLimits,
 ): Promise<Plan> {
   const pointers = Object.keys(grid);
-  const pointCount = countPoints(grid);
+  const pointCount = gridPointCount(grid);
   if (pointCount > limits.gridPoints) {
     throw tooLarge(`$.grid: ${pointCount} grid points is more than MAX_GRID_POINTS = ${limits.gridPoints}`, 'MAX_GRID_POINTS', limits.gridPoints, pointCount);
   }

@@ -1,7 +1,7 @@
 // Admission for synchronous runs in the API process: at most `concurrent` at once, at most
 // `waiting` queued behind them; beyond that a request is refused at once (429) rather than piling
 // up.
-import { RequestError } from './batch.js';
+import { RequestError } from '../responses.js';
 
 export class Gate {
   #active = 0;

@@ -1,7 +1,7 @@
 // Synchronous runs in the API process (POST /api/runs, and verifying a saved experiment's result):
 // small runs only, limited in simulated and wall time, a few at a time.
 import type { FastifyInstance } from 'fastify';
-import { RequestError, scenarioError } from './batch.js';
+import { RequestError, scenarioError } from '../responses.js';
 import type { RunOutcome, TraceLevel } from './engine.js';
 import { simSchemas } from './schemas.js';
 

@@ -1,11 +1,16 @@
-// Batch submission: parameters to sweep (JSON Pointers with values or ranges) and replications;
-// the run count shows before submitting. Every value is checked against the scenario first.
-import { jsonPathToPointer, type Scenario } from '@tcb-lab/sim';
+// Batch submission: parameters to sweep (JSON Pointers with values, JSON objects or ranges) and
+// replications; the run count shows before submitting. sim-core plans the sweep before it is sent
+// (the plan the server makes), so that an error shows at its parameter. "Compare schemes over a
+// parameter" starts the study the tool is for: the sharing schemes against one parameter.
+import { gridRunCount, jsonPathToPointer, ScenarioError, type Scenario } from '@tcb-lab/sim';
 import { useContext, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, ApiError } from '../api';
-import { parseValues, runCount, scalarPointers, setPointer } from '../data/scenarioEdit';
-import { validateScenario } from '../sim';
+import { compareParameter, scalarPointers, schemeAxis } from '../data/scenarioEdit';
+import { pointerLabel } from '../data/schemaForm';
+import { gridPointerOf, parseValues } from '../data/sweepValues';
+import { scenarioSchema } from '../schema';
+import { planGrid } from '../sim';
 import { ServerContext } from './ServerStatus';
 
 interface Row {
@@ -13,7 +18,10 @@ interface Row {
   values: string;
 }
 
-export function BatchForm({ scenario, valid, title }: { scenario: Scenario; valid: boolean; title: string }) {
+/** The schemes a comparison starts with: no sharing, E-TCP's ensemble, and today's Careful Resume. */
+export const comparedSchemes = ['independent', 'etcp', 'careful-resume'];
+
+export function BatchForm({ scenario, valid, title, onScenario }: { scenario: Scenario; valid: boolean; title: string; onScenario: (s: Scenario) => void }) {
   const navigate = useNavigate();
   const server = useContext(ServerContext);
   const pointers = useMemo(() => scalarPointers(scenario), [scenario]);
@@ -37,7 +45,16 @@ export function BatchForm({ scenario, valid, title }: { scenario: Scenario; vali
   rows.forEach((r, i) => {
     if (r.pointer) grid[r.pointer] = parsed[i].values;
   });
-  const runs = repsError ? 0 : runCount(grid, reps);
+  const runs = repsError ? 0 : gridRunCount(grid, reps);
+
+  const compareSchemes = () => {
+    const axis = schemeAxis(scenario);
+    if (axis.scenario !== scenario) onScenario(axis.scenario);
+    const parameter = compareParameter(axis.scenario);
+    setRows([{ pointer: axis.pointer, values: comparedSchemes.join(', ') }, ...(parameter ? [{ pointer: parameter.pointer, values: parameter.values.join(', ') }] : [])]);
+    setErrors({});
+    setError(null);
+  };
 
   const submit = async () => {
     setError(null);
@@ -47,14 +64,20 @@ export function BatchForm({ scenario, valid, title }: { scenario: Scenario; vali
       if (parsed[i].error) found[i] = parsed[i].error!;
       else if (!r.pointer.startsWith('/')) found[i] = 'a parameter is a JSON Pointer such as /tcp/flavor';
       else if (parsed[i].values.length === 0) found[i] = 'give at least one value';
-      else
-        for (const v of parsed[i].values) {
-          const check = await validateScenario(setPointer(scenario, r.pointer, v));
-          if (!check.valid) {
-            found[i] = `${JSON.stringify(v)}: ${check.error.path}: ${check.error.problem}`;
-            break;
-          }
-        }
+    }
+    if (!Object.keys(found).length && !repsError) {
+      // The plan the server makes (sim-core/experiment/grid.h): every value and combination checked,
+      // the error named at its parameter.
+      try {
+        await planGrid({ scenario, grid, replications: reps });
+      } catch (e) {
+        if (!(e instanceof ScenarioError)) throw e;
+        const row = rows.findIndex((r) => r.pointer === gridPointerOf(e.path, Object.keys(grid)));
+        if (row >= 0) found[row] = `${e.path}: ${e.problem}`;
+        else setError(`${e.path}: ${e.problem}`);
+        setErrors(found);
+        return;
+      }
     }
     setErrors(found);
     if (Object.keys(found).length || repsError) return;
@@ -74,7 +97,15 @@ export function BatchForm({ scenario, valid, title }: { scenario: Scenario; vali
   return (
     <section className="batch-form" aria-label="Batch">
       <p className="hint">
-        A batch runs on the server: every combination of the values below, each replication r with seed = scenario seed + r.
+        A batch runs on the server: every combination of the values below, each replication r with seed = scenario seed + r. A value may be JSON (a whole sharing
+        configuration: <code>{'{"scheme": "etcp", "tickets": "content"}'}</code>), and a parameter ending in <code>sharing/scheme</code> sweeps schemes each with its own
+        defaults.
+      </p>
+      <p>
+        <button type="button" onClick={compareSchemes} data-testid="compare-schemes">
+          Compare schemes over a parameter
+        </button>{' '}
+        <span className="hint">{comparedSchemes.join(', ')}, against a parameter of this scenario.</span>
       </p>
       <datalist id="batch-pointers">
         {pointers.map((p) => (
@@ -82,8 +113,11 @@ export function BatchForm({ scenario, valid, title }: { scenario: Scenario; vali
         ))}
       </datalist>
       {rows.map((r, i) => (
-        <fieldset key={i} className="grid-row">
-          <legend>Parameter {i + 1}</legend>
+        <fieldset key={i} className="grid-row" data-testid="grid-row">
+          <legend>
+            Parameter {i + 1}
+            {r.pointer.startsWith('/') && <span className="hint">: {pointerLabel(scenarioSchema, scenario, r.pointer)}</span>}
+          </legend>
           <label htmlFor={`bp-${i}`}>parameter (JSON Pointer)</label>
           <input
             id={`bp-${i}`}
@@ -92,7 +126,7 @@ export function BatchForm({ scenario, valid, title }: { scenario: Scenario; vali
             aria-invalid={!!errors[i] || undefined}
             onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, pointer: e.target.value.startsWith('$') ? jsonPathToPointer(e.target.value) : e.target.value } : x)))}
           />
-          <label htmlFor={`bv-${i}`}>values (list, or start:stop:step)</label>
+          <label htmlFor={`bv-${i}`}>values (a list, JSON values, or start:stop:step)</label>
           <input id={`bv-${i}`} value={r.values} aria-invalid={!!errors[i] || undefined} onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, values: e.target.value } : x)))} />
           <span className="hint">{parsed[i].error ?? `${parsed[i].values.length} values`}</span>
           <button type="button" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={`Remove parameter ${i + 1}`}>

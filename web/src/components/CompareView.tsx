@@ -3,18 +3,26 @@
 import { jsonPathToPointer, runScenario, type Scenario, type SimulationResult, type TraceLevel } from '@tcb-lab/sim';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FocusProvider } from '../charts/focus';
-import { extentOf, TimeSequenceChart, WindowChart } from '../charts/charts';
+import { EnsembleChart } from '../charts/EnsembleChart';
+import { FigureSource } from '../charts/figure';
+import { WindowChart } from '../charts/FlowSeriesChart';
+import { extentOf } from '../charts/time';
+import { TimeSequenceChart } from '../charts/TimeSequenceChart';
 import type { Domain } from '../charts/Plot';
-import { BarChart } from '../charts/StaticCharts';
+import { BarChart } from '../charts/BarChart';
+import { ConnectionPanel } from './ConnectionPanel';
+import { Stale } from './Stale';
 import { toCsv } from '../data/csv';
 import { lowerBound, upperBound } from '../data/columns';
-import { parseValues, scalarPointers, schemesOf, setPointer, withScheme } from '../data/scenarioEdit';
-import { closedWindows, flowWindows } from '../data/series';
-import { differenceTable, formatValue } from '../data/summary';
+import { scalarPointers, schemesOf, withScheme } from '../data/scenarioEdit';
+import { parseValues, valueLabel } from '../data/sweepValues';
+import { connectionInfos } from '../data/connections';
+import { closedWindows, flowWindows, groupWindows } from '../data/series';
+import { answerMetric, differenceTable, formatValue, identicalVariants } from '../data/summary';
 import { timeSequence, type TimeSequence } from '../data/timeseq';
 import { download } from '../charts/export';
 import { schemeNames } from '../schema';
-import { describeRunError, validateScenario } from '../sim';
+import { describeRunError, planGrid, validateScenario } from '../sim';
 
 interface Variant {
   label: string;
@@ -47,11 +55,17 @@ export function CompareView({
   const [results, setResults] = useState<{ label: string; result: SimulationResult }[] | null>(null);
   const controller = useRef<AbortController | null>(null);
   const pointers = useMemo(() => scalarPointers(scenario), [scenario]);
+  // What the results shown were compared for: other inputs now dim them.
+  const inputs = JSON.stringify({ scenario, trace, dimension, ...(dimension === 'scheme' ? { schemes } : { pointer, valuesText }) });
+  const [comparedInputs, setComparedInputs] = useState<string | null>(null);
 
-  const variants = (): Variant[] => {
+  // A parameter's values are a one-axis grid, planned (and checked) by sim-core as a batch's is.
+  const variants = async (): Promise<Variant[]> => {
     if (dimension === 'scheme') return schemes.map((s) => ({ label: s, scenario: withScheme(scenario, s) }));
     const values = parseValues(valuesText);
-    return values.map((v) => ({ label: `${pointer} = ${JSON.stringify(v)}`, scenario: setPointer(scenario, pointer, v) }));
+    if (values.length < 2) return [];
+    const plan = await planGrid({ scenario, grid: { [pointer]: values } });
+    return plan.points.map((p, i) => ({ label: `${pointer} = ${valueLabel(values[i])}`, scenario: p.scenario as unknown as Scenario }));
   };
 
   const compare = async () => {
@@ -59,9 +73,9 @@ export function CompareView({
     setResults(null);
     let vs: Variant[];
     try {
-      vs = variants();
+      vs = await variants();
     } catch (e) {
-      setError(String(e instanceof Error ? e.message : e));
+      setError(e instanceof Error ? e.message : String(e));
       return;
     }
     if (vs.length < 2) {
@@ -94,6 +108,7 @@ export function CompareView({
         ),
       );
       setResults(out);
+      setComparedInputs(inputs);
     } catch (e) {
       setError(describeRunError(e).message);
     } finally {
@@ -165,7 +180,9 @@ export function CompareView({
       </fieldset>
       {results && (
         <FocusProvider>
-          <CompareResults results={results} plots={plots} />
+          <Stale stale={comparedInputs !== inputs && !progress} what="the comparison">
+            <CompareResults results={results} plots={plots} />
+          </Stale>
         </FocusProvider>
       )}
     </section>
@@ -175,11 +192,21 @@ export function CompareView({
 function CompareResults({ results, plots }: { results: { label: string; result: SimulationResult }[]; plots?: string[] }) {
   const showSeq = !plots || plots.includes('seq');
   const showCwnd = !plots || plots.includes('cwnd') || !showSeq;
-  const rows = useMemo(() => differenceTable(results.map((r) => r.result.summary)), [results]);
+  const summaries = useMemo(() => results.map((r) => r.result.summary), [results]);
+  const rows = useMemo(() => differenceTable(summaries), [summaries]);
   const derived = useMemo(
-    () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: closedWindows(flowWindows(r.result), r.result) })),
+    () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: closedWindows(flowWindows(r.result), r.result), groups: groupWindows(r.result) })),
     [results],
   );
+  // Every variant draws the same panels, so that the panels of one kind line up across the
+  // variants: as many group-window panels as the variant with the most groups has.
+  const groupPanels = Math.max(0, ...derived.map((d) => d.groups.length));
+  // One legend for every panel: the variants run the same traffic, so connection i is the same
+  // connection in each (its first variant's names).
+  const infos = useMemo(() => {
+    const first = results[0].result;
+    return connectionInfos(flowWindows(first).map((w) => w.flow), first.flows, first.summary, null);
+  }, [results]);
   const tEnd = Math.max(...results.map((r) => r.result.summary.simulatedTimeS), 1e-6);
   const full: Domain = useMemo(() => [0, tEnd], [tEnd]);
   const [xDomain, setXDomain] = useState<Domain>(full);
@@ -212,8 +239,33 @@ function CompareResults({ results, plots }: { results: { label: string; result: 
       ...r.values.flatMap((v, i) => (i === 0 ? [v] : [v, r.delta[i], r.relative[i] === null ? null : r.relative[i]! * 100])),
     ]),
   };
+  const key = answerMetric(summaries);
+  const same = identicalVariants(summaries);
+  const base = key.get(summaries[0]);
   return (
     <div className="compare-results">
+      <p className="answer" data-testid="compare-answer" data-metric={key.key}>
+        <strong>{key.label}:</strong>{' '}
+        {summaries.map((s, i) => {
+          const v = key.get(s);
+          const rel = i > 0 && v !== null && base ? ` (${v > base ? '+' : ''}${(((v - base) / base) * 100).toFixed(0)} %)` : '';
+          return (
+            <span key={labels[i]}>
+              {i > 0 ? '; ' : ''}
+              {labels[i]} {formatValue(v)} {key.unit}
+              {rel}
+            </span>
+          );
+        })}
+        .
+      </p>
+      {same.map((s, i) =>
+        s.same >= 0 ? (
+          <p key={labels[i]} className="note" data-testid="compare-identical" data-variant={labels[i]}>
+            {labels[i]} gives exactly the numbers {labels[s.same]} gives: {s.reason}.
+          </p>
+        ) : null,
+      )}
       <h3>
         Difference table (Δ against {labels[0]}){' '}
         <button type="button" onClick={() => download('comparison.csv', toCsv(table), 'text/csv')}>
@@ -276,13 +328,26 @@ function CompareResults({ results, plots }: { results: { label: string; result: 
           bars={{ categories: labels, series: [{ name: 'mean completion time', values: results.map((r) => r.result.summary.run.meanCompletionTimeS) }] }}
         />
       )}
+      <ConnectionPanel infos={infos} />
       <div className="multiples" style={{ gridTemplateColumns: `repeat(${Math.min(results.length, 3)}, minmax(0, 1fr))` }}>
-        {derived.map((d) => (
-          <div key={d.label} className="multiple" data-variant={d.label}>
-            <h4>{d.label}</h4>
-            {showSeq && d.ts && <TimeSequenceChart ts={d.ts} yShared={seqShared} title={`Time–sequence: ${d.label}`} {...time} />}
-            {showCwnd && d.windows.length > 0 && <WindowChart windows={d.windows} yShared={cwndShared} title={`cwnd: ${d.label}`} {...time} />}
-          </div>
+        {derived.map((d, v) => (
+          <FigureSource.Provider key={d.label} value={`Scenario ${results[v].result.summary.scenario.name} (${d.label}), seed ${results[v].result.summary.scenario.seed}; tcb-lab resultHash ${results[v].result.summary.resultHash}.`}>
+            <div className="multiple" data-variant={d.label}>
+              <h4>{d.label}</h4>
+              {showSeq && d.ts && <TimeSequenceChart ts={d.ts} yShared={seqShared} title={`Time–sequence: ${d.label}`} {...time} />}
+              {showCwnd && d.windows.length > 0 && <WindowChart windows={d.windows} yShared={cwndShared} title={`cwnd: ${d.label}`} {...time} />}
+              {showCwnd &&
+                Array.from({ length: groupPanels }, (_, g) =>
+                  d.groups[g] ? (
+                    <EnsembleChart key={g} group={d.groups[g]} flowNames={results[v].result.flows} {...time} />
+                  ) : (
+                    <p key={g} className="note multiple-none" data-plot-none="ensemble">
+                      {g === 0 ? `${d.label}: no group window (its connections each keep their own).` : `${d.label}: no further group.`}
+                    </p>
+                  ),
+                )}
+            </div>
+          </FigureSource.Provider>
         ))}
       </div>
     </div>

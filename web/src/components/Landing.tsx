@@ -16,10 +16,10 @@ export interface Question {
 export const questions: Question[] = [
   {
     text: 'Would sharing speed up my web page?',
-    how: 'The same pages to two clients, beside an FTP transfer: independent connections against one E-TCP ensemble and TCP-INT, on the same seed.',
-    preset: 'scheme-etcp',
+    how: 'E-TCP’s java page fetched three times over HTTP/1.1’s six connections: its HTML and total page time with independent connections, one E-TCP ensemble and TCP-INT, on the same seed.',
+    preset: 'web-page-sharing',
     schemes: ['independent', 'etcp', 'tcp-int'],
-    plots: ['seq'],
+    plots: ['cwnd'],
   },
   {
     text: 'Should a repeat visit reuse congestion state?',
@@ -47,6 +47,9 @@ export const questions: Question[] = [
 
 export const questionLink = (q: Question) => `/?preset=${q.preset}&mode=compare&schemes=${q.schemes.join(',')}&plots=${q.plots.join(',')}`;
 
+/** Where a question's link goes: its own view (started at once: ?run=1), or its preset in compare mode. */
+export const questionTarget = (q: Question) => (q.view ? `${q.view}?run=1` : questionLink(q));
+
 export function Landing() {
   return (
     <section className="landing" aria-labelledby="landing-title" data-testid="landing">
@@ -58,7 +61,7 @@ export function Landing() {
       <ul className="questions">
         {questions.map((q) => (
           <li key={q.text}>
-            <Link to={q.view ?? questionLink(q)} className="question">
+            <Link to={questionTarget(q)} className="question">
               {q.text}
             </Link>
             <span className="hint">

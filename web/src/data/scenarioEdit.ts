@@ -1,29 +1,5 @@
-// Editing scenarios: values set at JSON Pointers (the pointer rules themselves are @tcb-lab/sim's),
-// the sharing scheme of every host, sweep values and run counts.
-import { parsePointer, toPointer, type Scenario } from '@tcb-lab/sim';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** A copy of doc with the value at pointer replaced (parents created as objects); undefined deletes. */
-export function setPointer<T>(doc: T, pointer: string, value: unknown): T {
-  const tokens = parsePointer(pointer);
-  if (!tokens) throw new Error(`not a JSON Pointer: ${pointer}`);
-  if (tokens.length === 0) return value as T;
-  const copy = (structuredClone(doc) ?? {}) as unknown as Record<string, Json>;
-  let node: Record<string, Json> | Json[] = copy;
-  for (let i = 0; i < tokens.length - 1; i++) {
-    const t = tokens[i];
-    const next = (node as Record<string, Json>)[t];
-    if (next === null || typeof next !== 'object') (node as Record<string, Json>)[t] = {};
-    node = (node as Record<string, Json>)[t] as Record<string, Json>;
-  }
-  const last = tokens[tokens.length - 1];
-  if (value === undefined) {
-    if (Array.isArray(node)) node.splice(Number(last), 1);
-    else delete node[last];
-  } else (node as Record<string, Json>)[last] = value as Json;
-  return copy as unknown as T;
-}
+// Editing scenarios: the sharing scheme of every host, and the pointers a sweep can vary.
+import { toPointer, type Scenario } from '@tcb-lab/sim';
 
 /** The sharing schemes the scenario's hosts use (independent when none is set). */
 export function schemesOf(scenario: Scenario): string[] {
@@ -54,31 +30,37 @@ export function scalarPointers(doc: unknown, base: (string | number)[] = []): st
 }
 
 /**
- * Values of a sweep from text: a comma-separated list (`1, 2, 4`, `reno, sack`) or a range
- * `start:stop:step` (inclusive). Numbers and JSON literals are parsed; anything else is a string.
+ * Where a sweep of schemes sets the scheme: the first host that names one, or "*" (every host)
+ * when none does, in which case the scenario gains hosts["*"].sharing = independent first. The
+ * grid's scheme axis (sim-core/experiment/grid.h) keeps each host's options the scheme has.
  */
-export function parseValues(text: string): unknown[] {
-  const trimmed = text.trim();
-  if (trimmed === '') return [];
-  const range = /^(-?[\d.e+-]+)\s*:\s*(-?[\d.e+-]+)\s*:\s*([\d.e+-]+)$/.exec(trimmed);
-  if (range) {
-    const [start, stop, step] = range.slice(1).map(Number);
-    if (!(step > 0) || !Number.isFinite(start) || !Number.isFinite(stop)) throw new Error('a range is start:stop:step with step > 0');
-    const count = Math.floor((stop - start) / step + 1e-9) + 1;
-    if (count > 10000) throw new Error('a range may have at most 10000 values');
-    return Array.from({ length: Math.max(0, count) }, (_, i) => Number((start + i * step).toPrecision(12)));
-  }
-  return trimmed.split(',').map((part) => {
-    const s = part.trim();
-    try {
-      return JSON.parse(s) as unknown;
-    } catch {
-      return s;
-    }
-  });
+export function schemeAxis(scenario: Scenario): { scenario: Scenario; pointer: string } {
+  const hosts = (scenario.hosts ?? {}) as Record<string, { sharing?: { scheme: string } }>;
+  const named = Object.keys(hosts).find((h) => hosts[h].sharing);
+  if (named) return { scenario, pointer: toPointer(['hosts', named, 'sharing', 'scheme']) };
+  return { scenario: withScheme(scenario, 'independent'), pointer: '/hosts/*/sharing/scheme' };
 }
 
-/** Runs of a batch: the product of the grid's value counts times the replications. */
-export function runCount(grid: Record<string, unknown[]>, replications: number): number {
-  return Object.values(grid).reduce((n, values) => n * values.length, 1) * replications;
+/** The parameters a scheme comparison sweeps first, where the scenario has them, most telling first. */
+const comparedParameters = [
+  '/topology/bottleneck/bandwidthMbps',
+  '/topology/link/bandwidthMbps',
+  '/topology/bottleneck/delayMs',
+  '/topology/link/delayMs',
+  '/topology/wan/bandwidthMbps',
+  '/tcp/initialWindow',
+];
+
+/** A parameter to sweep beside the schemes and three values around the scenario's own (half, as is, double). */
+export function compareParameter(scenario: Scenario): { pointer: string; values: number[] } | null {
+  const numbers = new Map<string, number>();
+  const walk = (doc: unknown, base: (string | number)[]) => {
+    if (typeof doc === 'number') numbers.set(toPointer(base), doc);
+    else if (doc !== null && typeof doc === 'object') for (const [k, v] of Object.entries(doc)) walk(v, [...base, k]);
+  };
+  walk(scenario, []);
+  const pointer = comparedParameters.find((p) => numbers.has(p));
+  if (!pointer) return null;
+  const v = numbers.get(pointer)!;
+  return { pointer, values: [v / 2, v, v * 2].map((x) => (Number.isInteger(v) ? Math.max(1, Math.round(x)) : Number(x.toPrecision(3)))) };
 }

@@ -1,5 +1,8 @@
 // The scenario form's model, derived from the JSON Schema at run time: what control a schema node
-// needs, which oneOf branch a value is in, and what value a newly chosen branch starts from.
+// needs, which oneOf branch a value is in, what value a newly chosen branch starts from, and a
+// swept parameter (a JSON Pointer into a scenario) in words.
+import { parsePointer } from '@tcb-lab/sim';
+
 export interface SchemaNode {
   $ref?: string;
   type?: string | string[];
@@ -20,6 +23,8 @@ export interface SchemaNode {
   title?: string;
   description?: string;
   'x-unit'?: string;
+  /** On a sharing scheme: each group has one window its members draw from. */
+  'x-one-window'?: boolean;
   $defs?: Record<string, SchemaNode>;
 }
 
@@ -154,4 +159,51 @@ export function labelOf(key: string): string {
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .replace(/\b(rto|mss|ack|rtt|udp|tcp|syn|fin|html|ewma)\b/g, (w) => w.toUpperCase());
+}
+
+/** The schema node of the value at `pointer` in `doc`: oneOf branches chosen by the document's own discriminator. */
+export function schemaAt(root: SchemaNode, doc: unknown, pointer: string): SchemaNode | undefined {
+  let node: SchemaNode | undefined = root;
+  let value: unknown = doc;
+  for (const token of parsePointer(pointer) ?? []) {
+    if (!node) return undefined;
+    node = resolve(root, node);
+    if (node.oneOf) {
+      const branches = node.oneOf.map((b) => resolve(root, b));
+      const i = matchBranch(branches, value);
+      node = i >= 0 ? branches[i] : undefined;
+      if (!node) return undefined;
+    }
+    if (Array.isArray(value) || node.items) {
+      node = node.items;
+      value = Array.isArray(value) ? value[Number(token)] : undefined;
+    } else {
+      const additional: SchemaNode | undefined = typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined;
+      node = node.properties?.[token] ?? additional;
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[token] : undefined;
+    }
+  }
+  return node ? resolve(root, node) : undefined;
+}
+
+/**
+ * A swept parameter in words, from the schema: its title (or its key as a label), the object it
+ * belongs to when that says more, and its unit: "/tcp/initialWindow" reads "initial window
+ * (segments)", "/hosts/left0/sharing/scheme" reads "left0's sharing scheme".
+ */
+export function pointerLabel(root: SchemaNode, doc: unknown, pointer: string): string {
+  const tokens = parsePointer(pointer) ?? [];
+  const last = tokens[tokens.length - 1];
+  if (last === undefined) return pointer;
+  const node = schemaAt(root, doc, pointer);
+  let label = node?.title ?? labelOf(last);
+  if (last === 'scheme' && tokens[tokens.length - 2] === 'sharing') label = `${tokens[tokens.length - 3] === '*' ? 'every host' : tokens[tokens.length - 3]}'s sharing scheme`;
+  else if (tokens.length >= 3 || /^\d+$/.test(last)) {
+    // Below a section (tcp, topology, ...), the member it belongs to says which one ("bottleneck
+    // bandwidth", "queue packets"); an array index, the array.
+    const parent = tokens.filter((t) => !/^\d+$/.test(t)).slice(-2, -1)[0];
+    if (parent && parent !== last) label = `${labelOf(parent)} ${label}`;
+  }
+  const unit = node?.['x-unit'];
+  return unit && !label.endsWith(unit) ? `${label} (${unit})` : label;
 }

@@ -108,3 +108,40 @@ export function completionByItem(r: Result): { item: string; flows: number; mean
     max: Math.max(...times),
   }));
 }
+
+/** The metric a comparison answers with first: the page's total time where pages were fetched, else the completion time. */
+export function answerMetric(results: Result[]): Metric {
+  const key = results.some((r) => r.run.pages.completed > 0) ? 'meanTotalTimeS' : 'meanCompletionTimeS';
+  return runMetrics.find((m) => m.key === key)!;
+}
+
+/**
+ * The run's numbers without what names the run and its scheme (its hash, scenario name and seed, the
+ * groups its scheme formed): equal for runs in which the scheme changed nothing.
+ */
+function numbersOf(r: Result): string {
+  const { resultHash: _hash, scenario: _scenario, groups: _groups, ...rest } = r as Result & { resultHash?: string };
+  return JSON.stringify(rest);
+}
+
+/**
+ * For each variant, the first earlier variant whose run gave exactly the same numbers (-1 if none),
+ * and why where the summary tells: a scheme that formed no group, or whose saved state no
+ * connection ever started from, changed nothing.
+ */
+export function identicalVariants(results: Result[]): { same: number; reason: string | null }[] {
+  return results.map((r, i) => {
+    const same = results.findIndex((o, j) => j < i && numbersOf(o) === numbersOf(r));
+    if (same < 0) return { same, reason: null };
+    const groups = r.groups ?? [];
+    const reason =
+      groups.length === 0
+        ? 'its scheme formed no sharing group here, so every connection ran on its own'
+        : groups.every((g) => (g.cacheHits ?? 0) === 0 && (g.cachedReuses ?? 0) === 0) && groups.every((g) => g.flows.length <= 1)
+          ? 'no connection ever started from state its scheme had saved (none opened after another to the same destination had closed), and no two shared a group'
+          : groups.every((g) => (g.cacheHits ?? 0) === 0 && (g.cachedReuses ?? 0) === 0)
+            ? 'no connection ever started from state its scheme had saved, and sharing the live group changed no window'
+            : 'its scheme acted, but changed no number the run reports';
+    return { same, reason };
+  });
+}

@@ -31,9 +31,11 @@ export function cwndThumbnail(windows: FlowWindow[], width: number, height: numb
         continue;
       }
       const x = cols.x[i];
-      // A step line: across at the previous value, then down/up through the column's extremes.
+      // A step line: across at the previous value, then down/up through the column's extremes. A
+      // column that holds a connection's close (its NaN row) has no value past it: the line ends.
       d += Number.isNaN(prev) ? `M${x},${y(cols.first[i])}` : `H${x}V${y(cols.first[i])}`;
-      d += `V${y(cols.min[i])}V${y(cols.max[i])}V${y(cols.last[i])}`;
+      for (const v of [cols.min[i], cols.max[i]]) if (!Number.isNaN(v)) d += `V${y(v)}`;
+      if (!Number.isNaN(cols.last[i])) d += `V${y(cols.last[i])}`;
       prev = cols.last[i];
     }
     if (d) out.push({ flow: w.flow, d });

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, IdParams } from '../../../schemas/common.js';
 import { Experiment, ExperimentBody, ExperimentCreated } from '../../../schemas/experiments.js';
-import { RequestError, scenarioError } from '../../../sim/batch.js';
+import { RequestError, scenarioError } from '../../../responses.js';
 import { durationOf, runSync, syncDurationError, syncTimeoutError } from '../../../sim/sync.js';
 
 // Saved experiments never change: their JSON is built once and kept (the most recent ones).

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, Scenario } from '../../../schemas/common.js';
 import { PresetInfo, PresetParams } from '../../../schemas/presets.js';
-import { RequestError } from '../../../sim/batch.js';
+import { RequestError } from '../../../responses.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('', { schema: { summary: 'The built-in scenarios', response: { 200: Type.Array(PresetInfo) } } }, async () => app.presets.list);

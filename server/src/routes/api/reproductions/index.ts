@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { errorResponses, ErrorBody, IdParams } from '../../../schemas/common.js';
 import { ReportQuery, Reproduction, ReproductionBody, ReproductionCreated } from '../../../schemas/reproductions.js';
 import { ReproductionRepository, type ReproductionView } from '../../../repositories/reproductions.js';
-import { RequestError, scenarioError } from '../../../sim/batch.js';
+import { RequestError, scenarioError } from '../../../responses.js';
 import { ExperimentEngine, ExperimentEngineMissing } from '../../../sim/experiment-engine.js';
 
 function present(view: ReproductionView) {
