@@ -29,7 +29,7 @@ class ConnectionControl final : public CongestionControl {
   bool OnAck(SimTime now, const AckInfo& ack) override;
   void OnDuplicateAck(SimTime now, const AckInfo& ack) override;
   void OnRetransmissionTimeout(SimTime now) override;
-  void OnRttSample(SimTime, SimTime rtt) override { tcb_.rtt.AddSample(rtt); }
+  void OnRttSample(SimTime, SimTime rtt) override { tcb_.rtt.AddSample(rtt, sender_.snd_una(), sender_.snd_max()); }
   void OnClosed(SimTime) override {}
   void OnControlTimer(SimTime now) override;
   bool CanSend(Bytes bytes) override;
