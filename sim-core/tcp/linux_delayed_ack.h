@@ -16,7 +16,8 @@
 //   jiffies.
 // - SACK compression for out-of-order data (since Linux 4.20): after three immediate duplicate
 //   ACKs for the same rcv_nxt, further ones wait min(1 ms, 5 % of the RTT), at most 44 at a time
-//   (sysctl_tcp_comp_sack_delay_ns, sysctl_tcp_comp_sack_nr).
+//   (sysctl_tcp_comp_sack_delay_ns, sysctl_tcp_comp_sack_nr). With these rules an ACK carries as
+//   many SACK blocks as fit (tcp_established_options(): four without timestamps; the endpoint).
 //
 // Left out: the receive window's share in the decision (__tcp_ack_snd_check() also waits while the
 // window it could offer is below the one offered, until the application reads), the window updates

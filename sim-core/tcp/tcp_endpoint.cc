@@ -240,8 +240,11 @@ void TcpEndpoint::FillAckFields(Packet& p) {
   p.echo_uid = echo_uid_;
   if (config_.sack()) {
     // RFC 2018: up to three blocks fit beside a timestamp option; the option costs 2 + 8n bytes,
-    // padded to a multiple of four.
-    p.sack_count = static_cast<uint8_t>(receiver_.SackBlocks(p.sack.data(), 3));
+    // padded to a multiple of four. Linux sends as many as the 40 bytes of option space hold
+    // (net/ipv4/tcp_output.c tcp_established_options()): four, as this model's headers carry no
+    // timestamps (and the kernel's do not with net.ipv4.tcp_timestamps = 0).
+    const int most = config_.ack_rules == AckRules::kLinux ? kMaxSackBlocks : 3;
+    p.sack_count = static_cast<uint8_t>(receiver_.SackBlocks(p.sack.data(), most));
     if (p.sack_count > 0) p.size += 4 + 8 * p.sack_count;
   }
   receiver_.OnAckSent();
