@@ -132,6 +132,7 @@ test('the linux profile runs Linux\'s rules, on the kernel\'s jiffies', () => {
     assert.equal(t.ackRules, 'linux', algorithm);
     assert.equal(t.linuxHz, 250, algorithm);
     assert.equal(t.cwndValidation, false, algorithm); // the rules ask tcp_is_cwnd_limited() themselves
+    assert.equal(t.pacingRules, 'linux', algorithm);
   }
   assert.deepEqual(linuxTcpOptions('reno').reno, { rules: 'linux' });
   assert.deepEqual(linuxTcpOptions('bbr').bbr, { rules: 'linux' });

@@ -106,6 +106,9 @@ export function linuxTcpOptions(algorithm, { hz = DEFAULT_HZ } = {}) {
     nagle: false, // the transfer program sets TCP_NODELAY
     slowStartRestart: true, // net.ipv4.tcp_slow_start_after_idle
     connection: 'full',
+    // Paced sockets (BBR) as tcp_update_skb_after_send() spaces them: the first 10 segments
+    // unpaced, a late departure shortening the next gap by up to half.
+    pacingRules: 'linux',
     // SACK with RACK-TLP loss detection (net.ipv4.tcp_recovery = 1, tcp_recovery.c) and PRR
     // (tcp_cwnd_reduction() in tcp_input.c) on every connection.
     recovery: 'prr',

@@ -162,6 +162,7 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
                         "RACK-TLP needs SACK-based loss recovery: flavor 'sack', 'cubic' or 'bbr', or recovery 'sack-rfc6675' or 'prr'");
   }
   c.pacing = t["pacing"].get<std::string>() == "rate" ? PacingMode::kRate : PacingMode::kOff;
+  ParsePacingRules(t["pacingRules"].get<std::string>(), &c.pacing_rules);
   const json& cubic = t["cubic"];
   c.cubic.c = cubic["c"].get<double>();
   c.cubic.beta = cubic["beta"].get<double>();

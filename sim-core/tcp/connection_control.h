@@ -164,7 +164,7 @@ class ConnectionControl final : public CongestionControl {
   bool cwnd_limited_ = false;
   Bytes max_in_flight_ = 0;
   SeqNo cwnd_usage_seq_ = 0;
-  Pacer pacer_;
+  Pacer pacer_{config_.pacing_rules};
   double scheme_pacing_bps_ = 0;  // See SetSchemePacingRate().
   bool sent_any_ = false;
   SimTime last_sent_;  // The latest data segment's departure.

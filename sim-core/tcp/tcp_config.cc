@@ -10,6 +10,7 @@ namespace tcb {
 namespace {
 constexpr std::string_view kFlavorNames[] = {"tahoe", "reno", "newreno", "sack", "cubic", "bbr"};
 constexpr std::string_view kRecoveryNames[] = {"go-back-n", "reno", "newreno", "sack-rfc6675", "prr"};
+constexpr std::string_view kPacingRulesNames[] = {"even", "linux"};
 constexpr std::string_view kRenoRulesNames[] = {"rfc5681", "linux"};
 constexpr std::string_view kBbrRulesNames[] = {"linux-4.9", "linux"};
 constexpr std::string_view kRtoRulesNames[] = {"rfc6298", "linux"};
@@ -22,6 +23,9 @@ bool ParseLossRecovery(std::string_view name, LossRecovery* recovery) {
   return ParseEnumName(kRecoveryNames, name, recovery);
 }
 std::string_view LossRecoveryName(LossRecovery recovery) { return EnumName(kRecoveryNames, recovery); }
+bool ParsePacingRules(std::string_view name, PacingRules* rules) {
+  return ParseEnumName(kPacingRulesNames, name, rules);
+}
 bool ParseRenoRules(std::string_view name, RenoRules* rules) { return ParseEnumName(kRenoRulesNames, name, rules); }
 bool ParseBbrRules(std::string_view name, BbrRules* rules) { return ParseEnumName(kBbrRulesNames, name, rules); }
 bool ParseRtoRules(std::string_view name, RtoRules* rules) { return ParseEnumName(kRtoRulesNames, name, rules); }

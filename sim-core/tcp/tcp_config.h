@@ -39,6 +39,11 @@ enum class ConnectionModel : uint8_t { kFull, kOneWay };
 // times 200 % in slow start and 120 % afterwards. BBR paces at its own rate either way.
 enum class PacingMode : uint8_t { kOff, kRate };
 
+// How paced segments are spaced (`tcp.pacingRules`): each by its length at the rate from the first
+// segment on, or as Linux 6.x's tcp_update_skb_after_send() (tcp/pacer.h).
+enum class PacingRules : uint8_t { kEven, kLinux };
+bool ParsePacingRules(std::string_view name, PacingRules* rules);
+
 // Which Reno window (`tcp.reno.rules`, for the flavors that grow the window as Reno does): RFC 5681
 // §3.1's, at most one SMSS per ACK in slow start and SMSS*SMSS/cwnd per ACK in congestion avoidance
 // (tcp/congestion_ops.h RenoOps), or Linux's net/ipv4/tcp_cong.c, which counts every segment an ACK
@@ -83,6 +88,7 @@ struct TcpConfig {
   // RFC 8985 RACK-TLP: time-based loss detection and tail loss probes (needs SACK).
   bool rack = false;
   PacingMode pacing = PacingMode::kOff;
+  PacingRules pacing_rules = PacingRules::kEven;
   CubicOptions cubic;
   RenoRules reno_rules = RenoRules::kRfc5681;
   BbrRules bbr_rules = BbrRules::kLinux49;

@@ -233,6 +233,7 @@ json RandomScenario(uint64_t seed) {
     if (chance(0.3)) t["ackRules"] = "linux";
     if (chance(0.3)) t["rtoRules"] = "linux";
     if (chance(0.5)) t["linuxHz"] = chance(0.5) ? 250 : 1000;
+    if (chance(0.3)) t["pacingRules"] = "linux";
     return t;
   };
 

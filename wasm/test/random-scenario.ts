@@ -60,6 +60,7 @@ export function randomScenario(seed: number): Scenario {
       ...(r.chance(0.3) ? { ackRules: 'linux' as const } : {}),
       ...(r.chance(0.3) ? { rtoRules: 'linux' as const } : {}),
       ...(r.chance(0.5) ? { linuxHz: r.pick([250, 1000] as const) } : {}),
+      ...(r.chance(0.3) ? { pacingRules: 'linux' as const } : {}),
     };
   };
   // An item's own TCP options, with loss recovery as its own choice half of the time (not
