@@ -183,6 +183,7 @@ json RandomSharing(Rng& rng) {
 // applications, optional random and scripted losses, a short duration.
 json RandomScenario(uint64_t seed) {
   Rng rng(seed);
+  Rng linux_rng = Rng::ForStream(seed, "linux-rules");
   auto pick = [&](std::initializer_list<const char*> xs) {
     return std::string(xs.begin()[rng.UniformInt(xs.size())]);
   };
@@ -227,13 +228,15 @@ json RandomScenario(uint64_t seed) {
     // item's own flavor overrides the scenario's choice.
     t["rack"] = (t["flavor"] == "sack" || t["flavor"] == "cubic" || t["flavor"] == "bbr") && chance(0.4);
     // Linux's rules: Reno's window (tcp_cong.c), BBR 6.x, the receiver's ACKs and the RTO
-    // (tcp_input.c), on 4 ms or 1 ms jiffies.
-    if (chance(0.3)) t["reno"] = {{"rules", "linux"}};
-    if (chance(0.3)) t["bbr"] = {{"rules", "linux"}};
-    if (chance(0.3)) t["ackRules"] = "linux";
-    if (chance(0.3)) t["rtoRules"] = "linux";
-    if (chance(0.5)) t["linuxHz"] = chance(0.5) ? 250 : 1000;
-    if (chance(0.3)) t["pacingRules"] = "linux";
+    // (tcp_input.c), pacing (tcp_output.c), on 4 ms or 1 ms jiffies; drawn from their own stream,
+    // so that the rest of each scenario stays what it was without them.
+    auto linux_chance = [&](double p) { return linux_rng.NextDouble() < p; };
+    if (linux_chance(0.3)) t["reno"] = {{"rules", "linux"}};
+    if (linux_chance(0.3)) t["bbr"] = {{"rules", "linux"}};
+    if (linux_chance(0.3)) t["ackRules"] = "linux";
+    if (linux_chance(0.3)) t["rtoRules"] = "linux";
+    if (linux_chance(0.5)) t["linuxHz"] = linux_chance(0.5) ? 250 : 1000;
+    if (linux_chance(0.3)) t["pacingRules"] = "linux";
     return t;
   };
 

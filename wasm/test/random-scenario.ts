@@ -25,6 +25,9 @@ function generator(seed: number) {
 
 export function randomScenario(seed: number): Scenario {
   const r = generator(seed);
+  // Linux's rules from their own stream, so that the rest of each scenario stays what it was
+  // without them.
+  const lr = generator(seed ^ 0x4c696e78);
   const queue = () =>
     r.pick([() => 'unlimited' as const, () => ({ packets: r.int(30) }), () => ({ bytes: 1500 + r.int(40000) })])();
   const link = (maxMbps: number) => {
@@ -54,13 +57,14 @@ export function randomScenario(seed: number): Scenario {
       // RFC 8985 RACK-TLP needs SACK-based recovery; always given, so that an item's own flavor
       // overrides the scenario's choice.
       rack: (flavor === 'sack' || flavor === 'cubic' || flavor === 'bbr') && r.chance(0.4),
-      // Linux's rules: Reno's window, BBR 6.x, the receiver's ACKs, the RTO, on 4 or 1 ms jiffies.
-      ...(r.chance(0.3) ? { reno: { rules: 'linux' as const } } : {}),
-      ...(r.chance(0.3) ? { bbr: { rules: 'linux' as const } } : {}),
-      ...(r.chance(0.3) ? { ackRules: 'linux' as const } : {}),
-      ...(r.chance(0.3) ? { rtoRules: 'linux' as const } : {}),
-      ...(r.chance(0.5) ? { linuxHz: r.pick([250, 1000] as const) } : {}),
-      ...(r.chance(0.3) ? { pacingRules: 'linux' as const } : {}),
+      // Linux's rules: Reno's window, BBR 6.x, the receiver's ACKs, the RTO, pacing, on 4 or 1 ms
+      // jiffies.
+      ...(lr.chance(0.3) ? { reno: { rules: 'linux' as const } } : {}),
+      ...(lr.chance(0.3) ? { bbr: { rules: 'linux' as const } } : {}),
+      ...(lr.chance(0.3) ? { ackRules: 'linux' as const } : {}),
+      ...(lr.chance(0.3) ? { rtoRules: 'linux' as const } : {}),
+      ...(lr.chance(0.5) ? { linuxHz: lr.pick([250, 1000] as const) } : {}),
+      ...(lr.chance(0.3) ? { pacingRules: 'linux' as const } : {}),
     };
   };
   // An item's own TCP options, with loss recovery as its own choice half of the time (not
