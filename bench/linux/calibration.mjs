@@ -76,7 +76,8 @@ export function tcpsimMetrics({ summary, series, traceCsv }, mssBytes) {
     if (f !== (id < 0 ? 0 : id)) return;
     t.push(series.tcp.timeNs[k] / 1e9);
     cwnd.push(series.tcp.cwndBytes[k] / mssBytes);
-    // ssthresh -1 is infinite; BBR keeps it infinite and leaves Startup by its state (1 Startup).
+    // ssthresh -1 is infinite; BBR (4.9's keeps it infinite, 6.x's sets it when Startup ends) leaves
+    // Startup by its state (1 Startup).
     ended.push(series.tcp.ssthreshBytes[k] !== -1 || series.tcp.bbrState[k] > 1);
   });
   return {

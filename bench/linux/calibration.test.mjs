@@ -9,8 +9,9 @@ import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { bytesBy, caseRows, firstEventS, kernelMetrics, offPercent, slowStartExit, spread } from './calibration.mjs';
-import { PATHS, bdpPackets, cases, linuxTcpOptions, tcpsimScenario, testbedPath } from './matrix.mjs';
+import { DEFAULT_HZ, PATHS, bdpPackets, cases, linuxTcpOptions, tcpsimScenario, testbedPath } from './matrix.mjs';
 import { delayLineUs } from './testbed.mjs';
+import { tcpsimReuse } from './metrics.mjs';
 import { INFINITE_SSTHRESH, parseTrace } from './trace.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -122,6 +123,31 @@ test('the testbed\'s path and tcpsim\'s link describe the same path', () => {
   assert.equal(linuxTcpOptions('bbr').pacing, 'rate');
   assert.equal(linuxTcpOptions('cubic').pacing, 'off');
   assert.equal(linuxTcpOptions('reno').flavor, 'sack');
+});
+
+test('the linux profile runs Linux\'s rules, on the kernel\'s jiffies', () => {
+  for (const algorithm of ['reno', 'cubic', 'bbr']) {
+    const t = linuxTcpOptions(algorithm, { hz: 250 });
+    assert.equal(t.rtoRules, 'linux', algorithm);
+    assert.equal(t.ackRules, 'linux', algorithm);
+    assert.equal(t.linuxHz, 250, algorithm);
+    assert.equal(t.cwndValidation, false, algorithm); // the rules ask tcp_is_cwnd_limited() themselves
+    assert.equal(t.pacingRules, 'linux', algorithm);
+  }
+  assert.deepEqual(linuxTcpOptions('reno').reno, { rules: 'linux' });
+  assert.deepEqual(linuxTcpOptions('bbr').bbr, { rules: 'linux' });
+  assert.equal(linuxTcpOptions('reno').linuxHz, DEFAULT_HZ);
+  assert.equal(tcpsimScenario(cases('geo-bbr-20s')[0], { hz: 250 }).tcp.linuxHz, 250);
+});
+
+test('tcp_metrics: tcpsim\'s second connection starts with the RTO its summary reports', () => {
+  const flow = (rtoS, ssthreshBytes = 2 ** 40) => ({ initial: { ssthreshBytes, ...(rtoS == null ? {} : { rtoS }) }, completionTimeS: 0.87, retransmissions: 2 });
+  const first = { groups: [{ tcpMetrics: { rttUs: 36800, rttvarUs: 36800, ssthreshBytes: 0, cwndBytes: 16 * 1460 } }], flows: [flow(1)] };
+  const r = tcpsimReuse({ flows: [flow(1), flow(0.236, 25 * 1460)] }, first);
+  assert.equal(r.second.initialRtoMs, 236);
+  assert.equal(r.second.initialSsthresh, 25);
+  assert.equal(r.cached.cwnd, 16);
+  assert.equal(tcpsimReuse({ flows: [flow(1), flow(null)] }, first).second.initialRtoMs, null);
 });
 
 test('tcpsim accepts every case\'s scenario', { skip: !existsSync(tcpsim) && 'build/release/tcpsim is not built' }, () => {

@@ -25,9 +25,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { METRICS, TARGETS, caseRows, kernelMetrics, offPercent, spread, tcpsimMetrics } from './calibration.mjs';
-import { ALGORITHMS, MSS_BYTES, PATHS, REPETITIONS, TRANSFERS, cases, matches, tcpsimScenario, testbedPath } from './matrix.mjs';
+import { ALGORITHMS, DEFAULT_HZ, MSS_BYTES, PATHS, REPETITIONS, TRANSFERS, cases, matches, tcpsimScenario, testbedPath } from './matrix.mjs';
 import { REUSE_BYTES, REUSE_CASES, REUSE_PATH, kernelReuse, reuseScenario, tcpsimReuse } from './metrics.mjs';
-import { Testbed, cleanupLeftovers, unavailableReason } from './testbed.mjs';
+import { Testbed, cleanupLeftovers, kernelHz, unavailableReason } from './testbed.mjs';
 import { formatDiff, formatTable, markdownTable } from '../xcheck/report.mjs';
 import { overlaySvg, stepPoints, thin } from '../xcheck/svg.mjs';
 
@@ -112,7 +112,7 @@ async function runKernel(selected, opts, out) {
       for (const c of pathCases) {
         const kernel = spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
         const measuredOn = new Date().toISOString().slice(0, 10);
-        writeFileSync(join(out, 'kernel', `${c.id}.json`), JSON.stringify({ case: c, path, kernel, measuredOn, runs: results.get(c.id) }) + '\n');
+        writeFileSync(join(out, 'kernel', `${c.id}.json`), JSON.stringify({ case: c, path, kernel, hz: kernelHz(), measuredOn, runs: results.get(c.id) }) + '\n');
       }
     } finally {
       const { delay } = await testbed.down();
@@ -144,7 +144,7 @@ async function runKernelReuse(selected, opts, out) {
         runs.push({ ...r, delayLine: delay, loadBefore });
       }
       const kernel = spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
-      writeFileSync(join(out, 'kernel', `${id}.json`), JSON.stringify({ id, kernel, measuredOn: new Date().toISOString().slice(0, 10), runs }) + '\n');
+      writeFileSync(join(out, 'kernel', `${id}.json`), JSON.stringify({ id, kernel, hz: kernelHz(), measuredOn: new Date().toISOString().slice(0, 10), runs }) + '\n');
     }
   } finally {
     await testbed.down();
@@ -171,9 +171,10 @@ function reuseReport(opts, id, out) {
   const kept = JSON.parse(readFileSync(keptPath, 'utf8'));
   const c = REUSE_CASES[id];
   const dir = join(out, 'tcpsim', id);
-  const pair = runTcpsimSummary(opts, reuseScenario(c), join(dir, 'pair'));
-  const firstOnly = runTcpsimSummary(opts, reuseScenario(c, { secondTransfer: false }), join(dir, 'first'));
-  const ours = tcpsimReuse(pair, firstOnly, reuseScenario(c).tcp.minRtoMs);
+  const hz = keptHz(kept);
+  const pair = runTcpsimSummary(opts, reuseScenario(c, { hz }), join(dir, 'pair'));
+  const firstOnly = runTcpsimSummary(opts, reuseScenario(c, { secondTransfer: false, hz }), join(dir, 'first'));
+  const ours = tcpsimReuse(pair, firstOnly);
   const rows = [
     ['cached RTT (ms)', (r) => r.cached?.rttUs / 1000, null],
     ['cached RTTVAR (ms)', (r) => r.cached?.rttvarUs / 1000, null],
@@ -195,7 +196,7 @@ function reuseReport(opts, id, out) {
   console.log(`\n== ${id}: ${c.title}; ${PATHS[REUSE_PATH].title}; ${ALGORITHMS.cubic.title}; two ${REUSE_BYTES} B transfers`);
   const cells = rows.map((r) => [r.name, f(r.kernel.min), f(r.kernel.median), f(r.kernel.max), f(r.ours), formatDiff(r.off), r.target == null ? '' : `±${r.target} %${r.within === false ? ' NO' : ''}`]);
   console.log(formatTable(HEADER, cells));
-  console.log('tcpsim\'s first RTO is what its scheme seeds from its cached RTT: crtt + max(2 crtt, 200 ms) (it reports no RTO)');
+  console.log(`tcpsim's first RTO is its summary's initial.rtoS; jiffies of ${hz} Hz`);
   return { id, title: c.title, markdown: `#### \`${id}\`\n\n${c.title}.\n\n${markdownTable(HEADER, cells)}\n`, rows };
 }
 
@@ -225,10 +226,17 @@ function groupBy(items, key) {
   return m;
 }
 
-function runTcpsim(opts, c, dir) {
+// The kernel's tick rate for tcpsim's Linux rules: as recorded with the kernel's results, else the
+// running kernel's (results kept before it was recorded come from this machine), else CONFIG_HZ's
+// most common default.
+function keptHz(kept) {
+  return kept?.hz ?? kernelHz() ?? DEFAULT_HZ;
+}
+
+function runTcpsim(opts, c, dir, hz) {
   mkdirSync(dir, { recursive: true });
   const scenarioPath = join(dir, 'scenario.json');
-  writeFileSync(scenarioPath, JSON.stringify(tcpsimScenario(c), null, 2) + '\n');
+  writeFileSync(scenarioPath, JSON.stringify(tcpsimScenario(c, { hz }), null, 2) + '\n');
   const r = spawnSync('nice', ['-n', '10', opts.tcpsim, 'run', scenarioPath, '--trace', 'full', '-o', dir], {
     cwd: root,
     encoding: 'utf8',
@@ -360,7 +368,7 @@ async function main() {
     kernelRelease ??= kept.kernel ?? spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
     measuredOn ??= kept.measuredOn ?? statSync(keptPath).mtime.toISOString().slice(0, 10);
     const transfer = TRANSFERS[c.transfer];
-    const ours = runTcpsim(opts, c, join(out, 'tcpsim', c.id));
+    const ours = runTcpsim(opts, c, join(out, 'tcpsim', c.id), keptHz(kept));
     const rows = caseRows(kernelRuns, ours.metrics ?? null, transfer);
     const disturbedRuns = kernelRuns.filter((r) => r.disturbed).length;
     const title = `${PATHS[c.path].title}; ${ALGORITHMS[c.algorithm].title}; ${transfer.title}`;

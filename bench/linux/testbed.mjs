@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, statSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 import { parseTrace } from './trace.mjs';
 
@@ -84,6 +85,25 @@ export function unavailableReason() {
   spawnSync('ip', ['netns', 'delete', probe]);
   const cc = readFileSync('/proc/sys/net/ipv4/tcp_available_congestion_control', 'utf8');
   if (!/\bcubic\b/.test(cc) || !/\bbbr\b/.test(cc)) return `the kernel lacks cubic or bbr (available: ${cc.trim()})`;
+  return null;
+}
+
+// The running kernel's tick rate (CONFIG_HZ), which its jiffies-based timers (the RTO, the
+// delayed-ACK timer, BBR's ProbeRTT) count in: from /proc/config.gz or /boot/config-<release>, null
+// when neither says.
+export function kernelHz() {
+  const fromConfig = (text) => {
+    const m = /^CONFIG_HZ=(\d+)$/m.exec(text);
+    return m ? Number(m[1]) : null;
+  };
+  try {
+    if (existsSync('/proc/config.gz')) return fromConfig(gunzipSync(readFileSync('/proc/config.gz')).toString('utf8'));
+    const release = spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
+    const boot = `/boot/config-${release}`;
+    if (existsSync(boot)) return fromConfig(readFileSync(boot, 'utf8'));
+  } catch {
+    return null;
+  }
   return null;
 }
 

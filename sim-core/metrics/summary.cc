@@ -28,6 +28,9 @@ json TcpFlowJson(const FlowInfo& f, const TcpFlowRecord& r, SimTime stop) {
                     {"ssthreshBytes", std::min(init.ssthresh, TcpConfig::kInfiniteSsthresh)},
                     {"srttS", init.has_rtt ? json(init.srtt.seconds()) : json(nullptr)},
                     {"rttvarS", init.has_rtt ? json(init.rttvar.seconds()) : json(nullptr)}};
+    // Only with Linux's RTO rules, so that the summaries (and result hashes) of RFC 6298's stay as
+    // they were.
+    if (r.rto_rules == RtoRules::kLinux) j["initial"]["rtoS"] = init.rto.seconds();
   } else {
     j["initial"] = nullptr;
   }

@@ -162,12 +162,15 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
                         "RACK-TLP needs SACK-based loss recovery: flavor 'sack', 'cubic' or 'bbr', or recovery 'sack-rfc6675' or 'prr'");
   }
   c.pacing = t["pacing"].get<std::string>() == "rate" ? PacingMode::kRate : PacingMode::kOff;
+  ParsePacingRules(t["pacingRules"].get<std::string>(), &c.pacing_rules);
   const json& cubic = t["cubic"];
   c.cubic.c = cubic["c"].get<double>();
   c.cubic.beta = cubic["beta"].get<double>();
   c.cubic.fast_convergence = cubic["fastConvergence"].get<bool>();
   c.cubic.hystart = cubic["hystart"].get<bool>();
   c.cubic.app_limited_growth = cubic["appLimitedGrowth"].get<bool>();
+  ParseRenoRules(t["reno"]["rules"].get<std::string>(), &c.reno_rules);
+  ParseBbrRules(t["bbr"]["rules"].get<std::string>(), &c.bbr_rules);
   c.model = t["connection"].get<std::string>() == "one-way" ? ConnectionModel::kOneWay
                                                            : ConnectionModel::kFull;
   c.mss = t["mssBytes"].get<Bytes>();
@@ -181,10 +184,13 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
   c.receive_window = t["receiveWindowBytes"].get<Bytes>();
   c.delayed_ack = t["delayedAck"].get<bool>();
   c.delayed_ack_timeout = Ms(t["delayedAckTimeoutMs"]);
+  ParseAckRules(t["ackRules"].get<std::string>(), &c.ack_rules);
   c.rto_granularity = Ms(t["rtoGranularityMs"]);
   c.min_rto = Ms(t["minRtoMs"]);
   c.max_rto = Ms(t["maxRtoMs"]);
   c.initial_rto = Ms(t["initialRtoMs"]);
+  ParseRtoRules(t["rtoRules"].get<std::string>(), &c.rto_rules);
+  c.linux_hz = t["linuxHz"].get<int>();
   c.dupack_threshold = t["dupackThreshold"].get<int>();
   c.right_edge_recovery = t["rightEdgeRecovery"].get<bool>();
   c.cwnd_validation = t["cwndValidation"].get<bool>();
@@ -577,11 +583,13 @@ void CheckTrafficEndpoints(const Scenario& s) {
   }
 }
 
-// BBR sets each connection's window from that connection's delivery-rate samples; a scheme that
-// gives a host's connections one window (E-TCP, TCP-INT, the Congestion Manager) drives it with the
-// acknowledged bytes only (sharing/ensemble.h), so it cannot follow BBR. `document` is the scenario
-// as written, to name the flavor where it was set.
-void CheckBbrHosts(const Scenario& s, const json& document) {
+// Rules that belong to one connection, which a scheme that gives a host's connections one window (and
+// one RTT estimate: E-TCP, TCP-INT, the Congestion Manager; sharing/ensemble.h) cannot follow: BBR
+// sets each connection's window from that connection's delivery-rate samples, where the group drives
+// its window with the acknowledged bytes only; Linux's RTT estimator ends its variance rounds by one
+// connection's sequence numbers, which a group's shared estimate does not have. `document` is the
+// scenario as written, to name the field where it was set.
+void CheckOneWindowHosts(const Scenario& s, const json& document) {
   auto scheme_of = [&](const std::string& host) -> std::optional<SchemeKind> {
     for (const auto& [name, config] : s.sharing) {
       if (name == host) return config.scheme;
@@ -591,18 +599,24 @@ void CheckBbrHosts(const Scenario& s, const json& document) {
   };
   for (size_t i = 0; i < s.traffic.size(); ++i) {
     const TrafficItem& item = s.traffic[i];
-    if (item.tcp.window_rule != WindowRule::kBbr) continue;
+    const bool bbr = item.tcp.window_rule == WindowRule::kBbr;
+    const bool linux_rto = item.tcp.rto_rules == RtoRules::kLinux;
+    if (!bbr && !linux_rto) continue;
     const json& written = document["traffic"][i];
-    const std::string path = written.contains("tcp") && written["tcp"].contains("flavor")
-                                 ? Child(Child(item.path, "tcp"), "flavor")
-                                 : "$.tcp.flavor";
+    const std::string field = bbr ? "flavor" : "rtoRules";
+    const std::string path = written.contains("tcp") && written["tcp"].contains(field)
+                                 ? Child(Child(item.path, "tcp"), field)
+                                 : "$.tcp." + field;
+    const std::string needs = bbr ? "BBR needs each connection's own delivery-rate samples"
+                                  : "Linux's RTO rules need each connection's own RTT estimate";
+    const std::string instead = bbr ? "use another flavor or scheme" : "use rtoRules 'rfc6298' or another scheme";
     for (int copy = 0; copy < item.count; ++copy) {
       for (const std::string& host : {item.from[copy], item.to[copy]}) {
         const std::optional<SchemeKind> scheme = scheme_of(host);
         if (scheme == SchemeKind::kEtcp || scheme == SchemeKind::kTcpInt || scheme == SchemeKind::kCongestionManager) {
-          throw ScenarioError(path, "BBR needs each connection's own delivery-rate samples, but host \"" + host +
+          throw ScenarioError(path, needs + ", but host \"" + host +
                                         "\" shares one window among its connections (sharing scheme \"" +
-                                        std::string(SchemeKindName(*scheme)) + "\"); use another flavor or scheme");
+                                        std::string(SchemeKindName(*scheme)) + "\"); " + instead);
         }
       }
     }
@@ -698,7 +712,7 @@ Scenario ParseScenario(const nlohmann::json& document) {
     s.traffic.push_back(std::move(item));
   }
   CheckTrafficEndpoints(s);
-  CheckBbrHosts(s, document);
+  CheckOneWindowHosts(s, document);
   // Rounds items advance together, so they must agree on the schedule.
   const TrafficItem* first_rounds = nullptr;
   for (const TrafficItem& item : s.traffic) {

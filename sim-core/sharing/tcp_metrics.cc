@@ -34,7 +34,16 @@ class LinuxTcpMetricsScheme::Member final : public ForwardingControl {
     const SimTime crtt = SimTime::Nanoseconds(m->rtt8.ns() / 8);
     const SimTime srtt = tcb().rtt.has_sample() ? tcb().rtt.srtt() : SimTime::Zero();
     if (crtt > srtt) {
-      tcb().rtt.SeedRto(crtt + Max(crtt * 2, tcb().rtt.min_rto()));
+      const RttEstimator& rtt = tcb().rtt;
+      if (rtt.rules() == RtoRules::kLinux) {
+        // With Linux's RTO rules, in the kernel's jiffies: "crtt /= 8 * USEC_PER_SEC / HZ" (whole
+        // jiffies, rounded down), the minimum RTO in jiffies too.
+        const Jiffies& j = rtt.jiffies();
+        const int64_t crtt_j = crtt.ns() / j.tick().ns();
+        tcb().rtt.SeedRto(j.Time(crtt_j + std::max(2 * crtt_j, j.FromTime(rtt.min_rto()))));
+      } else {
+        tcb().rtt.SeedRto(crtt + Max(crtt * 2, rtt.min_rto()));
+      }
       ++entry_.seeded_rto;
     }
   }

@@ -21,7 +21,7 @@ TcpConfig Config() {
 }
 
 struct Fixture {
-  explicit Fixture(SharingConfig config = {}) {
+  explicit Fixture(SharingConfig config = {}, TcpConfig tcp = Config()) : tcp(tcp) {
     config.scheme = SchemeKind::kLinuxTcpMetrics;
     config.cache_lifetime = SimTime::Seconds(3600);
     scheme = std::make_unique<LinuxTcpMetricsScheme>(config, SharingEnvironment{&sim, nullptr});
@@ -29,7 +29,7 @@ struct Fixture {
   std::unique_ptr<CongestionControl> Open(testing::FakeSender& sender) {
     ConnectionContext c;
     c.remote = 7;
-    return scheme->Attach(Config(), sender, c);
+    return scheme->Attach(tcp, sender, c);
   }
   // A connection that measured `srtt_ms` and closed at `at` in congestion avoidance with the given
   // window and threshold (in segments).
@@ -47,6 +47,7 @@ struct Fixture {
     scheme->Describe(groups);
     return groups[0]["tcpMetrics"];
   }
+  TcpConfig tcp;
   Simulation sim{1};
   std::unique_ptr<LinuxTcpMetricsScheme> scheme;
 };
@@ -65,6 +66,29 @@ TEST(LinuxTcpMetricsTest, DefaultsSeedOnlyTheFirstRto) {
   // The first measurement takes over (tcp_rtt_estimator()).
   next->OnRttSample(SimTime::Seconds(11), Ms(100));
   EXPECT_EQ(next->rtt().rto(), Ms(100 + 200));
+}
+
+// With Linux's RTO rules tcp_init_metrics() counts in jiffies: "crtt /= 8 * USEC_PER_SEC / HZ"
+// (rounded down), icsk_rto = crtt + max(2 crtt, tcp_rto_min(sk)): with HZ 250, a cached 37 ms is
+// 9 jiffies and the RTO 9 + 50 = 59 jiffies, 236 ms (RFC 6298's rules: 37 + 200 ms).
+TEST(LinuxTcpMetricsTest, WithLinuxsRtoRulesTheSeedIsInJiffies) {
+  TcpConfig tcp = Config();
+  tcp.rto_rules = RtoRules::kLinux;
+  tcp.linux_hz = 250;
+  Fixture f({}, tcp);
+  f.Close(SimTime::Seconds(1), 37, 40, 20);
+  testing::FakeSender s;
+  auto next = f.Open(s);
+  next->OnEstablished(SimTime::Seconds(10), false);
+  EXPECT_EQ(next->rtt().rto(), Ms(236));
+  TcpConfig exact = Config();
+  exact.rto_granularity = SimTime::Zero();
+  Fixture rfc({}, exact);
+  rfc.Close(SimTime::Seconds(1), 37, 40, 20);
+  testing::FakeSender t;
+  auto other = rfc.Open(t);
+  other->OnEstablished(SimTime::Seconds(10), false);
+  EXPECT_EQ(other->rtt().rto(), Ms(237));
 }
 
 // A cached RTT no larger than the handshake's measured one changes nothing.

@@ -21,10 +21,11 @@ void BbrOps::IncreaseWindow(Tcb&, SimTime, Bytes) {
 
 Bytes BbrOps::SsThresh(Tcb& tcb, SimTime, Bytes) {
   // tcp_bbr.c bbr_ssthresh(): entering loss recovery (or a timeout) saves cwnd for when it ends;
-  // BBR does not use ssthresh (TCP_INFINITE_SSTHRESH). ns-3 3.44's GetSsThresh keeps ssthresh as it
-  // was, and sets it to the BDP when Startup ends (later Linux's bbr_check_drain()).
+  // BBR does not use ssthresh: 4.9 returns TCP_INFINITE_SSTHRESH, 6.x the ssthresh it set when
+  // Startup ended (bbr_check_drain()). ns-3 3.44's GetSsThresh keeps ssthresh as it was, and sets it
+  // to the BDP when Startup ends, as 6.x.
   SaveCwnd(tcb);
-  return TcpConfig::kInfiniteSsthresh;
+  return Linux6() ? tcb.ssthresh : TcpConfig::kInfiniteSsthresh;
 }
 
 void BbrOps::SaveCwnd(const Tcb& tcb) {
@@ -58,12 +59,20 @@ void BbrOps::Init(Tcb& tcb, SimTime now) {
   const SimTime rtt = tcb.rtt.has_sample() && tcb.rtt.srtt() > SimTime::Zero() ? tcb.rtt.srtt() : SimTime::Milliseconds(1);
   pacing_rate_bps_ = 0;
   mode_ = Mode::kStartup;
+  full_bw_ = 0;
+  full_bw_count_ = 0;
+  // 6.x bbr_init() sets has_seen_rtt when the handshake measured an RTT, and so does 4.9's rate.
+  has_seen_rtt_ = tcb.rtt.has_sample();
   SetPacingRate(static_cast<double>(tcb.cwnd) / rtt.seconds(), kHighGain);
+  // 6.x bbr_init(): the ACK-aggregation epoch starts now.
+  ack_epoch_start_ = now;
+  ack_epoch_acked_ = 0;
+  extra_acked_[0] = extra_acked_[1] = 0;
+  extra_acked_win_rounds_ = 0;
+  extra_acked_win_idx_ = 0;
   restore_cwnd_ = false;
   round_start_ = false;
   idle_restart_ = false;
-  full_bw_ = 0;
-  full_bw_count_ = 0;
   cycle_stamp_ = SimTime::Zero();
   cycle_index_ = 0;
   delivered_time_ = now;
@@ -90,14 +99,23 @@ void BbrOps::OnStateChange(Tcb&, SimTime, CongestionState state) {
   if (carefully_resuming_ && state != CongestionState::kOpen) RetreatCarefulResume();
 }
 
-void BbrOps::OnSendingResumed(Tcb&, SimTime, SimTime) {
+void BbrOps::OnSendingResumed(Tcb& tcb, SimTime now, SimTime) {
   // tcp_bbr.c bbr_cwnd_event(CA_EVENT_TX_START) with tp->app_limited: restarting from idle, pace at
   // the estimated bandwidth rather than above it, and skip ProbeRTT on this ACK. tp->app_limited
   // here is what the last ACK left it: nothing was sent since (nothing is in flight), and only a
-  // send can set it. (ns-3 3.44 tests its own m_appLimited, which only ProbeRTT sets.)
+  // send can set it. (ns-3 3.44 tests its own m_appLimited, which only ProbeRTT sets.) 6.x also
+  // starts a new ACK-aggregation epoch and, in ProbeRTT, ends it if it is due (Linux 4.17).
   if (!app_limited_) return;
   idle_restart_ = true;
-  if (mode_ == Mode::kProbeBw) SetPacingRate(bandwidth(), kUnit);
+  if (Linux6()) {
+    ack_epoch_start_ = now;
+    ack_epoch_acked_ = 0;
+  }
+  if (mode_ == Mode::kProbeBw) {
+    SetPacingRate(bandwidth(), kUnit);
+  } else if (mode_ == Mode::kProbeRtt && Linux6()) {
+    CheckProbeRttDone(tcb, now);
+  }
 }
 
 void BbrOps::ControlWindow(Tcb& tcb, const AckSample& sample) {
@@ -105,6 +123,7 @@ void BbrOps::ControlWindow(Tcb& tcb, const AckSample& sample) {
   if (sample.delivered > 0) delivered_time_ = sample.now;  // tcp_rate_gen(): tp->delivered_mstamp.
   UpdateModel(tcb, sample);
   const double bw = bandwidth();
+  if (Linux6() && !has_seen_rtt_ && tcb.rtt.has_sample()) InitPacingRateFromRtt(tcb);
   SetPacingRate(bw, pacing_gain_);
   // RFC 9959 Appendix C.1: while carefully resuming in Startup, pace at the larger of BBR's rate
   // and the probing rate, and aim the window at the larger of the two bandwidths.
@@ -118,6 +137,7 @@ void BbrOps::ControlWindow(Tcb& tcb, const AckSample& sample) {
 void BbrOps::UpdateModel(Tcb& tcb, const AckSample& sample) {
   // tcp_bbr.c bbr_update_model().
   UpdateBandwidth(sample);
+  if (Linux6()) UpdateAckAggregation(tcb, sample);
   UpdateCyclePhase(tcb, sample);
   CheckFullBandwidthReached(sample);
   CheckDrain(tcb, sample);
@@ -149,17 +169,69 @@ void BbrOps::UpdateBandwidth(const AckSample& sample) {
   if (!rs->is_app_limited || bw >= bandwidth()) bw_.Update(kBwRounds, round_count_, bw);
 }
 
-Bytes BbrOps::TargetCwnd(const Tcb& tcb, double bw, int gain) const {
-  // tcp_bbr.c bbr_target_cwnd(): gain x BDP in whole segments (rounded up), plus three TSO bursts
-  // for the end hosts' queues, rounded up to an even count against delayed ACKs. Before any RTT
-  // sample, the default initial window. (ns-3 3.44 adds 3 segments, its send quantum being one, 2
-  // more in the 5/4 phase and an ACK-aggregation allowance, the last two from later Linux.)
-  if (min_rtt_.IsInfinite()) return kInitCwnd * tcb.mss;
+int64_t BbrOps::BdpSegments(const Tcb& tcb, double bw, int gain) const {
+  // tcp_bbr.c bbr_bdp() (inside 4.9's bbr_target_cwnd()): rounded up "to avoid a negative feedback
+  // loop"; before any RTT sample, the default initial window.
+  if (min_rtt_.IsInfinite()) return kInitCwnd;
   const double bdp_segments = bw * min_rtt_.seconds() / static_cast<double>(tcb.mss);
-  int64_t cwnd = static_cast<int64_t>(std::ceil(bdp_segments * gain / kUnit));
+  return static_cast<int64_t>(std::ceil(bdp_segments * gain / kUnit));
+}
+
+int64_t BbrOps::QuantizationBudget(int64_t cwnd) const {
+  // bbr_quantization_budget(): three TSO bursts for the end hosts' queues, rounded up to an even
+  // count against delayed ACKs; 6.x (Linux 4.19) adds two segments in ProbeBW's 5/4 phase "to
+  // ensure gain cycling gets inflight above BDP even for small BDPs".
   cwnd += 3 * tso_segs_goal_;
   cwnd = (cwnd + 1) & ~int64_t{1};
-  return cwnd * tcb.mss;
+  if (Linux6() && mode_ == Mode::kProbeBw && cycle_index_ == 0) cwnd += 2;
+  return cwnd;
+}
+
+Bytes BbrOps::TargetCwnd(const Tcb& tcb, double bw, int gain) const {
+  // 4.9 bbr_target_cwnd(): the BDP's quantization budget, but the initial window as it is before
+  // any RTT sample; 6.x bbr_inflight(): the budget in either case. (ns-3 3.44 adds 3 segments, its
+  // send quantum being one, 2 more in the 5/4 phase and an ACK-aggregation allowance, the last two
+  // from later Linux.)
+  if (!Linux6() && min_rtt_.IsInfinite()) return kInitCwnd * tcb.mss;
+  return QuantizationBudget(BdpSegments(tcb, bw, gain)) * tcb.mss;
+}
+
+void BbrOps::UpdateAckAggregation(const Tcb& tcb, const AckSample& sample) {
+  // Linux 6.x bbr_update_ack_aggregation(): "Degree of ack aggregation is estimated as extra data
+  // acked beyond expected", the data (S)ACKed since an epoch began less the bandwidth estimate times
+  // the epoch; the epoch restarts whenever ACKs come no faster than the estimate. The estimate is a
+  // max filter over two windows of five rounds ("an approximate sliding window of 5-10 (packet
+  // timed) round trips"), each value at most cwnd.
+  const RateSample* rs = sample.rate;
+  if (sample.delivered <= 0 || rs == nullptr || !rs->valid) return;
+  if (round_start_) {
+    extra_acked_win_rounds_ = std::min(0x1F, extra_acked_win_rounds_ + 1);
+    if (extra_acked_win_rounds_ >= kExtraAckedWinRounds) {
+      extra_acked_win_rounds_ = 0;
+      extra_acked_win_idx_ = extra_acked_win_idx_ != 0 ? 0 : 1;
+      extra_acked_[extra_acked_win_idx_] = 0;
+    }
+  }
+  const auto acked = static_cast<int64_t>((sample.delivered + tcb.mss - 1) / tcb.mss);  // rs->acked_sacked
+  // epoch_us from tp->delivered_mstamp, this ACK's time; expected_acked = bw x epoch, in segments.
+  const SimTime epoch = delivered_time_ - ack_epoch_start_;
+  auto expected = static_cast<int64_t>(bandwidth() * epoch.seconds() / static_cast<double>(tcb.mss));
+  if (ack_epoch_acked_ <= expected || ack_epoch_acked_ + acked >= kAckEpochAckedResetThresh) {
+    ack_epoch_acked_ = 0;
+    ack_epoch_start_ = delivered_time_;
+    expected = 0;
+  }
+  ack_epoch_acked_ = std::min<int64_t>(0xFFFFF, ack_epoch_acked_ + acked);
+  const int64_t extra = std::min(ack_epoch_acked_ - expected, tcb.cwnd / tcb.mss);
+  if (extra > extra_acked_[extra_acked_win_idx_]) extra_acked_[extra_acked_win_idx_] = extra;
+}
+
+int64_t BbrOps::AckAggregationCwnd(const Tcb& tcb) const {
+  // Linux 6.x bbr_ack_aggregation_cwnd(): once the pipe is full, extra_acked x bbr_extra_acked_gain
+  // (1), at most what the bandwidth estimate delivers in 100 ms.
+  if (!Linux6() || !full_bw_reached()) return 0;
+  const auto max_aggr = static_cast<int64_t>(bandwidth() * kExtraAckedMax.seconds() / static_cast<double>(tcb.mss));
+  return std::min(extra_acked(), max_aggr);
 }
 
 void BbrOps::UpdateCyclePhase(const Tcb& tcb, const AckSample& sample) {
@@ -203,11 +275,14 @@ void BbrOps::CheckFullBandwidthReached(const AckSample& sample) {
   ++full_bw_count_;
 }
 
-void BbrOps::CheckDrain(const Tcb& tcb, const AckSample& sample) {
+void BbrOps::CheckDrain(Tcb& tcb, const AckSample& sample) {
   // tcp_bbr.c bbr_check_drain(): once the pipe is full, drain the queue Startup built, then probe
-  // the bandwidth once in flight is down to the BDP. (ns-3 3.44 also sets ssthresh to the BDP
-  // here, as later Linux does.)
-  if (mode_ == Mode::kStartup && full_bw_reached()) EnterDrain();
+  // the bandwidth once in flight is down to the BDP. (6.x, and ns-3 3.44, also set ssthresh to the
+  // BDP's budget here.)
+  if (mode_ == Mode::kStartup && full_bw_reached()) {
+    EnterDrain();
+    if (Linux6()) tcb.ssthresh = TargetCwnd(tcb, bandwidth(), kUnit);
+  }
   if (mode_ == Mode::kDrain && sample.in_flight <= TargetCwnd(tcb, bandwidth(), kUnit)) {
     // RFC 9959 Appendix C.3: the "carefully-resuming" flag "is cleared upon exiting the Drain
     // state".
@@ -226,7 +301,10 @@ void BbrOps::UpdateMinRtt(Tcb& tcb, const AckSample& sample) {
   // tcp_bbr.c bbr_update_min_rtt(): the min RTT of the last 10 s; when it expires without a lower
   // sample, ProbeRTT drains the queue to 4 segments for max(200 ms, one round) to measure it again.
   const SimTime now = sample.now;
-  const bool filter_expired = now > min_rtt_stamp_ + kMinRttWindow;
+  // 6.x counts the window and ProbeRTT's 200 ms in jiffies: after(tcp_jiffies32, min_rtt_stamp +
+  // bbr_min_rtt_win_sec * HZ).
+  const bool filter_expired = Linux6() ? jiffies_.At(now) > jiffies_.At(min_rtt_stamp_) + jiffies_.FromTime(kMinRttWindow)
+                                       : now > min_rtt_stamp_ + kMinRttWindow;
   if (sample.has_rtt && (sample.rtt <= min_rtt_ || filter_expired)) {
     min_rtt_ = sample.rtt;
     min_rtt_stamp_ = now;
@@ -243,21 +321,32 @@ void BbrOps::UpdateMinRtt(Tcb& tcb, const AckSample& sample) {
     // application-limited (tp->app_limited = delivered + in flight).
     if (sample.log != nullptr) sample.log->MarkAppLimited(sample.log->in_flight());
     if (!probe_rtt_done_stamp_ && sample.in_flight <= kCwndMinTarget * tcb.mss) {
-      probe_rtt_done_stamp_ = now + kProbeRttDuration;
+      probe_rtt_done_stamp_ = Linux6() ? jiffies_.Time(jiffies_.At(now) + jiffies_.FromTime(kProbeRttDuration))
+                                       : now + kProbeRttDuration;
       probe_rtt_round_done_ = false;
       next_round_delivered_ = sample.total_delivered;
     } else if (probe_rtt_done_stamp_) {
       if (round_start_) probe_rtt_round_done_ = true;
-      if (probe_rtt_round_done_ && now > *probe_rtt_done_stamp_) {
+      if (Linux6()) {
+        if (probe_rtt_round_done_) CheckProbeRttDone(tcb, now);
+      } else if (probe_rtt_round_done_ && now > *probe_rtt_done_stamp_) {
         min_rtt_stamp_ = now;
         restore_cwnd_ = true;  // Snap back to the window before ProbeRTT.
         ResetMode();
       }
     }
   }
-  // Linux 4.9 clears idle_restart on every ACK; ns-3 3.44 only on one that delivered data, as later
-  // Linux does.
-  idle_restart_ = false;
+  // Linux 4.9 clears idle_restart on every ACK; 6.x ("Restart after idle ends only once we process a
+  // new S/ACK for data") and ns-3 3.44 only on one that delivered data.
+  if (!Linux6() || (sample.rate != nullptr && sample.rate->delivered > 0)) idle_restart_ = false;
+}
+
+void BbrOps::CheckProbeRttDone(Tcb& tcb, SimTime now) {
+  // 6.x bbr_check_probe_rtt_done(): after(tcp_jiffies32, probe_rtt_done_stamp).
+  if (!probe_rtt_done_stamp_ || jiffies_.At(now) <= jiffies_.At(*probe_rtt_done_stamp_)) return;
+  min_rtt_stamp_ = now;  // "wait a while until PROBE_RTT"
+  tcb.cwnd = std::max(tcb.cwnd, prior_cwnd_);
+  ResetMode();
 }
 
 void BbrOps::ResetStartupMode() {
@@ -294,16 +383,32 @@ void BbrOps::SetPacingRate(double bw, int gain) {
   // gets from leaving out link-layer headers comes here from leaving out the 40 bytes of IP and TCP
   // headers; ns-3 3.44 takes 1 % off explicitly (m_pacingMargin, as later Linux), and raises the
   // rate only until the pipe is full (as later Linux) where 4.9 tests the mode.
+  // 6.x (Linux 4.20) counts payload bytes (mss_cache) and takes bbr_pacing_margin_percent off, "to
+  // reduce queue at bottleneck", and lowers the rate once the pipe is full, whatever the mode.
+  if (Linux6()) {
+    const double rate = bw * 8 * gain / kUnit * (100 - kPacingMarginPercent) / 100;
+    if (full_bw_reached() || rate > pacing_rate_bps_) pacing_rate_bps_ = rate;
+    return;
+  }
   const double rate = bw * 8 * gain / kUnit;
   if (mode_ != Mode::kStartup || rate > pacing_rate_bps_) pacing_rate_bps_ = rate;
+}
+
+void BbrOps::InitPacingRateFromRtt(const Tcb& tcb) {
+  // 6.x bbr_init_pacing_rate_from_rtt(), from bbr_set_pacing_rate() on the first RTT sample.
+  has_seen_rtt_ = true;
+  const SimTime rtt = Max(tcb.rtt.srtt(), SimTime::Microseconds(1));
+  pacing_rate_bps_ = static_cast<double>(tcb.cwnd) / rtt.seconds() * 8 * kHighGain / kUnit * (100 - kPacingMarginPercent) / 100;
 }
 
 void BbrOps::SetTsoSegsGoal(const Tcb& tcb) {
   // tcp_bbr.c bbr_set_tso_segs_goal() with tcp_tso_autosize(): the segments of one TSO burst, about
   // a millisecond of sending at the pacing rate (sk_pacing_rate >> 10 bytes), at least 2 (1 below
   // bbr_min_tso_rate), at most 127. sk_pacing_rate counts whole packets.
+  // 6.x's bbr_tso_segs_goal() reads the same from a pacing rate in payload bytes.
   const double mss = static_cast<double>(tcb.mss);
-  const double rate_bytes = pacing_rate_bps_ / 8 * (mss + kIpHeaderBytes + kTcpHeaderBytes) / mss;
+  const double rate_bytes =
+      Linux6() ? pacing_rate_bps_ / 8 : pacing_rate_bps_ / 8 * (mss + kIpHeaderBytes + kTcpHeaderBytes) / mss;
   const int64_t min_segs = rate_bytes < static_cast<double>(kMinTsoRateBps >> 3) ? 1 : 2;
   const int64_t bytes = std::min(static_cast<int64_t>(rate_bytes) >> 10, kGsoMaxBytes);
   tso_segs_goal_ = std::min<int64_t>(std::max(bytes / tcb.mss, min_segs), 0x7F);
@@ -347,10 +452,17 @@ void BbrOps::SetCwnd(Tcb& tcb, const AckSample& sample, double bw, int gain) {
   // Linux 4.9 leaves the window alone on an ACK that delivered nothing; ns-3 3.44 still applies
   // ProbeRTT's cap then, as later Linux does.
   const Bytes acked = sample.delivered;
-  if (acked <= 0) return;
+  if (acked <= 0) {
+    // 6.x: "no packet fully ACKed; just apply caps".
+    if (Linux6() && mode_ == Mode::kProbeRtt) tcb.cwnd = std::min(tcb.cwnd, kCwndMinTarget * tcb.mss);
+    return;
+  }
   Bytes cwnd = 0;
   if (!SetCwndToRecoverOrRestore(tcb, sample, &cwnd)) {
-    const Bytes target = TargetCwnd(tcb, bw, gain);
+    // 6.x: "Increment the cwnd to account for excess ACKed data that seems due to aggregation (of
+    // data and/or ACKs) visible in the ACK stream", inside the quantization budget.
+    const Bytes target = Linux6() ? QuantizationBudget(BdpSegments(tcb, bw, gain) + AckAggregationCwnd(tcb)) * tcb.mss
+                                  : TargetCwnd(tcb, bw, gain);
     if (full_bw_reached()) {
       cwnd = std::min(cwnd + acked, target);
     } else if (cwnd < target || sample.total_delivered < kInitCwnd * tcb.mss) {

@@ -15,12 +15,27 @@
 // Left out: Linux 4.9's long-term bandwidth sampling (lt_bw, its policer detection), which ns-3 3.44's
 // TcpBbr does not have either. Where ns-3 3.44 (src/internet/model/tcp-bbr.cc) follows a later Linux
 // or chooses otherwise, the rule's comment says so.
+//
+// With BbrRules::kLinux (`tcp.bbr.rules: "linux"`) it runs the Linux 6.x tcp_bbr.c instead, whose
+// differences from 4.9 each rule's comment names: the ACK-aggregation estimate that the window
+// target grows by (bbr_update_ack_aggregation(), bbr_ack_aggregation_cwnd(), Linux 5.1), two more
+// segments in flight in the 5/4 phase (bbr_quantization_budget(), 4.19), pacing 1 % below the
+// bandwidth (bbr_pacing_margin_percent, 4.20) in payload bytes (4.9 counted whole packets), the
+// pacing rate raised in Startup only until the pipe is full, the first RTT sample resetting the
+// initial pacing rate (bbr_init_pacing_rate_from_rtt()), ssthresh set when Startup ends
+// (bbr_check_drain()), ProbeRTT's cap on every ACK, its end restoring the window at once
+// (bbr_check_probe_rtt_done()) and its stamps in jiffies, and idle_restart cleared only by an ACK
+// that delivered data. Left out of it: bbr_packets_in_net_at_edt() (the in-flight estimate less
+// what the bandwidth delivers before the next paced departure, in the phase and Drain tests) and
+// rs->is_ack_delayed in the min-RTT filter.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
 #include "core/rng.h"
+#include "tcp/jiffies.h"
 #include "tcp/congestion_ops.h"
 #include "tcp/windowed_max.h"
 
@@ -51,8 +66,18 @@ class BbrOps final : public CongestionOps {
   static constexpr int kFullBwCount = 3;                // bbr_full_bw_cnt.
   static constexpr int64_t kInitCwnd = 10;              // TCP_INIT_CWND, segments.
 
-  // `random`: the stream that picks the first ProbeBW phase (Linux's prandom_u32_max()).
-  explicit BbrOps(const Rng& random) : random_(random) {}
+  // bbr_extra_acked_win_rtts, bbr_extra_acked_max_us (Linux 5.1 on).
+  static constexpr int kExtraAckedWinRounds = 5;
+  static constexpr SimTime kExtraAckedMax = SimTime::Milliseconds(100);
+  // bbr_ack_epoch_acked_reset_thresh, and the 20-bit field ack_epoch_acked lives in.
+  static constexpr int64_t kAckEpochAckedResetThresh = int64_t{1} << 20;
+  // bbr_pacing_margin_percent (Linux 4.20 on).
+  static constexpr int kPacingMarginPercent = 1;
+
+  // `random`: the stream that picks the first ProbeBW phase (Linux's prandom_u32_max()); `rules`:
+  // Linux 4.9's tcp_bbr.c or 6.x's; `linux_hz`: the jiffies of 6.x's ProbeRTT stamps.
+  explicit BbrOps(const Rng& random, BbrRules rules = BbrRules::kLinux49, int linux_hz = 1000)
+      : random_(random), rules_(rules), jiffies_(linux_hz) {}
 
   std::string_view name() const override { return "bbr"; }
   // Never called: BBR sets the window in ControlWindow(); throws std::logic_error.
@@ -80,8 +105,16 @@ class BbrOps final : public CongestionOps {
   Bytes prior_cwnd() const { return prior_cwnd_; }
   // The segments Linux would put in one TSO burst at the current pacing rate (tso_segs_goal).
   int64_t tso_segs_goal() const { return tso_segs_goal_; }
-  // The window BBR aims for at `bw` (bytes per second) and `gain` (bbr_target_cwnd()).
+  // The window BBR aims for at `bw` (bytes per second) and `gain`: bbr_target_cwnd() in 4.9,
+  // bbr_inflight() in 6.x (without the ACK-aggregation allowance, which only bbr_set_cwnd() adds).
   Bytes TargetCwnd(const Tcb& tcb, double bw, int gain) const;
+  BbrRules rules() const { return rules_; }
+  // Linux 6.x's ACK-aggregation estimate, in segments: the most data acknowledged beyond what the
+  // bandwidth estimate explains in an epoch, over the last 5-10 rounds (bbr_extra_acked()).
+  int64_t extra_acked() const { return std::max(extra_acked_[0], extra_acked_[1]); }
+  // What bbr_ack_aggregation_cwnd() adds to the window target, in segments (0 before the pipe is
+  // full, and under 4.9's rules).
+  int64_t AckAggregationCwnd(const Tcb& tcb) const;
 
   // ---- Resuming from saved path state (sharing/bdp_resume.h, sharing/careful_resume.h) ----
   // Careful jumps start RFC 9959 Appendix C's rounds (StartCarefulResume()); others resume from
@@ -122,11 +155,23 @@ class BbrOps final : public CongestionOps {
  private:
   void UpdateModel(Tcb& tcb, const AckSample& sample);
   void UpdateBandwidth(const AckSample& sample);
+  // Linux 6.x bbr_update_ack_aggregation().
+  void UpdateAckAggregation(const Tcb& tcb, const AckSample& sample);
+  // bbr_bdp(): gain x BDP in whole segments, rounded up; TCP_INIT_CWND before any RTT sample.
+  int64_t BdpSegments(const Tcb& tcb, double bw, int gain) const;
+  // bbr_quantization_budget() (6.x; 4.9's bbr_target_cwnd() without the ProbeBW 5/4 addition).
+  int64_t QuantizationBudget(int64_t cwnd) const;
+  // 6.x bbr_init_pacing_rate_from_rtt(): high_gain x cwnd / SRTT (1 ms without an RTT sample).
+  void InitPacingRateFromRtt(const Tcb& tcb);
+  // 6.x bbr_check_probe_rtt_done(): after 200 ms and a round at 4 segments, restore the window and
+  // leave ProbeRTT.
+  void CheckProbeRttDone(Tcb& tcb, SimTime now);
+  bool Linux6() const { return rules_ == BbrRules::kLinux; }
   void UpdateCyclePhase(const Tcb& tcb, const AckSample& sample);
   bool IsNextCyclePhase(const Tcb& tcb, const AckSample& sample) const;
   void AdvanceCyclePhase();
   void CheckFullBandwidthReached(const AckSample& sample);
-  void CheckDrain(const Tcb& tcb, const AckSample& sample);
+  void CheckDrain(Tcb& tcb, const AckSample& sample);
   void UpdateMinRtt(Tcb& tcb, const AckSample& sample);
   void ResetStartupMode();
   void ResetProbeBwMode();
@@ -140,6 +185,8 @@ class BbrOps final : public CongestionOps {
   void SaveCwnd(const Tcb& tcb);
 
   Rng random_;
+  BbrRules rules_;
+  Jiffies jiffies_;
   Mode mode_ = Mode::kStartup;
   int pacing_gain_ = kHighGain;
   int cwnd_gain_ = kHighGain;
@@ -176,6 +223,13 @@ class BbrOps final : public CongestionOps {
   Bytes prior_cwnd_ = 0;
   // tp->app_limited as of the last ACK (see OnSendingResumed()).
   bool app_limited_ = false;
+  // Linux 6.x: has_seen_rtt, and the ACK-aggregation state (segments; the epoch's start time).
+  bool has_seen_rtt_ = false;
+  SimTime ack_epoch_start_;
+  int64_t ack_epoch_acked_ = 0;
+  int64_t extra_acked_[2] = {0, 0};
+  int extra_acked_win_rounds_ = 0;
+  int extra_acked_win_idx_ = 0;
 
   // RFC 9959 Appendix C's "carefully-resuming" flag, the round it was set in, and the probing
   // rate (bytes per second).

@@ -1,5 +1,6 @@
-// BBR version 1 (tcp/bbr.h), rule by rule against Linux 4.9's net/ipv4/tcp_bbr.c ("tcp_bbr.c"): on
-// BbrOps driven by hand, through ConnectionControl with a scripted sender, and on whole runs.
+// BBR version 1 (tcp/bbr.h), rule by rule against Linux 4.9's net/ipv4/tcp_bbr.c ("tcp_bbr.c"), and
+// with `tcp.bbr.rules: "linux"` against Linux 6.x's: on BbrOps driven by hand, through
+// ConnectionControl with a scripted sender, and on whole runs.
 #include "tcp/bbr.h"
 
 #include <gtest/gtest.h>
@@ -36,7 +37,7 @@ TcpConfig Config() {
 // packet-timed as the SentLog makes them: the first ACK of a round delivers a segment sent after
 // the previous round began (its prior_delivered reaches the delivered count the round began with).
 struct Driver {
-  explicit Driver(uint64_t seed = 1) : bbr(Rng(seed)), tcb(Config()) {
+  explicit Driver(uint64_t seed = 1, BbrRules rules = BbrRules::kLinux49) : bbr(Rng(seed), rules), tcb(Config()) {
     tcb.rtt.AddSample(kRtt);  // The handshake's.
     bbr.Init(tcb, now);
   }
@@ -695,6 +696,164 @@ TEST(BbrRunTest, NotOnHostsThatShareOneWindow) {
   // Schemes that keep each connection's window (RFC 9040's) are fine.
   doc["hosts"] = {{"*", {{"sharing", {{"scheme", "rfc9040-temporal"}}}}}};
   EXPECT_NO_THROW(ParseScenario(doc));
+}
+
+
+// ---- Linux 6.x (tcp.bbr.rules "linux") ----
+
+// Linux 5.1's bbr_update_ack_aggregation(): "Degree of ack aggregation is estimated as extra data
+// acked beyond expected" in an epoch that restarts whenever ACKs come no faster than the bandwidth
+// estimate; bbr_ack_aggregation_cwnd() adds it to the window target once the pipe is full, at most
+// 100 ms of the bandwidth. 4.9 has neither.
+TEST(BbrLinuxTest, AckAggregationRaisesTheWindowTargetByTheExtraDataAcknowledged) {
+  for (const BbrRules rules : {BbrRules::kLinux, BbrRules::kLinux49}) {
+    Driver d(3, rules);
+    const double bw = 1e6;  // One 1000-byte segment per ms; BDP 40 segments.
+    d.ReachProbeBw(bw);
+    const Bytes plenty = 3 * d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kUnit);
+    // ACKs at the bandwidth: no aggregation.
+    for (int i = 0; i < 50; ++i) d.Ack(bw, plenty - kMss, false, SimTime::Milliseconds(1), kRtt, 0, plenty);
+    const int64_t steady = d.bbr.extra_acked();
+    EXPECT_LE(steady, 1);
+    // Silence for 10 ms, then 12 segments acknowledged at once: 12 beyond what 0 ms explains.
+    d.Ack(bw, plenty - kMss, false, SimTime::Milliseconds(10), kRtt, 0, plenty);
+    for (int i = 0; i < 11; ++i) d.Ack(bw, plenty - kMss, false, SimTime::Zero(), kRtt, 0, plenty);
+    if (rules == BbrRules::kLinux49) {
+      EXPECT_EQ(d.bbr.extra_acked(), 0);
+      EXPECT_EQ(d.bbr.AckAggregationCwnd(d.tcb), 0);
+      continue;
+    }
+    EXPECT_EQ(d.bbr.extra_acked(), 12);
+    EXPECT_EQ(d.bbr.AckAggregationCwnd(d.tcb), 12);
+    // cwnd grows by what is delivered towards 2 BDP + the aggregation, in the quantization budget.
+    for (int i = 0; i < 60; ++i) d.Ack(bw, plenty - kMss, false, SimTime::Milliseconds(1), kRtt, 0, plenty);
+    const Bytes without = d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kCwndGain);
+    EXPECT_EQ(d.tcb.cwnd, without + 12 * kMss);
+    // At most 100 ms of the bandwidth (100 segments here): a huge burst is capped by cwnd first.
+    EXPECT_LE(d.bbr.extra_acked(), d.tcb.cwnd / kMss);
+  }
+}
+
+// bbr_quantization_budget() since Linux 4.19: "Ensure gain cycling gets inflight above BDP even for
+// small BDPs": two more segments in the 5/4 phase.
+TEST(BbrLinuxTest, TheProbingPhaseAddsTwoSegmentsToTheInflightTarget) {
+  for (const BbrRules rules : {BbrRules::kLinux, BbrRules::kLinux49}) {
+    Driver d(3, rules);
+    const double bw = 1e6;
+    d.ReachProbeBw(bw);
+    const Bytes bdp = 3 * d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kUnit);
+    while (d.bbr.cycle_index() != 0) PhaseLength(d, bw, bdp);
+    const Bytes probing = d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kUnit);
+    PhaseLength(d, bw, bdp, kMss);
+    ASSERT_EQ(d.bbr.cycle_index(), 1);
+    const Bytes draining = d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kUnit);
+    EXPECT_EQ(probing - draining, rules == BbrRules::kLinux ? 2 * kMss : 0);
+  }
+}
+
+// bbr_rate_bytes_per_sec() since Linux 4.20: "Pace at ~1% below estimated bw, on average, to reduce
+// queue at bottleneck" (bbr_pacing_margin_percent).
+TEST(BbrLinuxTest, PacesOnePercentBelowTheBandwidth) {
+  for (const BbrRules rules : {BbrRules::kLinux, BbrRules::kLinux49}) {
+    Driver d(3, rules);
+    const double bw = 1e6;
+    d.ReachProbeBw(bw);
+    while (d.bbr.pacing_gain() != BbrOps::kUnit) PhaseLength(d, bw, 3 * d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kUnit));
+    d.Ack(bw, 10 * kMss, false, SimTime::Milliseconds(1));
+    EXPECT_DOUBLE_EQ(d.bbr.PacingRateBps(d.tcb), rules == BbrRules::kLinux ? bw * 8 * 0.99 : bw * 8);
+  }
+}
+
+// 6.x bbr_set_pacing_rate(): "if (unlikely(!bbr->has_seen_rtt && tp->srtt_us))
+// bbr_init_pacing_rate_from_rtt(sk)": a connection without an RTT at its start (no handshake)
+// paces its first window at high_gain x cwnd / 1 ms, then from the first RTT sample at high_gain x
+// cwnd / SRTT. 4.9 keeps the first rate until the bandwidth estimate exceeds it.
+TEST(BbrLinuxTest, TheFirstRttSampleResetsTheInitialPacingRate) {
+  for (const BbrRules rules : {BbrRules::kLinux, BbrRules::kLinux49}) {
+    BbrOps bbr(Rng(1), rules);
+    Tcb tcb(Config());
+    bbr.Init(tcb, SimTime::Zero());
+    const double margin = rules == BbrRules::kLinux ? 0.99 : 1.0;
+    const double gain = static_cast<double>(BbrOps::kHighGain) / BbrOps::kUnit;
+    EXPECT_DOUBLE_EQ(bbr.PacingRateBps(tcb), 10 * kMss * 8 / 0.001 * gain * margin);
+    tcb.rtt.AddSample(kRtt);
+    RateSample rs;
+    rs.valid = true;
+    rs.interval = kRtt;
+    rs.delivered = kMss;
+    AckSample s;
+    s.now = kRtt;
+    s.delivered = kMss;
+    s.has_rtt = true;
+    s.rtt = kRtt;
+    s.rate = &rs;
+    s.total_delivered = kMss;
+    bbr.ControlWindow(tcb, s);
+    const double from_rtt = 10 * kMss * 8 / kRtt.seconds() * gain * margin;
+    if (rules == BbrRules::kLinux) {
+      EXPECT_DOUBLE_EQ(bbr.PacingRateBps(tcb), from_rtt);
+    } else {
+      EXPECT_GT(bbr.PacingRateBps(tcb), 10 * from_rtt);
+    }
+  }
+}
+
+// 6.x bbr_check_drain() sets ssthresh to bbr_inflight(bw, 1) when Startup ends, and bbr_ssthresh()
+// returns it from then on; 4.9 keeps TCP_INFINITE_SSTHRESH.
+TEST(BbrLinuxTest, StartupsEndSetsSsthresh) {
+  for (const BbrRules rules : {BbrRules::kLinux, BbrRules::kLinux49}) {
+    Driver d(1, rules);
+    const double bw = 1e6;
+    for (int i = 0; i < 12 && !d.bbr.full_bw_reached(); ++i) d.Round(10, bw, 100 * kMss);
+    ASSERT_EQ(d.bbr.mode(), BbrOps::Mode::kDrain);
+    if (rules == BbrRules::kLinux) {
+      EXPECT_EQ(d.tcb.ssthresh, d.bbr.TargetCwnd(d.tcb, bw, BbrOps::kUnit));
+      EXPECT_EQ(d.bbr.SsThresh(d.tcb, d.now, 0), d.tcb.ssthresh);
+    } else {
+      EXPECT_EQ(d.tcb.ssthresh, TcpConfig::kInfiniteSsthresh);
+      EXPECT_EQ(d.bbr.SsThresh(d.tcb, d.now, 0), TcpConfig::kInfiniteSsthresh);
+    }
+  }
+}
+
+// 6.x bbr_set_cwnd(): "no packet fully ACKed; just apply caps": ProbeRTT's 4 segments hold on an ACK
+// that delivered nothing too; bbr_check_probe_rtt_done() restores the window at once, the 200 ms
+// counted in jiffies (HZ 250 here: the stamp is a whole 4 ms tick, passed by the next tick).
+TEST(BbrLinuxTest, ProbeRttCapsEveryAckAndEndsOnAJiffy) {
+  Driver d(1, BbrRules::kLinux);
+  d.bbr = BbrOps(Rng(1), BbrRules::kLinux, 250);
+  d.bbr.Init(d.tcb, d.now);
+  const double bw = 1e6;
+  d.ReachProbeBw(bw);
+  const SimTime stamp = d.now;
+  const SimTime longer = kRtt + SimTime::Milliseconds(10);
+  while (d.now - stamp <= BbrOps::kMinRttWindow - SimTime::Milliseconds(10)) d.Round(10, bw, 60 * kMss, longer);
+  const Bytes before = d.tcb.cwnd;
+  while (d.bbr.mode() != BbrOps::Mode::kProbeRtt) d.Ack(bw, 60 * kMss, false, SimTime::Milliseconds(5), longer);
+  EXPECT_EQ(d.tcb.cwnd, 4 * kMss);
+  d.tcb.cwnd = 8 * kMss;  // As if something else had raised it.
+  AckSample nothing;
+  nothing.now = d.now;
+  nothing.in_flight = nothing.prior_in_flight = 60 * kMss;
+  d.bbr.ControlWindow(d.tcb, nothing);
+  EXPECT_EQ(d.tcb.cwnd, 4 * kMss);
+  d.Ack(bw, 4 * kMss, false, SimTime::Milliseconds(1), kRtt);
+  const SimTime drained = d.now;
+  while (d.bbr.mode() == BbrOps::Mode::kProbeRtt) d.Round(4, bw, 4 * kMss, kRtt);
+  EXPECT_GT(d.now - drained, BbrOps::kProbeRttDuration);
+  EXPECT_GE(d.tcb.cwnd, before);  // Restored by bbr_check_probe_rtt_done() itself.
+}
+
+TEST(BbrLinuxTest, TheScenarioChoosesTheRules) {
+  json doc = json::parse(*PresetText("flavor-bbr"));
+  doc["durationS"] = 3;
+  const RunOutput v49 = RunScenario(ParseScenario(doc));
+  doc["tcp"]["bbr"] = {{"rules", "linux"}};
+  const RunOutput v6 = RunScenario(ParseScenario(doc));
+  EXPECT_NE(v49.result_hash, v6.result_hash);
+  EXPECT_EQ(v6.result_hash, RunScenario(ParseScenario(doc)).result_hash);
+  doc["tcp"]["bbr"]["rules"] = "linux-5";
+  EXPECT_THROW(ParseScenario(doc), ScenarioError);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "tcp/bbr.h"
 #include "tcp/cubic.h"
+#include "tcp/linux_reno.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -28,13 +29,14 @@ Resumption CongestionOps::AdjustNetworkParameters(Tcb& tcb, const NetworkParams&
 Bytes RenoOps::SsThresh(Tcb& tcb, SimTime, Bytes flight) { return Rfc5681SsThresh(flight, tcb.mss); }
 
 std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config, const Rng& random) {
-  if (config.window_rule == WindowRule::kBbr) return std::make_unique<BbrOps>(random);
+  if (config.window_rule == WindowRule::kBbr) return std::make_unique<BbrOps>(random, config.bbr_rules, config.linux_hz);
   return MakeCongestionOps(config);
 }
 
 std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config) {
   switch (config.window_rule) {
     case WindowRule::kReno:
+      if (config.reno_rules == RenoRules::kLinux) return std::make_unique<LinuxRenoOps>();
       return std::make_unique<RenoOps>();
     case WindowRule::kCubic:
       return std::make_unique<CubicOps>(config.cubic, config.pacing != PacingMode::kOff);

@@ -29,7 +29,7 @@ class ConnectionControl final : public CongestionControl {
   bool OnAck(SimTime now, const AckInfo& ack) override;
   void OnDuplicateAck(SimTime now, const AckInfo& ack) override;
   void OnRetransmissionTimeout(SimTime now) override;
-  void OnRttSample(SimTime, SimTime rtt) override { tcb_.rtt.AddSample(rtt); }
+  void OnRttSample(SimTime, SimTime rtt) override { tcb_.rtt.AddSample(rtt, sender_.snd_una(), sender_.snd_max()); }
   void OnClosed(SimTime) override {}
   void OnControlTimer(SimTime now) override;
   bool CanSend(Bytes bytes) override;
@@ -129,7 +129,7 @@ class ConnectionControl final : public CongestionControl {
   bool cwnd_limited_ = false;
   Bytes max_in_flight_ = 0;
   SeqNo cwnd_usage_seq_ = 0;
-  Pacer pacer_;
+  Pacer pacer_{config_.pacing_rules};
   double scheme_pacing_bps_ = 0;  // See SetSchemePacingRate().
   bool sent_any_ = false;
   SimTime last_sent_;  // The latest data segment's departure.

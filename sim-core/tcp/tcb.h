@@ -21,7 +21,8 @@ struct Tcb {
       : mss(config.mss),
         cwnd(config.InitialWindowBytes()),
         ssthresh(config.initial_ssthresh),
-        rtt(config.rto_granularity, config.min_rto, config.max_rto, config.initial_rto) {}
+        rtt(config.rto_granularity, config.min_rto, config.max_rto, config.initial_rto, config.rto_rules,
+            config.linux_hz) {}
 
   Bytes mss;
   Bytes cwnd;

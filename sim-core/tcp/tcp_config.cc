@@ -10,6 +10,11 @@ namespace tcb {
 namespace {
 constexpr std::string_view kFlavorNames[] = {"tahoe", "reno", "newreno", "sack", "cubic", "bbr"};
 constexpr std::string_view kRecoveryNames[] = {"go-back-n", "reno", "newreno", "sack-rfc6675", "prr"};
+constexpr std::string_view kPacingRulesNames[] = {"even", "linux"};
+constexpr std::string_view kRenoRulesNames[] = {"rfc5681", "linux"};
+constexpr std::string_view kBbrRulesNames[] = {"linux-4.9", "linux"};
+constexpr std::string_view kRtoRulesNames[] = {"rfc6298", "linux"};
+constexpr std::string_view kAckRulesNames[] = {"rfc5681", "linux"};
 }  // namespace
 
 bool ParseTcpFlavor(std::string_view name, TcpFlavor* flavor) { return ParseEnumName(kFlavorNames, name, flavor); }
@@ -18,6 +23,15 @@ bool ParseLossRecovery(std::string_view name, LossRecovery* recovery) {
   return ParseEnumName(kRecoveryNames, name, recovery);
 }
 std::string_view LossRecoveryName(LossRecovery recovery) { return EnumName(kRecoveryNames, recovery); }
+bool ParsePacingRules(std::string_view name, PacingRules* rules) {
+  return ParseEnumName(kPacingRulesNames, name, rules);
+}
+bool ParseRenoRules(std::string_view name, RenoRules* rules) { return ParseEnumName(kRenoRulesNames, name, rules); }
+bool ParseBbrRules(std::string_view name, BbrRules* rules) { return ParseEnumName(kBbrRulesNames, name, rules); }
+bool ParseRtoRules(std::string_view name, RtoRules* rules) { return ParseEnumName(kRtoRulesNames, name, rules); }
+bool ParseAckRules(std::string_view name, AckRules* rules) {
+  return ParseEnumName(kAckRulesNames, name, rules);
+}
 
 WindowRule FlavorWindowRule(TcpFlavor flavor) {
   switch (flavor) {

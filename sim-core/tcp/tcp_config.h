@@ -39,6 +39,37 @@ enum class ConnectionModel : uint8_t { kFull, kOneWay };
 // times 200 % in slow start and 120 % afterwards. BBR paces at its own rate either way.
 enum class PacingMode : uint8_t { kOff, kRate };
 
+// How paced segments are spaced (`tcp.pacingRules`): each by its length at the rate from the first
+// segment on, or as Linux 6.x's tcp_update_skb_after_send() (tcp/pacer.h).
+enum class PacingRules : uint8_t { kEven, kLinux };
+bool ParsePacingRules(std::string_view name, PacingRules* rules);
+
+// Which Reno window (`tcp.reno.rules`, for the flavors that grow the window as Reno does): RFC 5681
+// §3.1's, at most one SMSS per ACK in slow start and SMSS*SMSS/cwnd per ACK in congestion avoidance
+// (tcp/congestion_ops.h RenoOps), or Linux's net/ipv4/tcp_cong.c, which counts every segment an ACK
+// delivered (tcp/linux_reno.h).
+enum class RenoRules : uint8_t { kRfc5681, kLinux };
+bool ParseRenoRules(std::string_view name, RenoRules* rules);
+
+// Which BBR (`tcp.bbr.rules`): Linux 4.9's net/ipv4/tcp_bbr.c, or the Linux 6.x one, with its ACK
+// aggregation estimate and the changes between (tcp/bbr.h).
+enum class BbrRules : uint8_t { kLinux49, kLinux };
+bool ParseBbrRules(std::string_view name, BbrRules* rules);
+
+// How the retransmission timeout follows the RTT (`tcp.rtoRules`): RFC 6298, one segment timed per
+// round trip, or Linux's net/ipv4/tcp_input.c, a sample from every ACK (tcp_clean_rtx_queue())
+// into tcp_rtt_estimator(), whose variance term never falls below the minimum RTO
+// (tcp/rtt_estimator.h).
+enum class RtoRules : uint8_t { kRfc6298, kLinux };
+bool ParseRtoRules(std::string_view name, RtoRules* rules);
+
+// When the receiver acknowledges (`tcp.ackRules`, with `tcp.delayedAck`): RFC 5681 §4.2,
+// every second full-sized segment or after the delayed-ACK timeout, or Linux's
+// net/ipv4/tcp_input.c, with its quick-ACK mode, its adaptive delayed-ACK timeout and SACK
+// compression (tcp/tcp_receiver.h).
+enum class AckRules : uint8_t { kRfc5681, kLinux };
+bool ParseAckRules(std::string_view name, AckRules* rules);
+
 // RFC 9438 CUBIC's parameters (`tcp.cubic`).
 struct CubicOptions {
   double c = 0.4;     // §5.1: the scaling constant C, in segments / s^3.
@@ -57,7 +88,10 @@ struct TcpConfig {
   // RFC 8985 RACK-TLP: time-based loss detection and tail loss probes (needs SACK).
   bool rack = false;
   PacingMode pacing = PacingMode::kOff;
+  PacingRules pacing_rules = PacingRules::kEven;
   CubicOptions cubic;
+  RenoRules reno_rules = RenoRules::kRfc5681;
+  BbrRules bbr_rules = BbrRules::kLinux49;
   ConnectionModel model = ConnectionModel::kFull;
   Bytes mss = 1460;  // Payload bytes per full segment.
   // Initial window: `initial_window_segments` segments, or RFC 3390's min(4*MSS, max(2*MSS, 4380)),
@@ -69,12 +103,18 @@ struct TcpConfig {
   // The receiver's advertised window; also caps the sender's congestion window.
   Bytes receive_window = 65535;
   bool delayed_ack = false;
+  // With AckRules::kLinux, the shortest delayed-ACK timeout (TCP_ATO_MIN), from which it adapts.
   SimTime delayed_ack_timeout = SimTime::Milliseconds(200);
+  AckRules ack_rules = AckRules::kRfc5681;
   // RFC 6298: G is the clock granularity, RTO = SRTT + max(G, 4 RTTVAR) clamped to [min, max].
   SimTime rto_granularity = SimTime::Milliseconds(10);
   SimTime min_rto = SimTime::Seconds(1);
   SimTime max_rto = SimTime::Seconds(60);
   SimTime initial_rto = SimTime::Seconds(1);
+  RtoRules rto_rules = RtoRules::kRfc6298;
+  // The kernel's tick rate (CONFIG_HZ) for the Linux rules that count jiffies: the RTO, the
+  // delayed-ACK timer and BBR's ProbeRTT stamps.
+  int linux_hz = 1000;
   int dupack_threshold = 3;
   // Balakrishnan et al. §4 "right-edge recovery": each duplicate ACK below the threshold sends one
   // new segment, so that small windows still produce enough duplicate ACKs for fast retransmit.

@@ -45,7 +45,12 @@ TcpEndpoint::TcpEndpoint(Network& network, const ConnectionContext& context, boo
       pacing_timer_(Timer::For<&TcpEndpoint::OnPacingTimer>(sim_.events(), this)),
       control_timer_(Timer::For<&TcpEndpoint::OnControlTimer>(sim_.events(), this)),
       cc_(make_controller(config_, *this, context)),
-      direct_cc_(dynamic_cast<ConnectionControl*>(cc_.get())) {}
+      direct_cc_(dynamic_cast<ConnectionControl*>(cc_.get())) {
+  if (config_.delayed_ack && config_.ack_rules == AckRules::kLinux) {
+    linux_ack_ = std::make_unique<LinuxAckScheduler>(config_);
+  }
+  if (config_.rto_rules == RtoRules::kLinux) linux_rtt_ = std::make_unique<LinuxRttSampler>();
+}
 
 Bytes TcpEndpoint::bytes_acked() const {
   return std::clamp<Bytes>(snd_una_ - kDataStart, 0, written_);
@@ -235,11 +240,15 @@ void TcpEndpoint::FillAckFields(Packet& p) {
   p.echo_uid = echo_uid_;
   if (config_.sack()) {
     // RFC 2018: up to three blocks fit beside a timestamp option; the option costs 2 + 8n bytes,
-    // padded to a multiple of four.
-    p.sack_count = static_cast<uint8_t>(receiver_.SackBlocks(p.sack.data(), 3));
+    // padded to a multiple of four. Linux sends as many as the 40 bytes of option space hold
+    // (net/ipv4/tcp_output.c tcp_established_options()): four, as this model's headers carry no
+    // timestamps (and the kernel's do not with net.ipv4.tcp_timestamps = 0).
+    const int most = config_.ack_rules == AckRules::kLinux ? kMaxSackBlocks : 3;
+    p.sack_count = static_cast<uint8_t>(receiver_.SackBlocks(p.sack.data(), most));
     if (p.sack_count > 0) p.size += 4 + 8 * p.sack_count;
   }
   receiver_.OnAckSent();
+  if (linux_ack_ != nullptr) linux_ack_->OnAckSent(receiver_.rcv_nxt());
   delayed_ack_timer_.Stop();
   ack_now_ = false;
 }
@@ -273,6 +282,8 @@ void TcpEndpoint::SendSegment(SeqNo seq, Bytes max_payload) {
   FillAckFields(p);
 
   const bool retransmission = seq < snd_max_;
+  if (linux_rtt_ != nullptr) linux_rtt_->OnSent(now, seq, seq + consumed);
+  if (linux_ack_ != nullptr && p.payload > 0) linux_ack_->OnDataSent(now);
   if (seq == snd_nxt_) snd_nxt_ = seq + consumed;
   snd_max_ = std::max(snd_max_, seq + consumed);
 
@@ -282,7 +293,7 @@ void TcpEndpoint::SendSegment(SeqNo seq, Bytes max_payload) {
     send_start_noted_ = false;
     if (!initial_state_.valid) {
       initial_state_ = {true, cc_->cwnd(), cc_->ssthresh(), cc_->rtt().has_sample(),
-                        cc_->rtt().srtt(), cc_->rtt().rttvar()};
+                        cc_->rtt().srtt(), cc_->rtt().rttvar(), current_rto()};
     }
   }
   stats_.payload_bytes_sent += p.payload;
@@ -324,6 +335,13 @@ void TcpEndpoint::SendPureAck() {
 }
 
 void TcpEndpoint::RestartRto() {
+  if (config_.rto_rules == RtoRules::kLinux) {
+    // inet_csk_reset_xmit_timer(sk, ICSK_TIME_RETRANS, icsk_rto, ...): a timer_list due icsk_rto
+    // jiffies after the current tick.
+    const Jiffies jiffies(config_.linux_hz);
+    rto_timer_.Set(jiffies.Expiry(sim_.Now(), jiffies.FromTime(current_rto())));
+    return;
+  }
   // With a coarse clock the timer can only expire on a tick (RFC 6298's G; BSD's 500 ms slow timer).
   rto_timer_.Set(CeilToTick(sim_.Now() + current_rto(), config_.rto_granularity));
 }
@@ -354,7 +372,17 @@ void TcpEndpoint::OnRtoTimer() {
 }
 
 void TcpEndpoint::OnDelayedAckTimer() {
-  if (receiver_.started()) SendPureAck();
+  if (!receiver_.started()) return;
+  if (linux_ack_ != nullptr && !linux_ack_->OnTimer(sim_.Now(), AckContext())) {
+    if (const std::optional<SimTime> at = linux_ack_->timer_deadline()) delayed_ack_timer_.Set(*at);
+    return;
+  }
+  SendPureAck();
+}
+
+LinuxAckScheduler::Context TcpEndpoint::AckContext() const {
+  const RttEstimator& rtt = cc_->rtt();
+  return {rtt.has_sample() ? rtt.srtt() : SimTime::Zero(), current_rto()};
 }
 
 void TcpEndpoint::ProcessAck(const Packet& p) {
@@ -370,16 +398,26 @@ void TcpEndpoint::ProcessAck(const Packet& p) {
   info.echo_uid = p.echo_uid;
   info.sack_blocks = p.sack.data();
   info.sack_count = p.sack_count;
+  // Linux's RTT sampling (tcp.rtoRules "linux"): tcp_ack_update_rtt() after the ACK moved snd_una,
+  // for any ACK that did not fall behind it, with a sample from nearly every one.
+  std::optional<SimTime> linux_sample;
+  if (linux_rtt_ != nullptr && ack >= snd_una_) linux_sample = linux_rtt_->OnAck(now, ack, p.sack.data(), p.sack_count);
+  auto linux_rtt_sample = [&] {
+    if (!linux_sample) return;
+    backoff_ = 0;  // "RFC6298: only reset backoff on valid RTT measurement."
+    Cc(direct_cc_, *cc_, [&](auto& cc) { cc.OnRttSample(now, *linux_sample); });
+  };
   if (ack > snd_una_) {
     info.newly_acked = ack - snd_una_;
     const bool syn_acked = snd_una_ == kIss && config_.model == ConnectionModel::kFull;
-    if (timing_ && ack > timed_seq_) {
+    if (linux_rtt_ == nullptr && timing_ && ack > timed_seq_) {
       timing_ = false;
       backoff_ = 0;  // A valid sample ends the backoff (Karn).
       Cc(direct_cc_, *cc_, [&](auto& cc) { cc.OnRttSample(now, now - timed_at_); });
     }
     snd_una_ = ack;
     if (snd_nxt_ < snd_una_) snd_nxt_ = snd_una_;
+    linux_rtt_sample();
     bool restart = true;
     if (!syn_acked && state_ == State::kEstablished) {
       restart = Cc(direct_cc_, *cc_, [&](auto& cc) { return cc.OnAck(now, info); });
@@ -391,6 +429,7 @@ void TcpEndpoint::ProcessAck(const Packet& p) {
     }
     return;
   }
+  linux_rtt_sample();
   // RFC 5681 §2: a duplicate ACK carries no data, no SYN/FIN, the same ACK number and window, and
   // arrives while data is outstanding.
   if (ack == snd_una_ && p.payload == 0 && !p.Has(tcp_flags::kSyn) && !p.Has(tcp_flags::kFin) &&
@@ -450,6 +489,11 @@ void TcpEndpoint::Receive(Packet& p) {
     if (p.payload > 0 || fin) {
       const Bytes before = receiver_.bytes_delivered();
       in = receiver_.OnSegment(data_seq, p.payload, fin);
+      if (linux_ack_ != nullptr) {
+        const bool now_ack = linux_ack_->OnSegment(now, in, p.payload, receiver_.rcv_nxt(), receiver_.has_gaps(),
+                                                   AckContext());
+        in.ack = now_ack ? AckUrgency::kNow : AckUrgency::kDelayed;
+      }
       // Invariant: in-order delivery never runs past what the peer wrote and actually transmitted.
       const Bytes transmitted = std::min(peer_->bytes_written(), peer_->snd_max() - kDataStart);
       if (before + in.delivered > transmitted) {
@@ -486,6 +530,10 @@ void TcpEndpoint::Receive(Packet& p) {
 
   if (ack_now_) {
     SendPureAck();
+  } else if (linux_ack_ != nullptr) {
+    // Linux's timers: the delayed ACK's and SACK compression's, whichever is due first (none when
+    // data sent meanwhile carried the ACK).
+    if (const std::optional<SimTime> at = linux_ack_->timer_deadline()) delayed_ack_timer_.Set(*at);
   } else if (in.ack == AckUrgency::kDelayed && !delayed_ack_timer_.IsArmed()) {
     delayed_ack_timer_.Set(now + config_.delayed_ack_timeout);
   }

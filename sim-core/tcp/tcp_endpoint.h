@@ -12,6 +12,8 @@
 #include "net/network.h"
 #include "tcp/congestion_control.h"
 #include "tcp/connection_context.h"
+#include "tcp/linux_delayed_ack.h"
+#include "tcp/linux_rtt_sampler.h"
 #include "tcp/tcp_config.h"
 #include "tcp/sack_scoreboard.h"
 #include "tcp/tcp_receiver.h"
@@ -55,6 +57,7 @@ struct TcpInitialState {
   bool has_rtt = false;  // False when no round trip had been measured yet.
   SimTime srtt;
   SimTime rttvar;
+  SimTime rto;  // The retransmission timeout the first data segment was sent with.
 };
 
 // Makes the controller of a new endpoint: a host's sharing scheme decides what it is.
@@ -153,6 +156,8 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   void RecordState();
   void FillAckFields(Packet& packet);
   void CheckClosed();
+  // What Linux's receiver-side ACK rules know of this end of the connection.
+  LinuxAckScheduler::Context AckContext() const;
 
   Network& network_;
   Simulation& sim_;
@@ -165,6 +170,10 @@ class TcpEndpoint final : public PacketSink, public SenderHandle {
   TcpEndpoint* peer_ = nullptr;
   TcpApplication* app_ = nullptr;
   TcpReceiver receiver_;
+  // With tcp.ackRules "linux" (and delayed ACKs on): the receiver's ACK decisions.
+  std::unique_ptr<LinuxAckScheduler> linux_ack_;
+  // With tcp.rtoRules "linux": an RTT sample from every ACK, instead of one timed segment.
+  std::unique_ptr<LinuxRttSampler> linux_rtt_;
   State state_ = State::kIdle;
 
   // Send sequence space.

@@ -35,12 +35,14 @@ TcpReceiver::Outcome TcpReceiver::OnSegment(SeqNo seq, Bytes payload, bool fin) 
   if (end + (fin ? 1 : 0) <= rcv_nxt_) {
     // RFC 5681 §4.2: a duplicate segment is acknowledged at once (the sender's ACK may have been lost).
     out.ack = AckUrgency::kNow;
+    out.arrival = SegmentArrival::kDuplicate;
     return out;
   }
   if (seq > rcv_nxt_) {
     // RFC 5681 §4.2: an out-of-order segment triggers an immediate (duplicate) ACK.
     if (payload > 0) Insert(seq, end);
     out.ack = AckUrgency::kNow;
+    out.arrival = SegmentArrival::kOutOfOrder;
     return out;
   }
 
@@ -53,6 +55,7 @@ TcpReceiver::Outcome TcpReceiver::OnSegment(SeqNo seq, Bytes payload, bool fin) 
     ++absorbed;
   }
   out_of_order_.erase(out_of_order_.begin(), out_of_order_.begin() + absorbed);
+  out.filled_last_gap = had_gaps && out_of_order_.empty();
   out.delivered = new_next - rcv_nxt_;
   bytes_delivered_ += out.delivered;
   rcv_nxt_ = new_next;

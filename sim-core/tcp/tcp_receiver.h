@@ -15,6 +15,13 @@ enum class AckUrgency : uint8_t {
   kNow,      // Acknowledge at once.
 };
 
+// How a segment's data related to what had arrived before it.
+enum class SegmentArrival : uint8_t {
+  kInOrder,     // It starts at or below rcv_nxt and brings new data (or the FIN).
+  kOutOfOrder,  // It starts above rcv_nxt: a gap lies before it.
+  kDuplicate,   // Everything in it had arrived.
+};
+
 class TcpReceiver {
  public:
   explicit TcpReceiver(bool delayed_ack) : delayed_ack_(delayed_ack) {}
@@ -27,6 +34,8 @@ class TcpReceiver {
     Bytes delivered = 0;     // Bytes that became deliverable in order.
     bool fin_now = false;    // The peer's FIN was reached in sequence.
     AckUrgency ack = AckUrgency::kNone;
+    SegmentArrival arrival = SegmentArrival::kInOrder;
+    bool filled_last_gap = false;  // In order, and no out-of-order data waits any more.
   };
   // Processes the sequence-space part of a segment (payload bytes at `seq`, and FIN after them).
   Outcome OnSegment(SeqNo seq, Bytes payload, bool fin);

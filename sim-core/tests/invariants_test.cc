@@ -183,6 +183,7 @@ json RandomSharing(Rng& rng) {
 // applications, optional random and scripted losses, a short duration.
 json RandomScenario(uint64_t seed) {
   Rng rng(seed);
+  Rng linux_rng = Rng::ForStream(seed, "linux-rules");
   auto pick = [&](std::initializer_list<const char*> xs) {
     return std::string(xs.begin()[rng.UniformInt(xs.size())]);
   };
@@ -226,6 +227,16 @@ json RandomScenario(uint64_t seed) {
     // RFC 8985 RACK-TLP loss detection, with SACK-based recovery only; always given, so that an
     // item's own flavor overrides the scenario's choice.
     t["rack"] = (t["flavor"] == "sack" || t["flavor"] == "cubic" || t["flavor"] == "bbr") && chance(0.4);
+    // Linux's rules: Reno's window (tcp_cong.c), BBR 6.x, the receiver's ACKs and the RTO
+    // (tcp_input.c), pacing (tcp_output.c), on 4 ms or 1 ms jiffies; drawn from their own stream,
+    // so that the rest of each scenario stays what it was without them.
+    auto linux_chance = [&](double p) { return linux_rng.NextDouble() < p; };
+    if (linux_chance(0.3)) t["reno"] = {{"rules", "linux"}};
+    if (linux_chance(0.3)) t["bbr"] = {{"rules", "linux"}};
+    if (linux_chance(0.3)) t["ackRules"] = "linux";
+    if (linux_chance(0.3)) t["rtoRules"] = "linux";
+    if (linux_chance(0.5)) t["linuxHz"] = linux_chance(0.5) ? 250 : 1000;
+    if (linux_chance(0.3)) t["pacingRules"] = "linux";
     return t;
   };
 
@@ -383,12 +394,17 @@ json RandomScenario(uint64_t seed) {
   if (chance(0.3)) doc["record"] = {{"parallelSet", json::array({"item0"})}};
   // Every host runs one of the sharing schemes (RandomSharing lists them).
   doc["hosts"] = {{"*", {{"sharing", RandomSharing(rng)}}}};
-  // BBR needs each connection's own samples: not under a scheme that shares one window.
+  // BBR needs each connection's own samples, Linux's RTO rules each connection's own estimate: not
+  // under a scheme that shares one window.
   const json& scheme = doc["hosts"]["*"]["sharing"]["scheme"];
   if (scheme == "etcp" || scheme == "tcp-int" || scheme == "congestion-manager") {
-    if (doc["tcp"]["flavor"] == "bbr") doc["tcp"]["flavor"] = "sack";
+    auto own_window = [](json& t) {
+      if (t.value("flavor", "") == "bbr") t["flavor"] = "sack";
+      if (t.contains("rtoRules")) t["rtoRules"] = "rfc6298";
+    };
+    own_window(doc["tcp"]);
     for (json& item : doc["traffic"]) {
-      if (item.contains("tcp") && item["tcp"].value("flavor", "") == "bbr") item["tcp"]["flavor"] = "sack";
+      if (item.contains("tcp")) own_window(item["tcp"]);
     }
   }
   return doc;

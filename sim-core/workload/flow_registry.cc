@@ -16,6 +16,7 @@ TcpFlowRecord TcpFlowRecord::Of(const TcpConnection& c) {
   r.timeouts = a.stats().timeouts + b.stats().timeouts;
   r.bytes = a.bytes_received() + b.bytes_received();
   r.mss = a.config().mss;
+  r.rto_rules = a.config().rto_rules;
   // The side that sends the data is the one that got data written: the initiator for bulk and
   // transfers, the responder for web responses.
   r.initial = (a.bytes_written() >= b.bytes_written() ? a : b).initial_state();

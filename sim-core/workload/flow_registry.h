@@ -42,6 +42,7 @@ struct TcpFlowRecord {
   int64_t timeouts = 0;
   Bytes bytes = 0;  // Application bytes delivered, both directions.
   Bytes mss = 0;
+  RtoRules rto_rules = RtoRules::kRfc6298;
   TcpInitialState initial;  // Of the side that sent the data.
   bool established = false;
   bool closed = false;

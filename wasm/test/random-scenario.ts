@@ -25,6 +25,9 @@ function generator(seed: number) {
 
 export function randomScenario(seed: number): Scenario {
   const r = generator(seed);
+  // Linux's rules from their own stream, so that the rest of each scenario stays what it was
+  // without them.
+  const lr = generator(seed ^ 0x4c696e78);
   const queue = () =>
     r.pick([() => 'unlimited' as const, () => ({ packets: r.int(30) }), () => ({ bytes: 1500 + r.int(40000) })])();
   const link = (maxMbps: number) => {
@@ -54,6 +57,14 @@ export function randomScenario(seed: number): Scenario {
       // RFC 8985 RACK-TLP needs SACK-based recovery; always given, so that an item's own flavor
       // overrides the scenario's choice.
       rack: (flavor === 'sack' || flavor === 'cubic' || flavor === 'bbr') && r.chance(0.4),
+      // Linux's rules: Reno's window, BBR 6.x, the receiver's ACKs, the RTO, pacing, on 4 or 1 ms
+      // jiffies.
+      ...(lr.chance(0.3) ? { reno: { rules: 'linux' as const } } : {}),
+      ...(lr.chance(0.3) ? { bbr: { rules: 'linux' as const } } : {}),
+      ...(lr.chance(0.3) ? { ackRules: 'linux' as const } : {}),
+      ...(lr.chance(0.3) ? { rtoRules: 'linux' as const } : {}),
+      ...(lr.chance(0.5) ? { linuxHz: lr.pick([250, 1000] as const) } : {}),
+      ...(lr.chance(0.3) ? { pacingRules: 'linux' as const } : {}),
     };
   };
   // An item's own TCP options, with loss recovery as its own choice half of the time (not
@@ -283,14 +294,20 @@ export function randomScenario(seed: number): Scenario {
     traffic: traffic as Scenario['traffic'],
     hosts: { '*': { sharing: sharing() } },
   };
-  // BBR needs each connection's own delivery-rate samples: not under a scheme that shares one
-  // window (the parser refuses it there).
+  // BBR needs each connection's own delivery-rate samples, Linux's RTO rules each connection's own
+  // RTT estimate: not under a scheme that shares one window (the parser refuses them there).
   const scheme = scenario.hosts['*'].sharing.scheme;
   if (scheme === 'etcp' || scheme === 'tcp-int' || scheme === 'congestion-manager') {
-    const noBbr = <T extends { flavor?: string }>(t: T): T => (t.flavor === 'bbr' ? ({ ...t, flavor: 'sack' } as T) : t);
-    scenario.tcp = noBbr(scenario.tcp);
-    for (const item of scenario.traffic as { tcp?: { flavor?: string } }[]) {
-      if (item.tcp) item.tcp = noBbr(item.tcp);
+    type Own = { flavor?: string; rtoRules?: string };
+    const ownWindow = <T extends Own>(t: T): T =>
+      ({
+        ...t,
+        ...(t.flavor === 'bbr' ? { flavor: 'sack' } : {}),
+        ...(t.rtoRules !== undefined ? { rtoRules: 'rfc6298' } : {}),
+      }) as T;
+    scenario.tcp = ownWindow(scenario.tcp);
+    for (const item of scenario.traffic as { tcp?: Own }[]) {
+      if (item.tcp) item.tcp = ownWindow(item.tcp);
     }
   }
   return scenario;
