@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/serve.h"
-#include "tests/test_paths.h"
+#include "testing/test_paths.h"
 
 namespace {
 

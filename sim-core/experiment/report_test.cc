@@ -9,7 +9,7 @@
 
 #include "metrics/statistics.h"
 #include "scenario/json_schema.h"
-#include "tests/test_scenarios.h"
+#include "testing/test_scenarios.h"
 
 namespace tcb {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <fstream>
 
-#include "tests/test_paths.h"
+#include "testing/test_paths.h"
 
 namespace tcb {
 namespace {

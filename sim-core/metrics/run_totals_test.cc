@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "metrics/summary.h"
-#include "tests/run_totals_peer.h"
+#include "testing/run_totals_peer.h"
 
 namespace tcb {
 

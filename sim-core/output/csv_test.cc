@@ -13,7 +13,7 @@
 #include "output/export.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
-#include "tests/test_paths.h"
+#include "testing/test_paths.h"
 
 namespace tcb {
 namespace {

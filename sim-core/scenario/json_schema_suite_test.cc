@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "scenario/json_schema.h"
-#include "tests/test_paths.h"
+#include "testing/test_paths.h"
 
 namespace tcb {
 namespace {

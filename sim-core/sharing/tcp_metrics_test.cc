@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/fake_sender.h"
+#include "testing/fake_sender.h"
 
 namespace tcb {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "tests/fake_sender.h"
+#include "testing/fake_sender.h"
 
 namespace tcb {
 namespace {

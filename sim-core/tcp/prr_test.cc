@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tcp/connection_control.h"
-#include "tests/fake_sender.h"
+#include "testing/fake_sender.h"
 
 namespace tcb {
 namespace {

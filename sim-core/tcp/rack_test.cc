@@ -1,5 +1,6 @@
 // RACK-TLP (RFC 8985): loss detection by time over the SentLog, the reordering timer, lost
-// retransmissions, and the tail loss probe, against a scripted sender and as a whole scenario.
+// retransmissions, and the tail loss probe, against a scripted sender (whole scenarios are in
+// tests/rack_runs_test.cc).
 #include "tcp/rack.h"
 
 #include <gtest/gtest.h>
@@ -8,8 +9,7 @@
 #include <vector>
 
 #include "tcp/connection_control.h"
-#include "tests/fake_sender.h"
-#include "tests/test_scenarios.h"
+#include "testing/fake_sender.h"
 
 namespace tcb {
 namespace {
@@ -196,42 +196,6 @@ TEST(RackTest, ProbeSendsNewDataWhenThereIsSome) {
   f.FireTimer();
   EXPECT_TRUE(f.sender.retransmitted.empty());
   EXPECT_EQ(f.sender.new_segments, std::vector<SeqNo>{Seg(11)});
-}
-
-// RFC 8985 §7: a lost tail (the last segment of a transfer) is repaired by the loss probe, without
-// a retransmission timeout; without RACK-TLP the same loss costs one. A whole scenario: 10
-// segments in one initial window, the tenth dropped on the link.
-TEST(RackTest, LostTailIsFoundByTheProbeWithoutATimeout) {
-  auto run = [](bool rack) {
-    testing::json doc = testing::SingleLinkScenario(
-        10, 20, "unlimited",
-        {{"flavor", "sack"}, {"connection", "one-way"}, {"mssBytes", 1000}, {"initialWindow", 10},
-         {"rack", rack}},
-        {{"type", "bulk"}, {"from", "server"}, {"to", "client"}, {"bytes", 20000}});
-    doc["topology"]["link"]["lossForward"] = {{"packets", {20}}};
-    return testing::RunDoc(doc);
-  };
-  const RunOutput with = run(true);
-  const RunOutput without = run(false);
-  EXPECT_EQ(testing::Flow(with, 0)["timeouts"], 0);
-  EXPECT_EQ(testing::Flow(with, 0)["retransmissions"], 1);
-  EXPECT_GE(testing::Flow(without, 0)["timeouts"], 1);
-  EXPECT_LT(testing::Flow(with, 0)["completionTimeS"].get<double>(),
-            testing::Flow(without, 0)["completionTimeS"].get<double>());
-}
-
-// RFC 8985 needs SACK: the parser refuses `rack` with a recovery that has no scoreboard, naming
-// the field.
-TEST(RackTest, ParserRequiresSackRecovery) {
-  testing::json doc = testing::SingleLinkScenario(
-      10, 20, "unlimited", {{"flavor", "newreno"}, {"rack", true}},
-      {{"type", "bulk"}, {"from", "server"}, {"to", "client"}, {"bytes", 20000}});
-  try {
-    ParseScenario(doc);
-    FAIL() << "accepted rack with NewReno";
-  } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find("tcp.rack"), std::string::npos) << e.what();
-  }
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "tcp/sack_recovery.h"
-#include "tests/fake_sender.h"
+#include "testing/fake_sender.h"
 
 namespace tcb {
 namespace {

@@ -1,4 +1,4 @@
-// TcpEndpoint's own rules, outside whole runs (those are in tcp_model_test.cc).
+// TcpEndpoint's own rules, outside whole runs (those are in tests/tcp_model_test.cc).
 #include "tcp/tcp_endpoint.h"
 
 #include <gtest/gtest.h>

@@ -10,7 +10,7 @@
 
 #include "metrics/summary.h"
 #include "scenario/presets.h"
-#include "tests/test_scenarios.h"
+#include "testing/test_scenarios.h"
 
 namespace tcb {
 namespace {

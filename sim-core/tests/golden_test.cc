@@ -10,8 +10,8 @@
 
 #include "scenario/run.h"
 #include "scenario/scenario.h"
-#include "tests/test_paths.h"
-#include "tests/test_scenarios.h"
+#include "testing/test_paths.h"
+#include "testing/test_scenarios.h"
 
 namespace tcb {
 namespace {

@@ -12,7 +12,7 @@
 #include "core/distributions.h"
 #include "core/rng.h"
 #include "scenario/presets.h"
-#include "tests/test_scenarios.h"
+#include "testing/test_scenarios.h"
 
 namespace tcb {
 namespace {

@@ -2,7 +2,7 @@
 // retransmission timeouts that back off (RFC 5681 §3.1, RFC 6298 §5.5).
 #include <gtest/gtest.h>
 
-#include "tests/test_scenarios.h"
+#include "testing/test_scenarios.h"
 
 namespace tcb {
 namespace {

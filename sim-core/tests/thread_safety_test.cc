@@ -9,7 +9,7 @@
 
 #include "experiment/experiment.h"
 #include "scenario/presets.h"
-#include "tests/test_scenarios.h"
+#include "testing/test_scenarios.h"
 
 namespace tcb {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "tests/test_scenarios.h"
+#include "testing/test_scenarios.h"
 
 namespace tcb {
 namespace {

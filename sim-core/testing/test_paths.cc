@@ -1,4 +1,4 @@
-#include "tests/test_paths.h"
+#include "testing/test_paths.h"
 
 namespace tcb {
 

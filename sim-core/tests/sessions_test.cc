@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/test_scenarios.h"
+#include "testing/test_scenarios.h"
 
 namespace tcb {
 namespace {

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "metrics/run_totals.h"
-#include "tests/run_totals_peer.h"
+#include "testing/run_totals_peer.h"
 #include "workload/sessions.h"
 
 namespace tcb {
