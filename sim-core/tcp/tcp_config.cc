@@ -10,6 +10,7 @@ namespace tcb {
 namespace {
 constexpr std::string_view kFlavorNames[] = {"tahoe", "reno", "newreno", "sack", "cubic", "bbr"};
 constexpr std::string_view kRecoveryNames[] = {"go-back-n", "reno", "newreno", "sack-rfc6675", "prr"};
+constexpr std::string_view kCubicRulesNames[] = {"rfc9438", "linux"};
 }  // namespace
 
 bool ParseTcpFlavor(std::string_view name, TcpFlavor* flavor) { return ParseEnumName(kFlavorNames, name, flavor); }
@@ -18,6 +19,8 @@ bool ParseLossRecovery(std::string_view name, LossRecovery* recovery) {
   return ParseEnumName(kRecoveryNames, name, recovery);
 }
 std::string_view LossRecoveryName(LossRecovery recovery) { return EnumName(kRecoveryNames, recovery); }
+bool ParseCubicRules(std::string_view name, CubicRules* rules) { return ParseEnumName(kCubicRulesNames, name, rules); }
+std::string_view CubicRulesName(CubicRules rules) { return EnumName(kCubicRulesNames, rules); }
 
 WindowRule FlavorWindowRule(TcpFlavor flavor) {
   switch (flavor) {
