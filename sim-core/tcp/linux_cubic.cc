@@ -103,9 +103,15 @@ void LinuxCubicOps::Init(Tcb&, SimTime now) {
 }
 
 void LinuxCubicOps::IncreaseWindow(Tcb& tcb, SimTime now, Bytes acked_bytes) {
-  // tcp_ack() passes cong_avoid the segments the ACK delivered; a segment shorter than the MSS
-  // counts as one, as tcp_skb_pcount() counts it (DIV_ROUND_UP(len, mss)).
-  auto acked = static_cast<uint32_t>((acked_bytes + tcb.mss - 1) / tcb.mss);
+  // net/ipv4/tcp_input.c tcp_cong_control(sk, ack, tp->delivered - prior_delivered, ...): the
+  // segments this ACK delivered. After a recovery a cumulative ACK may cover hundreds of segments
+  // SACKed before; tp->delivered counted each when it was SACKed, and so does the SentLog.
+  Bytes delivered = acked_bytes;
+  if (owner_keeps_log_) delivered = delivered_at_ == now ? delivered_bytes_ : 0;
+  delivered_at_.reset();
+  // A segment shorter than the MSS counts as one, as tcp_skb_pcount() counts it
+  // (DIV_ROUND_UP(len, mss)).
+  auto acked = static_cast<uint32_t>((delivered + tcb.mss - 1) / tcb.mss);
   uint32_t cwnd = Segments(tcb.cwnd, tcb.mss);
   const auto ssthresh = static_cast<uint64_t>(tcb.ssthresh / tcb.mss);
   // cubictcp_cong_avoid(): tcp_is_cwnd_limited() is the owner's (see the header).
@@ -304,6 +310,10 @@ void LinuxCubicOps::HyStartUpdate(Tcb& tcb, const AckSample& sample, uint32_t de
 }
 
 void LinuxCubicOps::OnAckSample(Tcb& tcb, const AckSample& sample) {
+  // What IncreaseWindow() will count for this ACK (see there).
+  owner_keeps_log_ = owner_keeps_log_ || sample.log != nullptr;
+  delivered_at_ = sample.now;
+  delivered_bytes_ = sample.delivered;
   if (end_seq_pending_) {
     // The timeout's bictcp_hystart_reset() learns snd_nxt, or, with nothing left outstanding, that
     // snd_nxt was what is acknowledged now.

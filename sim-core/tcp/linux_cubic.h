@@ -68,12 +68,18 @@ class LinuxCubicOps final : public CongestionOps {
   std::string_view name() const override { return "cubic-linux"; }
   // cubictcp_cong_avoid(): tcp_slow_start() below ssthresh, the leftover segments into
   // bictcp_update() and tcp_cong_avoid_ai(). Only while cwnd-limited (tcp_is_cwnd_limited()).
+  // Like tcp_cong_control(), it counts the segments the ACK delivered, cumulatively or
+  // selectively, each once (the SentLog's sample), not `acked`, how far snd_una moved, which counts
+  // again what was SACKed before; `acked` serves only an owner without a SentLog (no SACK: the
+  // same).
   void IncreaseWindow(Tcb& tcb, SimTime now, Bytes acked) override;
   // cubictcp_recalc_ssthresh(): W_max with fast convergence, ssthresh = max(cwnd * beta / 1024, 2).
   Bytes SsThresh(Tcb& tcb, SimTime now, Bytes flight) override;
   // cubictcp_init().
   void Init(Tcb& tcb, SimTime now) override;
-  bool NeedsSentLog() const override { return params_.hystart; }
+  // Always: the SentLog's per-ACK delivery is the segment count Linux's cong_avoid receives
+  // (tp->delivered), besides HyStart's RTT samples.
+  bool NeedsSentLog() const override { return true; }
   // cubictcp_acked(): the minimum RTT, and HyStart in slow start.
   void OnAckSample(Tcb& tcb, const AckSample& sample) override;
   // cubictcp_state(): TCP_CA_Loss resets everything, W_max included, and restarts HyStart.
@@ -145,6 +151,11 @@ class LinuxCubicOps final : public CongestionOps {
 
   // tp->snd_cwnd_cnt (net/ipv4/tcp_cong.c), the congestion avoidance credit.
   uint32_t snd_cwnd_cnt_ = 0;
+  // What the ACK being processed delivered by the SentLog (OnAckSample(), called before
+  // IncreaseWindow() for each ACK that delivered data), and when.
+  bool owner_keeps_log_ = false;
+  std::optional<SimTime> delivered_at_;
+  Bytes delivered_bytes_ = 0;
 };
 
 }  // namespace tcb

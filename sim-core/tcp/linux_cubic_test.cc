@@ -184,6 +184,26 @@ TEST(LinuxCubicTest, SlowStartCarriesTheRestIntoCongestionAvoidance) {
   EXPECT_EQ(Segments(fresh), 30);
 }
 
+TEST(LinuxCubicTest, CountsWhatTheAckDeliveredNotHowFarSndUnaMoved) {
+  // tcp_cong_control() hands cong_avoid tp->delivered - prior_delivered: a cumulative ACK that
+  // fills the hole under 300 segments SACKed before delivers one segment, not 301.
+  LinuxCubicOps cubic(LinuxOptions(), false);
+  Tcb tcb(Config());
+  cubic.Init(tcb, SimTime::Zero());
+  SentLog log;  // The owner's; only its presence matters here.
+  AckSample s;
+  s.now = Ms(100);
+  s.delivered = kMss;
+  s.log = &log;
+  cubic.OnAckSample(tcb, s);
+  cubic.IncreaseWindow(tcb, Ms(100), 301 * kMss);
+  EXPECT_EQ(Segments(tcb), 11);
+  // An ACK whose cumulative advance covers only segments SACKed before delivered nothing: no
+  // sample, no growth.
+  cubic.IncreaseWindow(tcb, Ms(110), 5 * kMss);
+  EXPECT_EQ(Segments(tcb), 11);
+}
+
 TEST(LinuxCubicTest, RenoFriendlyWindowCountsAckedSegmentsAndCatchesUpWhenTheCurveIsNextEvaluated) {
   // A loss at 20 segments (ssthresh 14, K = cubic_root(2681735677 * 6) = 2523, 2.46 s) on a 1 ms
   // path: every round trip acknowledges cwnd segments within one jiffy.
