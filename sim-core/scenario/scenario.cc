@@ -178,12 +178,12 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
     if (linux_params.bic_scale < 1) {
       throw ScenarioError(Child(cubic_path, "c"),
                           "with rules 'linux' C is Linux's bic_scale = round(c * 1024 / 10), which must be at least 1: "
-                          "c must be at least 0.005");
+                          "c must be at least 5 / 1024 (0.00488)");
     }
     if (linux_params.beta >= LinuxCubicOps::kBetaScale) {
       throw ScenarioError(Child(cubic_path, "beta"),
                           "with rules 'linux' beta is Linux's round(beta * 1024), which must be below 1024: "
-                          "beta must be below 0.9995");
+                          "beta must be below 1023.5 / 1024 (0.99951)");
     }
   }
   c.model = t["connection"].get<std::string>() == "one-way" ? ConnectionModel::kOneWay

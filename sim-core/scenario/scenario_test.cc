@@ -99,11 +99,13 @@ TEST(ScenarioTest, CubicRulesDefaultToRfc9438AndCheckLinuxsIntegerParameters) {
   EXPECT_EQ(ParseScenario(doc).traffic[0].tcp.cubic.rules, CubicRules::kRfc9438);
   doc["tcp"]["cubic"] = {{"rules", "linux"}};
   EXPECT_EQ(ParseScenario(doc).traffic[0].tcp.cubic.rules, CubicRules::kLinux);
-  doc["tcp"]["cubic"]["c"] = 0.004;
+  doc["tcp"]["cubic"]["c"] = 0.0048;  // bic_scale = round(0.49) = 0
   ExpectError(doc, "$.tcp.cubic.c", "with rules 'linux' C is Linux's bic_scale");
-  doc["tcp"]["cubic"]["c"] = 0.005;
+  doc["tcp"]["cubic"]["c"] = 0.0049;  // round(0.502) = 1
   EXPECT_NO_THROW(ParseScenario(doc));
-  doc["tcp"]["cubic"]["beta"] = 0.9996;
+  doc["tcp"]["cubic"]["beta"] = 0.9995;  // round(1023.49) = 1023
+  EXPECT_NO_THROW(ParseScenario(doc));
+  doc["tcp"]["cubic"]["beta"] = 0.9996;  // round(1023.59) = 1024
   ExpectError(doc, "$.tcp.cubic.beta", "with rules 'linux' beta is Linux's round(beta * 1024)");
   doc["tcp"]["cubic"]["rules"] = "rfc9438";
   EXPECT_NO_THROW(ParseScenario(doc));  // RFC 9438's real-valued C and beta take any value.
