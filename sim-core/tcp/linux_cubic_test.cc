@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <vector>
 
 #include "tcp/sent_log.h"
@@ -34,6 +35,16 @@ CubicOptions LinuxOptions(bool hystart = false) {
 SimTime Ms(int64_t ms) { return SimTime::Milliseconds(ms); }
 
 int64_t Segments(const Tcb& tcb) { return tcb.cwnd / kMss; }
+
+// An ACK at `at` that delivered one segment, with an RTT sample `rtt` if one is given.
+AckSample OneSegment(SimTime at, std::optional<SimTime> rtt = std::nullopt) {
+  AckSample s;
+  s.now = at;
+  s.delivered = kMss;
+  s.has_rtt = rtt.has_value();
+  if (rtt) s.rtt = *rtt;
+  return s;
+}
 
 TEST(LinuxCubicTest, CubicRootIsTheKernelsTableAndOneNewtonStep) {
   // cubic_root(): below 64 the table alone, (v[a] + 35) >> 6.
@@ -138,11 +149,7 @@ TEST(LinuxCubicTest, TheCurveLeadsByTheMinimumRtt) {
   // A 100 ms sample before the epoch: delay_min = 100000 us, usecs_to_jiffies() = 100, so
   // t = 100 * 1024 / 1000 = 102, offs = 4316 - 102 = 4214, delta = 410 * 4214^3 >> 40 = 27,
   // target = 73, cnt = 70 / 3 = 23.
-  AckSample s;
-  s.now = Ms(950);
-  s.delivered = kMss;
-  s.has_rtt = true;
-  s.rtt = Ms(100);
+  AckSample s = OneSegment(Ms(950), Ms(100));
   f.cubic.OnAckSample(f.tcb, s);
   EXPECT_EQ(f.cubic.delay_min_us(), 100000u);
   f.cubic.IncreaseWindow(f.tcb, Ms(1000), kMss);
@@ -191,9 +198,7 @@ TEST(LinuxCubicTest, CountsWhatTheAckDeliveredNotHowFarSndUnaMoved) {
   Tcb tcb(Config());
   cubic.Init(tcb, SimTime::Zero());
   SentLog log;  // The owner's; only its presence matters here.
-  AckSample s;
-  s.now = Ms(100);
-  s.delivered = kMss;
+  AckSample s = OneSegment(Ms(100));
   s.log = &log;
   cubic.OnAckSample(tcb, s);
   cubic.IncreaseWindow(tcb, Ms(100), 301 * kMss);
@@ -210,12 +215,7 @@ TEST(LinuxCubicTest, RenoFriendlyWindowCountsAckedSegmentsAndCatchesUpWhenTheCur
   LinuxCubicOps cubic(LinuxOptions(), false);
   Tcb tcb(Config());
   cubic.Init(tcb, SimTime::Zero());
-  AckSample s;
-  s.now = Ms(500);
-  s.delivered = kMss;
-  s.has_rtt = true;
-  s.rtt = Ms(1);
-  cubic.OnAckSample(tcb, s);  // delay_min = 1 ms
+  cubic.OnAckSample(tcb, OneSegment(Ms(500), Ms(1)));  // delay_min = 1 ms
   tcb.cwnd = 20 * kMss;
   tcb.ssthresh = cubic.SsThresh(tcb, Ms(900), tcb.cwnd);
   tcb.cwnd = tcb.ssthresh;
@@ -311,11 +311,7 @@ struct HyStartDriver {
     rate.delivered = kMss;
     rate.prior_delivered = new_round ? delivered : 0;
     delivered += kMss;
-    AckSample s;
-    s.now = at;
-    s.delivered = kMss;
-    s.has_rtt = true;
-    s.rtt = rtt;
+    AckSample s = OneSegment(at, rtt);
     s.rate = &rate;
     s.total_delivered = delivered;
     cubic.OnAckSample(tcb, s);
