@@ -69,7 +69,7 @@ uint64_t LinuxCubicParameters::CubeFactor() const {
 }
 
 LinuxCubicOps::LinuxCubicOps(const CubicOptions& options, bool paced)
-    : params_(LinuxCubicParameters::From(options)), paced_(paced) {}
+    : params_(LinuxCubicParameters::From(options)), paced_(paced), app_limited_growth_(options.app_limited_growth) {}
 
 void LinuxCubicOps::Reset() {
   // bictcp_reset(): every field of struct bictcp before `unused` is zeroed (W_max and the minimum
@@ -114,7 +114,7 @@ void LinuxCubicOps::IncreaseWindow(Tcb& tcb, SimTime now, Bytes acked_bytes) {
   auto acked = static_cast<uint32_t>((delivered + tcb.mss - 1) / tcb.mss);
   uint32_t cwnd = Segments(tcb.cwnd, tcb.mss);
   const auto ssthresh = static_cast<uint64_t>(tcb.ssthresh / tcb.mss);
-  // cubictcp_cong_avoid(): tcp_is_cwnd_limited() is the owner's (see the header).
+  // cubictcp_cong_avoid(): tcp_is_cwnd_limited() is the owner's (GrowsOnlyWhenCwndLimited()).
   if (cwnd < ssthresh) {
     // tcp_cong.c tcp_slow_start(): cwnd = min(cwnd + acked, ssthresh); what is left of `acked`
     // past ssthresh goes on to congestion avoidance.

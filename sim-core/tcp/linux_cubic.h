@@ -10,7 +10,8 @@
 // unsigned integer of the kernel's width (u32, u64), so native and WASM builds agree bit for bit.
 //
 // The owner's side of Linux (net/ipv4/tcp_input.c, include/net/tcp.h) stays with the owner:
-// cong_avoid runs only while tcp_is_cwnd_limited(), so IncreaseWindow() must be called only then.
+// cong_avoid runs only while tcp_is_cwnd_limited(), so IncreaseWindow() must be called only then
+// (GrowsOnlyWhenCwndLimited()).
 #pragma once
 
 #include <cstdint>
@@ -77,6 +78,9 @@ class LinuxCubicOps final : public CongestionOps {
   Bytes SsThresh(Tcb& tcb, SimTime now, Bytes flight) override;
   // cubictcp_init().
   void Init(Tcb& tcb, SimTime now) override;
+  // cubictcp_cong_avoid() returns at once unless tcp_is_cwnd_limited() (unless
+  // cubic.appLimitedGrowth asks otherwise).
+  bool GrowsOnlyWhenCwndLimited() const override { return !app_limited_growth_; }
   // Always: the SentLog's per-ACK delivery is the segment count Linux's cong_avoid receives
   // (tp->delivered), besides HyStart's RTT samples.
   bool NeedsSentLog() const override { return true; }
@@ -125,6 +129,7 @@ class LinuxCubicOps final : public CongestionOps {
 
   LinuxCubicParameters params_;
   bool paced_;
+  bool app_limited_growth_;
 
   // struct bictcp.
   uint32_t cnt_ = 0;

@@ -191,6 +191,14 @@ TEST(LinuxCubicTest, SlowStartCarriesTheRestIntoCongestionAvoidance) {
   EXPECT_EQ(Segments(fresh), 30);
 }
 
+TEST(LinuxCubicTest, GrowsOnlyWhileTheWindowLimitsTheSender) {
+  // cubictcp_cong_avoid(): "if (!tcp_is_cwnd_limited(sk)) return;" (the owner decides).
+  EXPECT_TRUE(LinuxCubicOps(LinuxOptions(), false).GrowsOnlyWhenCwndLimited());
+  CubicOptions grows = LinuxOptions();
+  grows.app_limited_growth = true;
+  EXPECT_FALSE(LinuxCubicOps(grows, false).GrowsOnlyWhenCwndLimited());
+}
+
 TEST(LinuxCubicTest, CountsWhatTheAckDeliveredNotHowFarSndUnaMoved) {
   // tcp_cong_control() hands cong_avoid tp->delivered - prior_delivered: a cumulative ACK that
   // fills the hole under 300 segments SACKed before delivers one segment, not 301.
