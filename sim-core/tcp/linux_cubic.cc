@@ -285,7 +285,12 @@ void LinuxCubicOps::HyStartUpdate(Tcb& tcb, const AckSample& sample, uint32_t de
     HyStartReset(now);
     BeginRound(sample);
   }
-  const Bytes exit_at = Bytes{Segments(tcb.cwnd, tcb.mss)} * tcb.mss;
+  // "hystart triggers when cwnd is larger than some threshold": tested after the round's reset since
+  // commit "tcp_cubic: fix incorrect HyStart round start detection" (January 2025), so that rounds
+  // begin where the ACK trains begin from the first window on, not wherever the window passed 16.
+  const uint32_t cwnd = Segments(tcb.cwnd, tcb.mss);
+  if (cwnd < kHyStartLowWindow) return;
+  const Bytes exit_at = Bytes{cwnd} * tcb.mss;
   // "first detection parameter - ack-train detection": ACKs at most hystart_ack_delta_us apart
   // since the round began; once the train lasts longer than half the minimum RTT (the whole of it
   // when paced: "Pacing might have delayed packets up to RTT/2 during slow start"), slow start ends.
@@ -329,10 +334,8 @@ void LinuxCubicOps::OnAckSample(Tcb& tcb, const AckSample& sample) {
   if (delay == 0) delay = 1;
   // "first time call or link delay decreases"
   if (delay_min_us_ == 0 || delay_min_us_ > delay) delay_min_us_ = delay;
-  // "hystart triggers when cwnd is larger than some threshold"
-  if (!found_ && InSlowStart(tcb) && params_.hystart && Segments(tcb.cwnd, tcb.mss) >= kHyStartLowWindow) {
-    HyStartUpdate(tcb, sample, delay);
-  }
+  // hystart_update() tests hystart_low_window itself (see there).
+  if (!found_ && InSlowStart(tcb) && params_.hystart) HyStartUpdate(tcb, sample, delay);
 }
 
 void LinuxCubicOps::DescribeState(const Tcb& tcb, TcpSeriesRow& row) const {

@@ -1,5 +1,7 @@
-// CUBIC as Linux runs it: net/ipv4/tcp_cubic.c (torvalds/linux 617e407cef5b, a Linux 6.x revision;
-// HyStart as reworked in Linux 5.8) followed function by function, with net/ipv4/tcp_cong.c's
+// CUBIC as Linux runs it: net/ipv4/tcp_cubic.c (torvalds/linux 617e407cef5b, a Linux 6.x revision,
+// with HyStart as reworked in Linux 5.8 and the January 2025 fix "tcp_cubic: fix incorrect HyStart
+// round start detection", in mainline and the stable kernels since) followed function by function,
+// with net/ipv4/tcp_cong.c's
 // tcp_slow_start() and tcp_cong_avoid_ai(). Unlike RFC 9438 (tcp/cubic.h): the window is a whole
 // number of segments that grows through the snd_cwnd_cnt credit by one segment per `cnt` segments
 // acknowledged; the cubic curve is evaluated in integers (time in 1/1024 s, K from cubic_root()'s
@@ -84,7 +86,7 @@ class LinuxCubicOps final : public CongestionOps {
   // Always: the SentLog's per-ACK delivery is the segment count Linux's cong_avoid receives
   // (tp->delivered), besides HyStart's RTT samples.
   bool NeedsSentLog() const override { return true; }
-  // cubictcp_acked(): the minimum RTT, and HyStart in slow start.
+  // cubictcp_acked(): the minimum RTT, and HyStart's rounds and exits in slow start.
   void OnAckSample(Tcb& tcb, const AckSample& sample) override;
   // cubictcp_state(): TCP_CA_Loss resets everything, W_max included, and restarts HyStart.
   void OnStateChange(Tcb& tcb, SimTime now, CongestionState state) override;

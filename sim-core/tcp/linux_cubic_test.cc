@@ -402,12 +402,15 @@ TEST(LinuxHyStartTest, TheDelayThresholdIsClampedToFourAndSixteenMilliseconds) {
   }
 }
 
-TEST(LinuxHyStartTest, WaitsForSixteenSegments) {
-  // cubictcp_acked(): HyStart only from hystart_low_window (16) segments on.
+TEST(LinuxHyStartTest, WaitsForSixteenSegmentsButCountsRoundsBelow) {
+  // hystart_update(): the exits only from hystart_low_window (16) segments on; the rounds from the
+  // first window ("tcp_cubic: fix incorrect HyStart round start detection", January 2025).
   HyStartDriver d(/*paced=*/false, /*segments=*/15);
   d.Ack(Ms(1000), Ms(100));
+  EXPECT_EQ(d.cubic.round_start_us(), 1'000'000u);
   for (int64_t ms = 1001; ms <= 1100; ++ms) d.Ack(Ms(ms), Ms(100));
   d.Ack(Ms(1200), Ms(150), /*new_round=*/true);
+  EXPECT_EQ(d.cubic.round_start_us(), 1'200'000u);
   for (int i = 1; i < 20; ++i) d.Ack(Ms(1200 + 5 * i), Ms(150));
   EXPECT_FALSE(d.SlowStartEnded());
   EXPECT_EQ(d.cubic.delay_min_us(), 100000u);  // The minimum RTT is kept all the same.
