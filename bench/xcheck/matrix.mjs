@@ -83,7 +83,8 @@ export const SCENARIOS = {
 
 // Congestion control × loss recovery. SACK is on exactly when the recovery uses it. tcpsim's
 // names are fixed: tcp.flavor tahoe|reno|newreno|sack|cubic|bbr, tcp.recovery reno|newreno|
-// sack-rfc6675|prr, tcp.rack, tcp.pacing off|rate.
+// sack-rfc6675|prr, tcp.rack, tcp.pacing off|rate, tcp.cubic.rules rfc9438|linux. `ns3As` names
+// the algorithm whose ns-3 run a row shares, when ns-3 has one model for both.
 export const ALGORITHMS = {
   newreno: {
     title: 'NewReno (RFC 6582), no SACK',
@@ -103,8 +104,19 @@ export const ALGORITHMS = {
   cubic: {
     title: 'CUBIC (RFC 9438) with SACK (RFC 6675 recovery)',
     congestion: 'cubic',
+    cubicRules: 'rfc9438',
     recovery: 'sack-rfc6675',
     pacing: 'off',
+  },
+  // The CUBIC rules alone change against the `cubic` row: Linux's net/ipv4/tcp_cubic.c instead of
+  // RFC 9438 as written. ns-3's side is the same TcpCubic, so the two rows share its run.
+  'cubic-linux': {
+    title: "CUBIC as Linux's tcp_cubic.c with SACK (RFC 6675 recovery)",
+    congestion: 'cubic',
+    cubicRules: 'linux',
+    recovery: 'sack-rfc6675',
+    pacing: 'off',
+    ns3As: 'cubic',
   },
   // BBR sets the window itself (ns-3's TcpBbr::HasCongControl), paces, and counts SACKed bytes as
   // delivered: SACK on, as Linux runs it.
@@ -151,7 +163,13 @@ export function tcpsimAlgorithmOptions(algo) {
     if (algo.recovery === 'sack-rfc6675') return { flavor: 'sack' };
   }
   const flavor = algo.congestion === 'newreno' ? (sackOn(algo) ? 'sack' : 'newreno') : algo.congestion;
-  return { flavor, recovery: algo.recovery, rack: false, pacing: algo.pacing };
+  const cubic = algo.cubicRules ? { cubic: { rules: algo.cubicRules } } : {};
+  return { flavor, recovery: algo.recovery, rack: false, pacing: algo.pacing, ...cubic };
+}
+
+// The row whose ns-3 run this row's ns-3 side is (itself, or its algorithm's `ns3As`).
+export function ns3RowId(row) {
+  return `${row.scenario}-${ALGORITHMS[row.algorithm].ns3As ?? row.algorithm}`;
 }
 
 export function tcpsimScenario(row) {
@@ -219,7 +237,7 @@ export function ns3Spec(row) {
   const algo = ALGORITHMS[row.algorithm];
   const link = (l) => ({ rate: rate(l.bandwidthMbps), delay: ms(l.delayMs), queuePackets: l.queuePackets });
   return {
-    name: row.id,
+    name: ns3RowId(row),
     durationS: s.durationS,
     seed: 1,
     pairs: s.flows.length,

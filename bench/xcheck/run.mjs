@@ -8,7 +8,8 @@
 //                     [--tcpsim-only] [--fresh] [--list]
 //
 // A row whose algorithm tcpsim does not know yet shows tcpsim's validation error instead of its
-// numbers. ns-3's results are kept in DIR/rows/<row>/ and reused while the row's specification,
+// numbers. ns-3's results are kept in DIR/rows/<row>/ (a row that shares another's ns-3 run, as
+// `cubic-linux` shares `cubic`'s TcpCubic, reads that row's) and reused while the specification,
 // bench/ns3/{xcheck,dumbbell}.py and the ns-3 version (bench/ns3/setup.sh) are unchanged (ns-3
 // runs are deterministic); --fresh runs ns-3 again.
 import { spawnSync } from 'node:child_process';
@@ -18,7 +19,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { ALGORITHMS, SCENARIOS, ns3Spec, rows, tcpsimScenario } from './matrix.mjs';
+import { ALGORITHMS, SCENARIOS, ns3RowId, ns3Spec, rows, tcpsimScenario } from './matrix.mjs';
 import {
   TOLERANCE_PERCENT,
   formatDiff,
@@ -95,8 +96,11 @@ function ns3Python() {
   return r.stdout.trim().split('\n').pop();
 }
 
-// ns-3's side, from the kept result when its inputs are unchanged.
-function runNs3(opts, python, row, dir) {
+// ns-3's side, from the kept result when its inputs are unchanged. Rows that share one ns-3 run
+// (matrix.mjs ns3RowId()) keep it in that run's row directory.
+function runNs3(opts, python, row, out) {
+  const dir = join(out, 'rows', ns3RowId(row));
+  mkdirSync(dir, { recursive: true });
   const spec = ns3Spec(row);
   const specText = JSON.stringify(spec, null, 2) + '\n';
   const key = createHash('sha256')
@@ -234,7 +238,7 @@ function main() {
       if (oursMetrics) console.log(metricTable(metricRows(oursMetrics, null)));
       continue;
     }
-    const theirs = runNs3(opts, python, row, dir);
+    const theirs = runNs3(opts, python, row, out);
     const theirsMetrics = fromNs3(theirs.result);
     const metrics = metricRows(oursMetrics, theirsMetrics);
     console.log(metricTable(metrics));

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { ALGORITHMS, SCENARIOS, bdpPackets, ns3Defaults, ns3Spec, rows, tcpsimScenario } from './matrix.mjs';
+import { ALGORITHMS, SCENARIOS, bdpPackets, ns3Defaults, ns3RowId, ns3Spec, rows, tcpsimScenario } from './matrix.mjs';
 import { diffPercent, formatDiff, formatTable, metricRows, withinTolerance } from './report.mjs';
 import { niceTicks, stepPoints, thin } from './svg.mjs';
 
@@ -73,9 +73,21 @@ test('the NewReno and SACK rows use only the TCP options tcpsim has always had',
     assert.equal(t.flavor, row.algorithm);
   }
   // The other rows state every new field, so that a changed default cannot move them.
-  for (const row of rows({ algorithms: ['cubic', 'bbr', 'prr'] })) {
+  for (const row of rows({ algorithms: ['cubic', 'cubic-linux', 'bbr', 'prr'] })) {
     const t = tcpsimScenario(row).tcp;
     assert.deepEqual([typeof t.recovery, t.rack, typeof t.pacing], ['string', false, 'string'], row.id);
+  }
+});
+
+test('the two CUBIC rows differ only in tcp.cubic.rules, and share one ns-3 run of TcpCubic', () => {
+  for (const scenario of Object.keys(SCENARIOS)) {
+    const [rfc, linux] = rows({ scenarios: [scenario], algorithms: ['cubic', 'cubic-linux'] });
+    const ours = [rfc, linux].map((row) => tcpsimScenario(row));
+    assert.deepEqual([ours[0].tcp.cubic, ours[1].tcp.cubic], [{ rules: 'rfc9438' }, { rules: 'linux' }], scenario);
+    const strip = (doc) => ({ ...doc, name: '', description: '', tcp: { ...doc.tcp, cubic: null } });
+    assert.deepEqual(strip(ours[1]), strip(ours[0]), scenario);
+    assert.equal(ns3RowId(linux), rfc.id);
+    assert.deepEqual(ns3Spec(linux), ns3Spec(rfc), scenario);
   }
 });
 

@@ -8,6 +8,7 @@
 #include "json/json_pointer.h"
 #include "scenario/json_schema.h"
 #include "scenario/papers.h"
+#include "tcp/linux_cubic.h"
 
 namespace tcb {
 
@@ -164,6 +165,7 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
   c.pacing = t["pacing"].get<std::string>() == "rate" ? PacingMode::kRate : PacingMode::kOff;
   ParsePacingRules(t["pacingRules"].get<std::string>(), &c.pacing_rules);
   const json& cubic = t["cubic"];
+  ParseCubicRules(cubic["rules"].get<std::string>(), &c.cubic.rules);
   c.cubic.c = cubic["c"].get<double>();
   c.cubic.beta = cubic["beta"].get<double>();
   c.cubic.fast_convergence = cubic["fastConvergence"].get<bool>();
@@ -171,6 +173,22 @@ TcpConfig ParseTcp(const json& t, const std::string& path) {
   c.cubic.app_limited_growth = cubic["appLimitedGrowth"].get<bool>();
   ParseRenoRules(t["reno"]["rules"].get<std::string>(), &c.reno_rules);
   ParseBbrRules(t["bbr"]["rules"].get<std::string>(), &c.bbr_rules);
+  if (c.cubic.rules == CubicRules::kLinux) {
+    // tcp_cubic.c's integer parameters: cubictcp_register() divides by bic_scale * 10 and by
+    // 1024 - beta.
+    const std::string cubic_path = Child(path, "cubic");
+    const LinuxCubicParameters linux_params = LinuxCubicParameters::From(c.cubic);
+    if (linux_params.bic_scale < 1) {
+      throw ScenarioError(Child(cubic_path, "c"),
+                          "with rules 'linux' C is Linux's bic_scale = round(c * 1024 / 10), which must be at least 1: "
+                          "c must be at least 5 / 1024 (0.00488)");
+    }
+    if (linux_params.beta >= LinuxCubicOps::kBetaScale) {
+      throw ScenarioError(Child(cubic_path, "beta"),
+                          "with rules 'linux' beta is Linux's round(beta * 1024), which must be below 1024: "
+                          "beta must be below 1023.5 / 1024 (0.99951)");
+    }
+  }
   c.model = t["connection"].get<std::string>() == "one-way" ? ConnectionModel::kOneWay
                                                            : ConnectionModel::kFull;
   c.mss = t["mssBytes"].get<Bytes>();

@@ -90,6 +90,29 @@ TEST(ScenarioTest, ItemTcpOverridesOnlyWhatItSets) {
   EXPECT_EQ(s.document["traffic"][1]["tcp"]["flavor"], "reno");
 }
 
+// tcp.cubic.rules picks RFC 9438's CUBIC (the default, so that no scenario written before it moves)
+// or Linux's tcp_cubic.c, whose integer parameters must exist: bic_scale = round(c * 1024 / 10) at
+// least 1, beta = round(beta * 1024) below 1024 (cubictcp_register() divides by both).
+TEST(ScenarioTest, CubicRulesDefaultToRfc9438AndCheckLinuxsIntegerParameters) {
+  json doc = Minimal();
+  doc["tcp"] = {{"flavor", "cubic"}};
+  EXPECT_EQ(ParseScenario(doc).traffic[0].tcp.cubic.rules, CubicRules::kRfc9438);
+  doc["tcp"]["cubic"] = {{"rules", "linux"}};
+  EXPECT_EQ(ParseScenario(doc).traffic[0].tcp.cubic.rules, CubicRules::kLinux);
+  doc["tcp"]["cubic"]["c"] = 0.0048;  // bic_scale = round(0.49) = 0
+  ExpectError(doc, "$.tcp.cubic.c", "with rules 'linux' C is Linux's bic_scale");
+  doc["tcp"]["cubic"]["c"] = 0.0049;  // round(0.502) = 1
+  EXPECT_NO_THROW(ParseScenario(doc));
+  doc["tcp"]["cubic"]["beta"] = 0.9995;  // round(1023.49) = 1023
+  EXPECT_NO_THROW(ParseScenario(doc));
+  doc["tcp"]["cubic"]["beta"] = 0.9996;  // round(1023.59) = 1024
+  ExpectError(doc, "$.tcp.cubic.beta", "with rules 'linux' beta is Linux's round(beta * 1024)");
+  doc["tcp"]["cubic"]["rules"] = "rfc9438";
+  EXPECT_NO_THROW(ParseScenario(doc));  // RFC 9438's real-valued C and beta take any value.
+  doc["tcp"]["cubic"]["rules"] = "bsd";
+  ExpectError(doc, "$.tcp.cubic.rules", "must be one of");
+}
+
 TEST(ScenarioTest, CountExpandsTemplatesAndNamesDefaultToTheType) {
   json doc = Minimal();
   doc["traffic"].push_back({{"type", "telnet"}, {"from", "left2"}, {"to", "right0"}});

@@ -4,6 +4,7 @@
 #include "tcp/bbr.h"
 #include "tcp/cubic.h"
 #include "tcp/linux_reno.h"
+#include "tcp/linux_cubic.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -39,6 +40,9 @@ std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config) {
       if (config.reno_rules == RenoRules::kLinux) return std::make_unique<LinuxRenoOps>();
       return std::make_unique<RenoOps>();
     case WindowRule::kCubic:
+      if (config.cubic.rules == CubicRules::kLinux) {
+        return std::make_unique<LinuxCubicOps>(config.cubic, config.pacing != PacingMode::kOff);
+      }
       return std::make_unique<CubicOps>(config.cubic, config.pacing != PacingMode::kOff);
     case WindowRule::kBbr:
       break;

@@ -15,6 +15,7 @@ constexpr std::string_view kRenoRulesNames[] = {"rfc5681", "linux"};
 constexpr std::string_view kBbrRulesNames[] = {"linux-4.9", "linux"};
 constexpr std::string_view kRtoRulesNames[] = {"rfc6298", "linux"};
 constexpr std::string_view kAckRulesNames[] = {"rfc5681", "linux"};
+constexpr std::string_view kCubicRulesNames[] = {"rfc9438", "linux"};
 }  // namespace
 
 bool ParseTcpFlavor(std::string_view name, TcpFlavor* flavor) { return ParseEnumName(kFlavorNames, name, flavor); }
@@ -32,6 +33,8 @@ bool ParseRtoRules(std::string_view name, RtoRules* rules) { return ParseEnumNam
 bool ParseAckRules(std::string_view name, AckRules* rules) {
   return ParseEnumName(kAckRulesNames, name, rules);
 }
+bool ParseCubicRules(std::string_view name, CubicRules* rules) { return ParseEnumName(kCubicRulesNames, name, rules); }
+std::string_view CubicRulesName(CubicRules rules) { return EnumName(kCubicRulesNames, rules); }
 
 WindowRule FlavorWindowRule(TcpFlavor flavor) {
   switch (flavor) {

@@ -70,12 +70,19 @@ bool ParseRtoRules(std::string_view name, RtoRules* rules);
 enum class AckRules : uint8_t { kRfc5681, kLinux };
 bool ParseAckRules(std::string_view name, AckRules* rules);
 
-// RFC 9438 CUBIC's parameters (`tcp.cubic`).
+// Which CUBIC (`tcp.cubic.rules`): RFC 9438 with RFC 9406 HyStart++ (tcp/cubic.h), or Linux's
+// net/ipv4/tcp_cubic.c with its HyStart (tcp/linux_cubic.h).
+enum class CubicRules : uint8_t { kRfc9438, kLinux };
+bool ParseCubicRules(std::string_view name, CubicRules* rules);
+std::string_view CubicRulesName(CubicRules rules);
+
+// CUBIC's parameters (`tcp.cubic`).
 struct CubicOptions {
+  CubicRules rules = CubicRules::kRfc9438;
   double c = 0.4;     // §5.1: the scaling constant C, in segments / s^3.
   double beta = 0.7;  // §4.6: beta_cubic, the multiplicative decrease factor.
   bool fast_convergence = true;  // §4.7.
-  bool hystart = true;           // RFC 9406 HyStart++ in slow start.
+  bool hystart = true;           // RFC 9406 HyStart++ in slow start (Linux's HyStart with kLinux).
   // §5.8: cwnd does not grow while the sender is application-limited; true grows anyway (RFC 8312,
   // ns-3 3.44's TcpCubic).
   bool app_limited_growth = false;

@@ -223,6 +223,7 @@ json RandomScenario(uint64_t seed) {
     if (chance(0.1)) t["initialWindow"] = "rfc6928";
     if (t["flavor"] == "cubic" && chance(0.3)) {
       t["cubic"] = {{"hystart", chance(0.5)}, {"fastConvergence", chance(0.5)}, {"beta", uniform(0.5, 0.9)}};
+      t["cubic"]["rules"] = pick({"rfc9438", "linux"});
     }
     // RFC 8985 RACK-TLP loss detection, with SACK-based recovery only; always given, so that an
     // item's own flavor overrides the scenario's choice.

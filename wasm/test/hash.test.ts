@@ -79,6 +79,20 @@ test('a resumed transfer under each reuse scheme gives the native summary and re
   }
 });
 
+// Linux's CUBIC (tcp.cubic.rules 'linux') is integer arithmetic throughout; the CUBIC presets run
+// under it must give the native numbers to the bit as well.
+test("the CUBIC presets under Linux's rules give the native summary and resultHash", async (t) => {
+  for (const name of ['flavor-cubic', 'modern-bulk-cubic', 'dumbbell-bulk']) {
+    await t.test(name, async () => {
+      const scenario = await simulator.getPreset(name);
+      scenario.durationS = Math.min(scenario.durationS ?? kMaxDurationS, kMaxDurationS);
+      const tcp = (scenario.tcp ?? {}) as Record<string, unknown>;
+      scenario.tcp = { ...tcp, flavor: 'cubic', cubic: { ...(tcp.cubic as object), rules: 'linux' } } as Scenario['tcp'];
+      await assertSameAsNative(scenario);
+    });
+  }
+});
+
 test(`${kRandomScenarios} random scenarios give the native summary and resultHash`, async (t) => {
   for (let seed = 1; seed <= kRandomScenarios; seed++) {
     await t.test(`random scenario ${seed}`, () => assertSameAsNative(randomScenario(seed)));

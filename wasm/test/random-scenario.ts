@@ -52,7 +52,14 @@ export function randomScenario(seed: number): Scenario {
       ...(r.chance(0.3) ? { initialSsthreshBytes: 2000 + r.int(60000) } : {}),
       ...(r.chance(0.2) ? { pacing: 'rate' as const } : {}),
       ...(flavor === 'cubic' && r.chance(0.3)
-        ? { cubic: { hystart: r.chance(0.5), fastConvergence: r.chance(0.5), beta: r.uniform(0.5, 0.9) } }
+        ? {
+            cubic: {
+              hystart: r.chance(0.5),
+              fastConvergence: r.chance(0.5),
+              beta: r.uniform(0.5, 0.9),
+              rules: r.pick(['rfc9438', 'linux'] as const),
+            },
+          }
         : {}),
       // RFC 8985 RACK-TLP needs SACK-based recovery; always given, so that an item's own flavor
       // overrides the scenario's choice.
