@@ -456,8 +456,11 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
   out["mark"] = VerdictOf(verdict).mark;
   out["verdictText"] = VerdictText(verdict, direction, magnitude);
   out["hasDirection"] = direction;
-  // Every part that does not agree has a cause: --check fails on a claim that is not explained.
-  out["explained"] = checked == 0 || ((holds || !known.empty()) && (magnitudes_agree || !known_magnitude.empty()));
+  // Every part that does not agree has a cause: --check fails on a claim that is not explained. A
+  // claim whose test fails is explained by the cause of that (its magnitudes then have the wrong side
+  // too); one that holds needs a cause for magnitudes beyond their tolerance.
+  out["explained"] =
+      checked == 0 || (holds ? magnitudes_agree || !known_magnitude.empty() : !known.empty());
   if (compared > 0) out["magnitude"] = std::move(magnitude);
   out["checked"] = checked;
   out["agreeing"] = agreeing;

@@ -111,9 +111,12 @@ std::string ClaimCell(const json& report, const json& cell, const json& checked_
 
 // "±10 %", "±10 % or ±0.005".
 std::string ToleranceText(const json& tolerance) {
-  std::string s = "±" + FormatNumber(tolerance["relative"].get<double>() * 100, 3) + " %";
-  if (tolerance.value("absolute", 0.0) > 0) s += " or ±" + FormatNumber(tolerance["absolute"].get<double>(), 3);
-  return s;
+  const double relative = tolerance["relative"].get<double>();
+  const double absolute = tolerance.value("absolute", 0.0);
+  const std::string r = "±" + FormatNumber(relative * 100, 3) + " %";
+  const std::string a = "±" + FormatNumber(absolute, 3);
+  if (absolute <= 0) return r;
+  return relative > 0 ? r + " or " + a : a;
 }
 
 // A paper number: "0.44", "0.06–0.46", "≥ 0.5", "≤ 0.6".
