@@ -409,12 +409,16 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
   }
 
   // The magnitudes over every point checked: how many paper numbers, how many within their
-  // tolerance, and the factor farthest from 1 among the others.
-  size_t compared = 0, within = 0;
+  // tolerance, the factor farthest from 1 among the others, and at how many points all were within.
+  size_t compared = 0, within = 0, points_compared = 0, points_within = 0;
   int opposite = 0;
   std::optional<double> worst;
   for (const json& r : results) {
     if (!r.contains("magnitudes")) continue;
+    ++points_compared;
+    bool all_within = true;
+    for (const json& m : r["magnitudes"]) all_within = all_within && m["within"].get<bool>();
+    points_within += all_within;
     for (const json& m : r["magnitudes"]) {
       ++compared;
       if (m["within"].get<bool>()) {
@@ -442,14 +446,23 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
       case ClaimPoints::kAny: holds = agreeing > 0; break;
     }
   }
-  const bool magnitudes_agree = within == compared;
+  // The magnitudes hold at the points the claim's rule asks for (the paper's "in most cases" is a
+  // statement about its numbers too); a claim without direction is judged at every point.
+  bool magnitudes_agree = within == compared;
+  if (direction && compared > 0 && claim.points == ClaimPoints::kMost) {
+    magnitudes_agree = 2 * points_within > points_compared;
+  }
+  if (direction && compared > 0 && claim.points == ClaimPoints::kAny) magnitudes_agree = points_within > 0;
   const std::string verdict = checked == 0         ? "not checked"
                               : !holds             ? "differs"
                               : !magnitudes_agree ? "magnitude differs"
                                                    : "agrees";
   json magnitude;
   if (compared > 0) {
-    magnitude = {{"compared", compared}, {"within", within}, {"worstFactor", worst ? json(*worst) : json(nullptr)}};
+    magnitude = {{"compared", compared},
+                 {"within", within},
+                 {"agree", magnitudes_agree},
+                 {"worstFactor", worst ? json(*worst) : json(nullptr)}};
     if (opposite > 0) magnitude["oppositeSign"] = opposite;
   }
   out["verdict"] = verdict;

@@ -239,8 +239,7 @@ std::string ClaimHeadline(const json& claim) {
 std::vector<std::string> ClaimNotes(const json& claim) {
   std::vector<std::string> notes;
   const std::string verdict = claim["verdict"].get<std::string>();
-  const bool magnitudes_agree =
-      !claim.contains("magnitude") || claim["magnitude"]["within"] == claim["magnitude"]["compared"];
+  const bool magnitudes_agree = !claim.contains("magnitude") || claim["magnitude"]["agree"].get<bool>();
   if (claim.contains("known")) {
     notes.push_back((verdict == "differs" || verdict == "not checked"
                          ? "known cause: "
