@@ -1,7 +1,8 @@
 // Charts of few marks, all SVG (React renders every element; d3 gives scales and ticks): grouped
 // bars (HTML vs total time per scheme, like E-TCP Fig. 5) and sweep lines with confidence-interval
 // error bars (like TCP/SPAND Fig. 10). Both export as SVG and PNG. Where a paper printed a number,
-// it is drawn beside ours as a hollow diamond.
+// it is drawn beside ours as a hollow diamond; a range the paper gives ("6-46 %") as a diamond at
+// each end joined by a dashed line.
 import { format } from 'd3-format';
 import { scaleBand, scaleLinear, scalePoint } from 'd3-scale';
 import { useId, useRef, useState } from 'react';
@@ -48,10 +49,20 @@ function ExportButtons({ title, svg, csv }: { title: string; svg: () => SVGSVGEl
   );
 }
 
+/** A paper's number: a value, or a range ({min, max}; an open end is a bound). */
+export type PaperValue = number | { min?: number; max?: number };
+
 export interface Bars {
   categories: string[];
   /** ci: an error bar per value, by default the 95% confidence interval (rangeName "ci95"). */
-  series: { name: string; values: (number | null)[]; ci?: ([number, number] | null)[]; rangeName?: string; paper?: (number | null)[] }[];
+  series: { name: string; values: (number | null)[]; ci?: ([number, number] | null)[]; rangeName?: string; paper?: (PaperValue | null)[] }[];
+}
+
+/** The finite numbers a paper value spans. */
+function paperEnds(p: PaperValue | null | undefined): number[] {
+  if (p === null || p === undefined) return [];
+  if (typeof p === 'number') return [p];
+  return [p.min, p.max].filter((v): v is number => v !== undefined);
 }
 
 /** The paper's value: a hollow diamond (with a title for hover). */
@@ -63,7 +74,20 @@ function PaperMark({ x, y, label }: { x: number; y: number; label: string }) {
   );
 }
 
-const hasPaper = (values: (number | null | undefined)[] | undefined) => !!values && values.some((v) => v !== null && v !== undefined);
+const hasPaper = (values: (PaperValue | null | undefined)[] | undefined) => !!values && values.some((v) => paperEnds(v).length > 0);
+
+/** A paper value at x: a diamond, or one per end of a range joined by a dashed line. */
+function PaperMarks({ x, y, value, label }: { x: number; y: (v: number) => number; value: PaperValue; label: string }) {
+  const ends = paperEnds(value);
+  return (
+    <g>
+      {ends.length === 2 && <line x1={x} x2={x} y1={y(ends[0])} y2={y(ends[1])} stroke="#000" strokeDasharray="3 2" />}
+      {ends.map((v) => (
+        <PaperMark key={v} x={x} y={y(v)} label={label} />
+      ))}
+    </g>
+  );
+}
 
 export function BarChart({ title, yLabel, bars, height = 260 }: { title: string; yLabel: string; bars: Bars; height?: number }) {
   const [ref, width] = useWidth<HTMLDivElement>();
@@ -73,9 +97,13 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
   const innerH = height - margin.top - margin.bottom;
   const x = scaleBand().domain(bars.categories).range([0, innerW]).padding(0.2);
   const inner = scaleBand().domain(bars.series.map((s) => s.name)).range([0, x.bandwidth()]).padding(0.08);
-  const max = Math.max(1e-9, ...bars.series.flatMap((s) => [...s.values.map((v) => v ?? 0), ...(s.ci ?? []).map((c) => c?.[1] ?? 0), ...(s.paper ?? []).map((v) => v ?? 0)]));
+  const extent = bars.series.flatMap((s) => [...s.values.map((v) => v ?? 0), ...(s.ci ?? []).flatMap((c) => c ?? []), ...(s.paper ?? []).flatMap(paperEnds)]);
+  const max = Math.max(1e-9, ...extent);
+  const min = Math.min(0, ...extent);
   const anyPaper = bars.series.some((s) => hasPaper(s.paper));
-  const y = scaleLinear().domain([0, max]).nice().range([innerH, 0]);
+  // Bars grow from 0, downwards for negative values (a gain of the wrong sign).
+  const y = scaleLinear().domain([min, max]).nice().range([innerH, 0]);
+  const y0 = y(0);
   const csv = () =>
     toCsv({
       columns: ['category', ...bars.series.flatMap((s) => (s.ci ? [s.name, `${s.name} ${s.rangeName ?? 'ci95'} low`, `${s.name} ${s.rangeName ?? 'ci95'} high`] : [s.name]))],
@@ -107,7 +135,7 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
                   return (
                     <g key={s.name}>
                       {v !== null && (
-                        <rect x={bx} y={y(v)} width={inner.bandwidth()} height={innerH - y(v)} fill={colorOf(k)}>
+                        <rect x={bx} y={Math.min(y(v), y0)} width={inner.bandwidth()} height={Math.abs(y0 - y(v))} fill={colorOf(k)}>
                           <title>{`${c}, ${s.name}: ${v}`}</title>
                         </rect>
                       )}
@@ -118,14 +146,16 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
                           fill="none"
                         />
                       )}
-                      {paper !== null && paper !== undefined && <PaperMark x={bx + inner.bandwidth() / 2} y={y(paper)} label={`${c}, ${s.name}: paper ${paper}`} />}
+                      {paper !== null && paper !== undefined && (
+                        <PaperMarks x={bx + inner.bandwidth() / 2} y={y} value={paper} label={`${c}, ${s.name}: paper ${paperEnds(paper).join('–')}`} />
+                      )}
                     </g>
                   );
                 })}
                 <text x={x.bandwidth() / 2} y={innerH + 16} textAnchor="middle">{c}</text>
               </g>
             ))}
-            <line x1={0} x2={innerW} y1={innerH} y2={innerH} stroke="#222" />
+            <line x1={0} x2={innerW} y1={y0} y2={y0} stroke="#222" />
             <line y1={0} y2={innerH} stroke="#222" />
             <text transform={`translate(${-margin.left + 14},${innerH / 2}) rotate(-90)`} textAnchor="middle" fontSize={12}>{yLabel}</text>
           </g>
@@ -135,7 +165,7 @@ export function BarChart({ title, yLabel, bars, height = 260 }: { title: string;
         {bars.series.map((s, k) => (
           <li key={s.name}><span className="swatch" style={{ background: colorOf(k), borderColor: colorOf(k) }} />{s.name}</li>
         ))}
-        {anyPaper && <li><span className="swatch paper-swatch">◇</span>the paper’s value</li>}
+        {anyPaper && <li><span className="swatch paper-swatch">◇</span>the paper’s number (a range: ◇ at each end)</li>}
       </ul>
     </figure>
   );
