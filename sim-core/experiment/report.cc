@@ -3,6 +3,7 @@
 #include "experiment/report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -580,7 +581,10 @@ std::string FormatReportMarkdown(const nlohmann::json& report) {
          " replication" + (replications == 1 ? "" : "s") + " per cell; cells are our mean ± 95% CI half-width, " +
          "the paper's number and ours / paper in parentheses; runs hash `" +
          report["runsHash"].get<std::string>().substr(0, 16) + "`.";
-  if (const std::string paper = PaperLine(report); !paper.empty()) out += " " + paper + ".";
+  if (std::string paper = PaperLine(report); !paper.empty()) {
+    paper[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(paper[0])));
+    out += " " + paper + ".";
+  }
   out += "\n";
 
   const json& cells = report["cells"];
@@ -633,7 +637,7 @@ std::string FormatReportMarkdown(const nlohmann::json& report) {
       }
       if (claim.contains("magnitude")) {
         const json& mag = claim["magnitude"];
-        std::string line = "  - ours: ";
+        std::string line = "  - paper against ours: ";
         const auto shown = ClaimMagnitudes(claim, 6);
         for (size_t i = 0; i < shown.size(); ++i) {
           const json& r = *shown[i].first;
@@ -642,8 +646,9 @@ std::string FormatReportMarkdown(const nlohmann::json& report) {
           if (m["source"] == "cell") {
             where = VariantLabel(report, m["variant"]) + (where == "all" ? "" : ", " + where);
           }
-          line += (i > 0 ? "; " : "") + where + ": " + (m["source"] == "cell" ? "paper " + PaperNumberText(m["paper"]) + ", " : "") +
-                  Number(m["ours"]) + " (" + FactorNote(m) + ")";
+          line += (i > 0 ? "; " : "") + where + ": " +
+                  (m["source"] == "cell" ? "paper " + PaperNumberText(m["paper"]) + ", ours " : "ours ") + Number(m["ours"]) +
+                  " (" + FactorNote(m) + ")";
         }
         const int64_t total = mag["compared"].get<int64_t>();
         if (static_cast<int64_t>(shown.size()) < total) line += "; …";

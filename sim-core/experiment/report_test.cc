@@ -520,7 +520,7 @@ TEST(ExperimentReportTest, MarkdownAndOverview) {
   EXPECT_NE(md.find("  - paper: 0.1111, Table 9; tolerance ±10 %: synthetic: the paper prints two digits"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("  - ours: x = 1: 0.5 (×4.5, outside ±10 %)"), std::string::npos) << md;
+  EXPECT_NE(md.find("  - paper against ours: x = 1: ours 0.5 (×4.5, outside ±10 %)"), std::string::npos) << md;
   const std::string overview = FormatClaimsOverview({report});
   EXPECT_NE(overview.find("| `synthetic` | full | 1 | 1 | 0 | 0 | 1 / 0 / 0 |"), std::string::npos) << overview;
   EXPECT_NE(overview.find("| `synthetic` | ratio claim | ratio | 0.1111 (x = 1) | 0.5 | ×4.5 (0 of 2 within ±10 %) | "
