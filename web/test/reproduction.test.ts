@@ -19,8 +19,10 @@ const slow = { timeout: 60_000 };
 describe('reports as figures', () => {
   it('E-TCP Fig. 5: bars per page and variant, the paper’s value beside ours', slow, async () => {
     const { report } = await sim.runExperiment('etcp-fig5-realistic', { quick: true });
-    const figures = reportFigures(report) as BarFigure[];
-    expect(figures.map((f) => f.kind)).toEqual(['bars', 'bars']);
+    const all = reportFigures(report);
+    // A bar chart per metric, then a chart per claim with a paper number of its own.
+    expect(all.map((f) => f.kind)).toEqual(['bars', 'bars', ...report.claims.filter((c) => c.paper).map(() => 'claim')]);
+    const figures = all.filter((f): f is BarFigure => f.kind === 'bars');
     expect(figures[0].categories).toEqual(['text', 'map', 'graphics', 'frames', 'java']);
     expect(figures[0].series.map((s) => s.name)).toEqual(report.variants.map((v) => v.label));
     // Every bar is its cell's mean; one replication: no interval.

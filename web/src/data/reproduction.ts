@@ -253,7 +253,8 @@ export interface MagnitudeRow {
 }
 
 function magnitudeRow(report: Report, r: ClaimResult, m: Magnitude): MagnitudeRow {
-  const point = pointLabel(report, r.point);
+  // With one point there is nothing to tell apart.
+  const point = report.points.length > 1 ? pointLabel(report, r.point) : 'all';
   const where = m.source === 'cell' && m.variant ? `${variantLabel(report, m.variant)}${point === 'all' ? '' : `, ${point}`}` : point;
   return {
     where,
