@@ -266,6 +266,10 @@ void ParseQuick(const json& d, Experiment& e) {
   RejectValueMarker(e.quick_set, "$.quick.set");
 }
 
+Tolerance ParseTolerance(const json& t) {
+  return Tolerance{t["relative"].get<double>(), t.value("absolute", 0.0), t["basis"].get<std::string>()};
+}
+
 void ParseMetrics(const json& d, const Scenario& scenario, Experiment& e, NameIndex& names) {
   for (size_t i = 0; i < d["metrics"].size(); ++i) {
     const json& m = d["metrics"][i];
@@ -278,6 +282,7 @@ void ParseMetrics(const json& d, const Scenario& scenario, Experiment& e, NameIn
     metric.label = m.value("label", metric.name);
     metric.unit = m["unit"].get<std::string>();
     metric.pointer = m["pointer"].get<std::string>();
+    if (m.contains("paperTolerance")) metric.paper_tolerance = ParseTolerance(m["paperTolerance"]);
     if (auto problem = CheckSummaryPointer(metric.pointer, scenario)) {
       throw ScenarioError(Child(path, "pointer"), *problem);
     }
@@ -285,13 +290,12 @@ void ParseMetrics(const json& d, const Scenario& scenario, Experiment& e, NameIn
   }
 }
 
-Tolerance ParseTolerance(const json& t) {
-  return Tolerance{t["relative"].get<double>(), t.value("absolute", 0.0), t["basis"].get<std::string>()};
-}
-
-// A paper number's own tolerance, or else the experiment's (which must then exist).
-Tolerance ToleranceOf(const json& holder, const Experiment& e, const std::string& path) {
+// A paper number's own tolerance, or else its metric's (for a cell's value), or else the
+// experiment's (which must then exist).
+Tolerance ToleranceOf(const json& holder, const Experiment& e, const std::string& path,
+                      std::optional<size_t> metric = std::nullopt) {
   if (holder.contains("tolerance")) return ParseTolerance(holder["tolerance"]);
+  if (metric && e.metrics[*metric].paper_tolerance) return *e.metrics[*metric].paper_tolerance;
   if (!e.paper_tolerance) {
     throw ScenarioError(path, "a paper number needs a tolerance: give the experiment's paperTolerance (how close "
                               "ours must be, from the paper's own precision) or this number's tolerance");
@@ -311,7 +315,7 @@ void ParsePaper(const json& d, Experiment& e, const NameIndex& variants, const N
     value.point = ParseFullPoint(e, p["point"], Child(path, "point"));
     value.value = p["value"].get<double>();
     value.note = p.value("note", "");
-    value.tolerance = ToleranceOf(p, e, path);
+    value.tolerance = ToleranceOf(p, e, path, value.metric);
     if (!seen.emplace(value.variant, value.point, value.metric).second) {
       throw ScenarioError(path, "a second paper value for the same variant, point and metric");
     }

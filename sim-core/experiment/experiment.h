@@ -116,6 +116,7 @@ struct ExperimentMetric {
   std::string label;
   std::string unit;
   std::string pointer;  // Into a run summary; see FindInSummary.
+  std::optional<Tolerance> paper_tolerance;  // For the paper's values of this metric.
 };
 
 struct PaperValue {

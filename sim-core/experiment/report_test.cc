@@ -385,6 +385,13 @@ TEST(ExperimentReportTest, NoToleranceLetsANumberTwiceAwayAgree) {
   } catch (const ScenarioError& e) {
     EXPECT_EQ(e.path(), "$.paper[0]");
   }
+  // A metric's tolerance for its paper values comes between the value's own and the experiment's.
+  doc = SyntheticExperiment(json::array());
+  doc["metrics"][0]["paperTolerance"] = {{"relative", 0.01}, {"basis", "printed to three digits"}};
+  const json metric_tolerance = ReportOf(doc);
+  EXPECT_EQ(metric_tolerance["cells"][(1 * 3 + 1) * 2 + 0]["paperWithin"], false);  // 2 against 2.1.
+  doc["paper"][0]["tolerance"] = {{"relative", 0.1}, {"basis", "read off a plot"}};
+  EXPECT_EQ(ReportOf(doc)["cells"][(1 * 3 + 1) * 2 + 0]["paperWithin"], true);
   // The most generous tolerance, 0.5, against numbers 1.5 and 2.1 times away.
   const json generous{{"relative", 0.5}, {"basis", "wide"}};
   EXPECT_EQ(Verdict(PaperRatio({{"value", 0.5 / 1.5}, {"source", "x"}, {"tolerance", generous}})), "agrees");
