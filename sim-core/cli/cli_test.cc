@@ -383,7 +383,7 @@ TEST_F(CliTest, ReproducesAnExperimentFile) {
   const Result r = Tcpsim("reproduce - --jobs 2", kExperiment);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("completion [s]"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("✓ agrees      SACK is at most twice as slow"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("✓ agrees [order] SACK is at most twice as slow"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("4/4 runs"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("4 runs in "), std::string::npos) << r.err;
 
@@ -392,15 +392,27 @@ TEST_F(CliTest, ReproducesAnExperimentFile) {
   const auto report = nlohmann::json::parse(j.out);
   EXPECT_EQ(report["experiment"], "cli-small");
   EXPECT_EQ(report["runs"], 4);
-  EXPECT_EQ(report["claimSummary"]["agree"], 1);
+  EXPECT_EQ(report["claimSummary"]["counts"]["agrees"], 1);
 
   // --check turns a differing claim into exit code 1; without it the report is still printed.
   nlohmann::json wrong = nlohmann::json::parse(kExperiment);
   wrong["claims"][0]["min"] = 1.0;  // SACK finishes several times sooner here.
   const Result differs = Tcpsim("reproduce - --check", wrong.dump());
   EXPECT_EQ(differs.code, 1) << differs.err;
-  EXPECT_NE(differs.out.find("✗ DIFFERS"), std::string::npos) << differs.out;
+  EXPECT_NE(differs.out.find("✗ differs (no known cause)"), std::string::npos) << differs.out;
   EXPECT_EQ(Tcpsim("reproduce -", wrong.dump()).code, 0);
+
+  // So does a magnitude far from the paper's without a known cause: SACK's time against a paper's
+  // ratio of 0.01.
+  nlohmann::json far = nlohmann::json::parse(kExperiment);
+  far["claims"][0].erase("max");
+  far["claims"][0]["paper"] = {{"value", 0.01}, {"source", "§9"}};
+  far["paperTolerance"] = {{"relative", 0.2}, {"basis", "one digit"}};
+  const Result magnitude = Tcpsim("reproduce - --check", far.dump());
+  EXPECT_EQ(magnitude.code, 1) << magnitude.err;
+  EXPECT_NE(magnitude.out.find("≈ direction agrees, magnitude ×"), std::string::npos) << magnitude.out;
+  far["claims"][0]["knownMagnitude"] = "the paper's path is another";
+  EXPECT_EQ(Tcpsim("reproduce - --check", far.dump()).code, 0);
 }
 
 TEST_F(CliTest, ReproduceIsTheSameOnOneOrTwoJobsAndWritesItsReports) {
@@ -415,6 +427,18 @@ TEST_F(CliTest, ReproduceIsTheSameOnOneOrTwoJobsAndWritesItsReports) {
   EXPECT_EQ(text.code, 0) << text.out;
   EXPECT_EQ(ReadFile(out / "report.txt"), text.out);
   EXPECT_NE(text.out.find("mode quick"), std::string::npos);
+  const Result markdown = Tcpsim("reproduce tcpint-fig-sack --quick --jobs 2 --markdown");
+  EXPECT_EQ(ReadFile(out / "report.md"), markdown.out);
+  EXPECT_NE(markdown.out.find("`tcpsim reproduce tcpint-fig-sack --quick`"), std::string::npos) << markdown.out;
+
+  // A saved report prints as it did when it ran, and several make an overview.
+  const std::string saved = (out / "report.json").string();
+  EXPECT_EQ(Tcpsim("report " + saved).out, text.out);
+  EXPECT_EQ(Tcpsim("report " + saved + " --markdown").out, markdown.out);
+  const Result overview = Tcpsim("report --overview " + saved + " " + saved);
+  ASSERT_EQ(overview.code, 0) << overview.err;
+  EXPECT_NE(overview.out.find("| `tcpint-fig-sack` | quick |"), std::string::npos) << overview.out;
+  EXPECT_NE(Tcpsim("report --legend").out.find("| ✓ | agrees |"), std::string::npos);
 }
 
 TEST_F(CliTest, BadExperimentsAndReproduceArguments) {
@@ -432,6 +456,10 @@ TEST_F(CliTest, BadExperimentsAndReproduceArguments) {
   ExpectBadInput(Tcpsim("reproduce - --fast", kExperiment), "error: unknown option --fast");
   ExpectBadInput(Tcpsim("reproduce"), "error: reproduce needs an experiment name");
   ExpectBadInput(Tcpsim("experiment nope"), "error: unknown experiment \"nope\"");
+  ExpectBadInput(Tcpsim("reproduce - --json --markdown", kExperiment), "error: --json and --markdown: choose one");
+  ExpectBadInput(Tcpsim("report"), "error: report needs a report file");
+  ExpectBadInput(Tcpsim("report -", "{\"schemaVersion\": 2}"), "error: $: missing required field");
+  ExpectBadInput(Tcpsim("report --legend x"), "error: report --legend takes no report");
 }
 
 TEST_F(CliTest, ExperimentsAreListedPrintedAndTheirScenariosArePresets) {

@@ -60,8 +60,16 @@ commands:
       --quick | --full  reduced size (seconds) or full size (the default)
       --jobs N          runs in parallel (default: the number of cores)
       --json            print the JSON report instead of the tables
-      --check           exit with code 1 if a claim differs
-      -o, --out DIR     also write report.json and report.txt to DIR
+      --markdown        print the tables and claims as Markdown (as docs/reproduction has them)
+      --check           exit with code 1 if a claim does not agree (in its direction or its
+                        magnitudes) without a known cause
+      -o, --out DIR     also write report.json, report.txt and report.md to DIR
+  report <file|-> [--markdown]
+                        print a saved report (`reproduce --json`) as text or Markdown
+  report --overview FILE...
+                        Markdown: the verdicts of several reports, and every claim that
+                        compares a paper number, with paper, ours, ratio and known cause
+  report --legend       Markdown: the verdicts and what they mean
   papers                print the catalogue of papers, theses and RFCs that presets and
                         experiments cite (JSON)
   experiments           list the built-in experiments, one name per line
@@ -235,6 +243,7 @@ int Main(const std::vector<std::string>& args) {
     return 0;
   }
   if (command == "reproduce") return tcb::cli::Reproduce(rest);
+  if (command == "report") return tcb::cli::PrintReports(rest);
   if (command == "experiments") return tcb::cli::ListExperiments(rest);
   if (command == "experiment") return tcb::cli::PrintExperiment(rest);
   if (command == "schema") {

@@ -20,6 +20,8 @@
 #include "cli/cli_common.h"
 #include "experiment/experiment.h"
 #include "experiment/report.h"
+#include "scenario/json_schema.h"
+#include "scenario/scenario.h"
 
 namespace tcb::cli {
 
@@ -115,7 +117,7 @@ int Reproduce(const std::vector<std::string>& args) {
   ExperimentMode mode = ExperimentMode::kFull;
   const unsigned cores = std::thread::hardware_concurrency();
   int jobs = cores == 0 ? 1 : static_cast<int>(std::min<unsigned>(cores, kMaxJobs));
-  bool json_output = false, check = false;
+  bool json_output = false, markdown = false, check = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -130,6 +132,8 @@ int Reproduce(const std::vector<std::string>& args) {
       jobs = ParseJobs(value());
     } else if (a == "--json") {
       json_output = true;
+    } else if (a == "--markdown") {
+      markdown = true;
     } else if (a == "--check") {
       check = true;
     } else if (a == "-o" || a == "--out") {
@@ -143,6 +147,7 @@ int Reproduce(const std::vector<std::string>& args) {
     }
   }
   if (!source) throw UsageError{"reproduce needs an experiment name (see `tcpsim experiments`) or file"};
+  if (json_output && markdown) throw UsageError{"--json and --markdown: choose one"};
 
   // A built-in name first; anything else is a file.
   const std::optional<std::string_view> builtin = ExperimentText(*source);
@@ -163,15 +168,58 @@ int Reproduce(const std::vector<std::string>& args) {
 
   const nlohmann::json report = BuildReport(experiment, plan, records);
   const std::string text = FormatReport(report);
+  const std::string markdown_text = FormatReportMarkdown(report);
   const std::string json_text = report.dump(2) + "\n";
-  std::cout << (json_output ? json_text : text) << std::flush;
+  std::cout << (json_output ? json_text : markdown ? markdown_text : text) << std::flush;
   if (out_dir) {
     const std::filesystem::path dir(*out_dir);
     std::filesystem::create_directories(dir);
     WriteText(dir / "report.json", json_text);
     WriteText(dir / "report.txt", text);
+    WriteText(dir / "report.md", markdown_text);
   }
   return check && !ClaimsHold(report) ? 1 : 0;
+}
+
+int PrintReports(const std::vector<std::string>& args) {
+  enum class Format { kText, kMarkdown, kOverview, kLegend } format = Format::kText;
+  std::vector<std::string> sources;
+  for (const std::string& a : args) {
+    if (a == "--markdown") {
+      format = Format::kMarkdown;
+    } else if (a == "--overview") {
+      format = Format::kOverview;
+    } else if (a == "--legend") {
+      format = Format::kLegend;
+    } else if (a.size() > 1 && a[0] == '-') {
+      throw UsageError{"unknown option " + a};
+    } else {
+      sources.push_back(a);
+    }
+  }
+  if (format == Format::kLegend) {
+    if (!sources.empty()) throw UsageError{"report --legend takes no report"};
+    std::cout << FormatVerdictLegend();
+    return 0;
+  }
+  if (sources.empty()) throw UsageError{"report needs a report file (`tcpsim reproduce --json`) or -"};
+  if (format != Format::kOverview && sources.size() > 1) throw UsageError{"report prints one report (or --overview)"};
+  static const JsonSchema schema = JsonSchema::Compile(ReportSchemaDocument());
+  std::vector<nlohmann::json> reports;
+  for (const std::string& source : sources) {
+    nlohmann::json report = ParseJsonText(ReadInput(source));
+    if (auto error = schema.Validate(report)) {
+      throw ScenarioError(error->path, error->message + " (" + source + " is not a report of this version: " +
+                                           "`tcpsim schema --report`)");
+    }
+    reports.push_back(std::move(report));
+  }
+  if (format == Format::kOverview) {
+    std::cout << FormatClaimsOverview(reports);
+  } else {
+    std::cout << (format == Format::kMarkdown ? FormatReportMarkdown(reports[0]) : FormatReport(reports[0]));
+  }
+  return 0;
 }
 
 int ListExperiments(const std::vector<std::string>& args) {

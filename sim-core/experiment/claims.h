@@ -1,8 +1,10 @@
-// Checking an experiment's claims against the statistics of its cells.
+// Checking an experiment's claims against the statistics of its cells and the paper's numbers, and
+// the verdicts they end in.
 #pragma once
 
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -31,10 +33,33 @@ class CellStatistics {
   std::map<std::vector<size_t>, size_t> point_index_;
 };
 
+// The verdicts a claim can end in, defined once: the report schema's enum lists the same names (a
+// test checks it), and the CLI, the reports, docs/reproduction and the web print these marks and
+// words, taken from the report.
+struct VerdictInfo {
+  const char* verdict;  // The report's "verdict".
+  const char* mark;     // ✓ ≈ ✗ –
+  const char* summary;  // In counts: "3 agree, 2 differ in magnitude, ...".
+  const char* meaning;
+};
+const std::vector<VerdictInfo>& Verdicts();
+const VerdictInfo& VerdictOf(const std::string& verdict);
+
+// How far our number is from a paper's (a value when min == max, else a range with open ends
+// allowed): ours / paper for a value, ours over the nearer end of a range when outside it, 1 inside.
+// nullopt when no factor says it: ours and the paper's number have opposite signs, or the paper's is 0.
+std::optional<double> MagnitudeFactor(double ours, std::optional<double> min, std::optional<double> max);
+// Whether ours is within the tolerance of the paper's number (a range is widened at each end).
+bool WithinTolerance(double ours, std::optional<double> min, std::optional<double> max, const Tolerance& tolerance);
+
+// "×4.5", "×0.067": a factor as verdicts print it (two significant digits).
+std::string FactorText(double factor);
+
 // One claim, checked at each point its rule names (points this mode leaves out are skipped; points
-// with too little data count as not agreeing): the verdict ("agrees", "differs", or "not checked"
-// when no point was left) and per point the outcome ("agrees", "differs", "no data") with the
-// numbers that decided it.
+// with too little data count as not agreeing), with every paper number it reads compared with ours:
+// its kind of agreement, per point the outcome of its test ("agrees", "differs", "no data") with the
+// numbers that decided it and the magnitudes, and the verdict with its mark and words, whether every
+// part that does not agree has a known cause ("explained"), and the magnitudes' summary.
 nlohmann::json EvaluateClaim(const Experiment& experiment, const ExperimentPlan& plan,
                              const CellStatistics& stats, const Claim& claim);
 

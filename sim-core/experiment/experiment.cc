@@ -266,6 +266,10 @@ void ParseQuick(const json& d, Experiment& e) {
   RejectValueMarker(e.quick_set, "$.quick.set");
 }
 
+Tolerance ParseTolerance(const json& t) {
+  return Tolerance{t["relative"].get<double>(), t.value("absolute", 0.0), t["basis"].get<std::string>()};
+}
+
 void ParseMetrics(const json& d, const Scenario& scenario, Experiment& e, NameIndex& names) {
   for (size_t i = 0; i < d["metrics"].size(); ++i) {
     const json& m = d["metrics"][i];
@@ -278,6 +282,7 @@ void ParseMetrics(const json& d, const Scenario& scenario, Experiment& e, NameIn
     metric.label = m.value("label", metric.name);
     metric.unit = m["unit"].get<std::string>();
     metric.pointer = m["pointer"].get<std::string>();
+    if (m.contains("paperTolerance")) metric.paper_tolerance = ParseTolerance(m["paperTolerance"]);
     if (auto problem = CheckSummaryPointer(metric.pointer, scenario)) {
       throw ScenarioError(Child(path, "pointer"), *problem);
     }
@@ -285,7 +290,21 @@ void ParseMetrics(const json& d, const Scenario& scenario, Experiment& e, NameIn
   }
 }
 
+// A paper number's own tolerance, or else its metric's (for a cell's value), or else the
+// experiment's (which must then exist).
+Tolerance ToleranceOf(const json& holder, const Experiment& e, const std::string& path,
+                      std::optional<size_t> metric = std::nullopt) {
+  if (holder.contains("tolerance")) return ParseTolerance(holder["tolerance"]);
+  if (metric && e.metrics[*metric].paper_tolerance) return *e.metrics[*metric].paper_tolerance;
+  if (!e.paper_tolerance) {
+    throw ScenarioError(path, "a paper number needs a tolerance: give the experiment's paperTolerance (how close "
+                              "ours must be, from the paper's own precision) or this number's tolerance");
+  }
+  return *e.paper_tolerance;
+}
+
 void ParsePaper(const json& d, Experiment& e, const NameIndex& variants, const NameIndex& metrics) {
+  if (d.contains("paperTolerance")) e.paper_tolerance = ParseTolerance(d["paperTolerance"]);
   std::set<std::tuple<size_t, std::vector<size_t>, size_t>> seen;
   for (size_t i = 0; i < d["paper"].size(); ++i) {
     const json& p = d["paper"][i];
@@ -296,6 +315,7 @@ void ParsePaper(const json& d, Experiment& e, const NameIndex& variants, const N
     value.point = ParseFullPoint(e, p["point"], Child(path, "point"));
     value.value = p["value"].get<double>();
     value.note = p.value("note", "");
+    value.tolerance = ToleranceOf(p, e, path, value.metric);
     if (!seen.emplace(value.variant, value.point, value.metric).second) {
       throw ScenarioError(path, "a second paper value for the same variant, point and metric");
     }
@@ -303,10 +323,33 @@ void ParsePaper(const json& d, Experiment& e, const NameIndex& variants, const N
   }
 }
 
+PaperNumber ParsePaperNumber(const json& p, const std::string& path) {
+  PaperNumber number;
+  if (p.contains("value")) {
+    if (p.contains("min") || p.contains("max")) {
+      throw ScenarioError(Child(path, "value"), "a paper number is a value or a range (min, max), not both");
+    }
+    number.min = number.max = p["value"].get<double>();
+  }
+  if (p.contains("min")) number.min = p["min"].get<double>();
+  if (p.contains("max")) number.max = p["max"].get<double>();
+  if (number.min && number.max && *number.min > *number.max) {
+    throw ScenarioError(Child(path, "min"), "must not exceed max");
+  }
+  number.source = p["source"].get<std::string>();
+  return number;
+}
+
+KnownIn ParseKnownIn(const json& c, const char* key) {
+  const std::string in = c.value(key, "all");
+  return in == "full" ? KnownIn::kFull : in == "quick" ? KnownIn::kQuick : KnownIn::kAll;
+}
+
 ClaimKind ParseClaimKind(const std::string& kind) {
   if (kind == "lowest") return ClaimKind::kLowest;
   if (kind == "highest") return ClaimKind::kHighest;
   if (kind == "significant") return ClaimKind::kSignificant;
+  if (kind == "magnitude") return ClaimKind::kMagnitude;
   return ClaimKind::kRatio;
 }
 
@@ -317,11 +360,34 @@ void ParseClaims(const json& d, Experiment& e, const NameIndex& variants, const 
     Claim claim;
     claim.text = c["text"].get<std::string>();
     claim.known = c.value("known", "");
-    claim.known_full_only = c.value("knownIn", "all") == "full";
-    if (claim.known_full_only && claim.known.empty()) {
+    claim.known_in = ParseKnownIn(c, "knownIn");
+    if (claim.known_in != KnownIn::kAll && claim.known.empty()) {
       throw ScenarioError(Child(path, "knownIn"), "knownIn needs known (the reason the claim differs)");
     }
+    claim.known_magnitude = c.value("knownMagnitude", "");
+    claim.known_magnitude_in = ParseKnownIn(c, "knownMagnitudeIn");
+    if (claim.known_magnitude_in != KnownIn::kAll && claim.known_magnitude.empty()) {
+      throw ScenarioError(Child(path, "knownMagnitudeIn"),
+                          "knownMagnitudeIn needs knownMagnitude (the reason the magnitudes differ)");
+    }
     claim.kind = ParseClaimKind(c["kind"].get<std::string>());
+    if (c.contains("paper")) {
+      claim.paper = ParsePaperNumber(c["paper"], Child(path, "paper"));
+      claim.tolerance = ToleranceOf(c["paper"], e, Child(path, "paper"));
+      if (c.contains("min") || c.contains("max")) {
+        throw ScenarioError(Child(path, c.contains("min") ? "min" : "max"),
+                            "a ratio claim is bounded by the paper's number or by bounds of its own, not both");
+      }
+    }
+    if (c.contains("measure")) {
+      const std::string m = c["measure"].get<std::string>();
+      claim.measure = m == "reduction" ? ClaimMeasure::kReduction
+                      : m == "increase" ? ClaimMeasure::kIncrease
+                                        : ClaimMeasure::kRatio;
+      if (claim.measure != ClaimMeasure::kRatio && !claim.paper) {
+        throw ScenarioError(Child(path, "measure"), "a measure is what the paper's number is in: it needs paper");
+      }
+    }
     std::optional<size_t> variant, metric;
     if (c.contains("variant")) variant = Lookup(variants, c["variant"], Child(path, "variant"), "variant");
     if (c.contains("metric")) metric = Lookup(metrics, c["metric"], Child(path, "metric"), "metric");
@@ -361,6 +427,11 @@ void ParseClaims(const json& d, Experiment& e, const NameIndex& variants, const 
     if (c.contains("direction")) claim.greater = c["direction"] == "greater";
     if (c.contains("level")) claim.level = c["level"].get<double>();
     const json& points = c["points"];
+    if (claim.kind == ClaimKind::kMagnitude && points.is_string() && points != "all") {
+      throw ScenarioError(Child(path, "points"),
+                          "a magnitude has no direction to hold at most or any points: it is judged at every "
+                          "point checked ('all' or listed points)");
+    }
     if (points.is_string()) {
       claim.points = points == "most" ? ClaimPoints::kMost
                      : points == "any" ? ClaimPoints::kAny
@@ -463,9 +534,60 @@ const char* ExperimentModeName(ExperimentMode mode) {
   return mode == ExperimentMode::kQuick ? "quick" : "full";
 }
 
+namespace {
+
+bool Applies(KnownIn in, ExperimentMode mode) {
+  return in == KnownIn::kAll || (in == KnownIn::kFull) == (mode == ExperimentMode::kFull);
+}
+
+}  // namespace
+
 const std::string& KnownDifference(const Claim& claim, ExperimentMode mode) {
   static const std::string kNone;
-  return claim.known_full_only && mode != ExperimentMode::kFull ? kNone : claim.known;
+  return Applies(claim.known_in, mode) ? claim.known : kNone;
+}
+
+const std::string& KnownMagnitudeDifference(const Claim& claim, ExperimentMode mode) {
+  static const std::string kNone;
+  return Applies(claim.known_magnitude_in, mode) ? claim.known_magnitude : kNone;
+}
+
+const char* AgreementKindName(AgreementKind kind) {
+  switch (kind) {
+    case AgreementKind::kOrder: return "order";
+    case AgreementKind::kRatio: return "ratio";
+    case AgreementKind::kMagnitude: return "magnitude";
+    case AgreementKind::kSignificance: return "significance";
+  }
+  return "order";
+}
+
+const char* ClaimMeasureName(ClaimMeasure measure) {
+  switch (measure) {
+    case ClaimMeasure::kRatio: return "ratio";
+    case ClaimMeasure::kReduction: return "reduction";
+    case ClaimMeasure::kIncrease: return "increase";
+  }
+  return "ratio";
+}
+
+AgreementKind ClaimAgreementKind(const Claim& claim) {
+  switch (claim.kind) {
+    case ClaimKind::kLowest:
+    case ClaimKind::kHighest: return AgreementKind::kOrder;
+    case ClaimKind::kSignificant: return AgreementKind::kSignificance;
+    case ClaimKind::kMagnitude: return AgreementKind::kMagnitude;
+    case ClaimKind::kRatio: return claim.paper ? AgreementKind::kRatio : AgreementKind::kOrder;
+  }
+  return AgreementKind::kOrder;
+}
+
+const PaperValue* FindPaperValue(const Experiment& e, size_t variant, const std::vector<size_t>& point,
+                                 size_t metric) {
+  for (const PaperValue& p : e.paper) {
+    if (p.variant == variant && p.metric == metric && p.point == point) return &p;
+  }
+  return nullptr;
 }
 
 std::vector<std::string> ExperimentNames() {

@@ -27,27 +27,75 @@ struct CellSelector {
   std::vector<std::optional<size_t>> point;  // Per axis: a value index, or open.
 };
 
-enum class ClaimKind : uint8_t { kRatio, kLowest, kHighest, kSignificant };
+// How a claim is checked (its "kind" in experiment.schema.json).
+enum class ClaimKind : uint8_t { kRatio, kLowest, kHighest, kSignificant, kMagnitude };
 enum class ClaimPoints : uint8_t { kAll, kMost, kAny, kListed };
+
+// What kind of agreement a claim is (the report's "kind"): an ordering or direction (lowest,
+// highest, and ratios bounded by the claim itself), a ratio the paper prints, a magnitude (our mean
+// against the paper's), or a significance level (an unpaired t-test).
+enum class AgreementKind : uint8_t { kOrder, kRatio, kMagnitude, kSignificance };
+const char* AgreementKindName(AgreementKind kind);
+
+// The quantity a ratio claim compares with the paper's: mean(a)/mean(b), the reduction
+// 1 - mean(a)/mean(b) ("a is 17 % faster than b") or the increase mean(a)/mean(b) - 1.
+enum class ClaimMeasure : uint8_t { kRatio, kReduction, kIncrease };
+const char* ClaimMeasureName(ClaimMeasure measure);
+
+// How close our number must be to the paper's for the magnitudes to agree: |ours - paper| <=
+// max(relative * |paper|, absolute); a range [min, max] is widened by as much at each end. relative
+// is at most 0.5 (the schema's bound), so a number that agrees is never 2 times away; absolute is
+// the paper's printing precision, for numbers it prints near zero.
+struct Tolerance {
+  double relative = 0;
+  double absolute = 0;
+  std::string basis;  // Why this tolerance: the paper's own precision.
+};
+
+// A number a paper prints for a claim: one value, or a range over the points the claim checks
+// ("6-46 % faster" over five pages); a range with one end open is a bound ("more than 50 %").
+struct PaperNumber {
+  std::optional<double> min;  // A value is min == max.
+  std::optional<double> max;
+  std::string source;  // Where the paper says so.
+};
+
+// In which runs a known difference shows.
+enum class KnownIn : uint8_t { kAll, kFull, kQuick };
 
 struct Claim {
   std::string text;
-  std::string known;  // Why our simulator does not reproduce the claim; empty if it should.
-  bool known_full_only = false;  // The difference shows only in full-size runs; --quick agrees.
+  // Why our simulator does not reproduce the claim's test (its order, direction, bound or
+  // significance); empty if it should.
+  std::string known;
+  KnownIn known_in = KnownIn::kAll;
+  // Why a paper number the claim compares is farther from ours than the tolerance (or that the
+  // cause is not found); empty if it should not be.
+  std::string known_magnitude;
+  KnownIn known_magnitude_in = KnownIn::kAll;
   ClaimKind kind = ClaimKind::kRatio;
   CellSelector a;  // With the claim's own variant and metric filled in.
   CellSelector b;  // kRatio and kSignificant.
   std::vector<size_t> among;  // kLowest, kHighest: the variants compared (all by default).
-  std::optional<double> min;  // kRatio.
+  std::optional<double> min;  // kRatio without a paper number: bounds on mean(a)/mean(b).
   std::optional<double> max;
+  ClaimMeasure measure = ClaimMeasure::kRatio;  // kRatio with a paper number.
+  // The claim's own paper number (kRatio: in `measure`; kMagnitude: of mean(a)). Without one, the
+  // claim compares the paper values of the cells it reads.
+  std::optional<PaperNumber> paper;
+  Tolerance tolerance;  // For the claim's paper number: its own, or the experiment's.
   bool greater = true;  // kSignificant: mean(a) > mean(b), else mean(a) < mean(b).
   double level = 0.95;  // kSignificant.
   ClaimPoints points = ClaimPoints::kAll;
   std::vector<std::vector<std::optional<size_t>>> point_filters;  // kListed: per filter, per axis.
 };
 
-// The claim's known-difference note if it applies to runs of this mode, else empty.
+AgreementKind ClaimAgreementKind(const Claim& claim);
+
+// The claim's known-difference notes if they apply to runs of this mode, else empty: for its test,
+// and for its magnitudes.
 const std::string& KnownDifference(const Claim& claim, ExperimentMode mode);
+const std::string& KnownMagnitudeDifference(const Claim& claim, ExperimentMode mode);
 
 struct AxisValue {
   nlohmann::json value;  // A number, string or boolean.
@@ -68,6 +116,7 @@ struct ExperimentMetric {
   std::string label;
   std::string unit;
   std::string pointer;  // Into a run summary; see FindInSummary.
+  std::optional<Tolerance> paper_tolerance;  // For the paper's values of this metric.
 };
 
 struct PaperValue {
@@ -76,6 +125,7 @@ struct PaperValue {
   size_t metric = 0;
   double value = 0;
   std::string note;
+  Tolerance tolerance;  // Its own, or the experiment's.
 };
 
 struct Variant {
@@ -99,8 +149,13 @@ struct Experiment {
   nlohmann::json quick_set;
   std::vector<ExperimentMetric> metrics;
   std::vector<PaperValue> paper;
+  std::optional<Tolerance> paper_tolerance;  // The default for every paper number.
   std::vector<Claim> claims;
 };
+
+// The paper's value of a cell, or null.
+const PaperValue* FindPaperValue(const Experiment& experiment, size_t variant, const std::vector<size_t>& point,
+                                 size_t metric);
 
 // Built-in experiments: the files in scenario/experiments/, compiled into the library. Names are
 // the file names without ".json", sorted.

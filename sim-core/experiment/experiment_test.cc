@@ -44,6 +44,7 @@ json SmallExperiment() {
       {"name": "utilization", "pointer": "/links/path:server>client/utilization"}
     ],
     "paper": [{"variant": "sack", "point": {"buffer": 8, "size": 10000}, "metric": "completion", "value": 0.5}],
+    "paperTolerance": {"relative": 0.1, "basis": "printed to one digit"},
     "claims": [
       {"text": "SACK is no slower", "kind": "ratio", "metric": "completion", "a": {"variant": "sack"},
        "b": {"variant": "reno"}, "max": 1.0}
@@ -138,7 +139,13 @@ TEST(ExperimentTest, SchemaErrorsNameThePath) {
   ExpectError([](json& d) { d["claims"][0].erase("max"); }, "$.claims[0]", "");
   ExpectError([](json& d) { d["claims"][0]["kind"] = "bigger"; }, "$.claims[0].kind", "must be one of");
   ExpectError([](json& d) { d["claims"][0]["knownIn"] = "full"; }, "$.claims[0].knownIn", "knownIn needs known");
-  ExpectError([](json& d) { d["claims"][0]["knownIn"] = "quick"; }, "$.claims[0].knownIn", "must be one of");
+  ExpectError([](json& d) { d["claims"][0]["knownIn"] = "later"; }, "$.claims[0].knownIn", "must be one of");
+  ExpectError([](json& d) { d["claims"][0]["knownMagnitudeIn"] = "quick"; }, "$.claims[0].knownMagnitudeIn",
+              "knownMagnitudeIn needs knownMagnitude");
+  ExpectError([](json& d) { d["paperTolerance"]["relative"] = 0.6; }, "$.paperTolerance.relative", "must be <= 0.5");
+  ExpectError([](json& d) { d["paperTolerance"].erase("basis"); }, "$.paperTolerance", "missing required field \"basis\"");
+  ExpectError([](json& d) { d["claims"][0]["paper"] = {{"value", 0.5}}; }, "$.claims[0].paper",
+              "missing required field \"source\"");
 }
 
 TEST(ExperimentTest, SemanticErrorsNameThePath) {
@@ -197,6 +204,7 @@ TEST(ExperimentTest, SemanticErrorsNameThePath) {
   ExpectError([](json& d) { d["paper"][0]["point"].erase("size"); }, "$.paper[0].point", "missing axis \"size\"");
   ExpectError([](json& d) { d["paper"][0]["point"]["size"] = 1; }, "$.paper[0].point.size", "1 is not a value of axis");
   ExpectError([](json& d) { d["paper"].push_back(d["paper"][0]); }, "$.paper[1]", "a second paper value");
+  ExpectError([](json& d) { d.erase("paperTolerance"); }, "$.paper[0]", "a paper number needs a tolerance");
 
   ExpectError([](json& d) { d["claims"][0]["a"].erase("variant"); }, "$.claims[0].a", "names no variant");
   ExpectError([](json& d) { d["claims"][0].erase("metric"); }, "$.claims[0].a", "names no metric");
@@ -205,6 +213,19 @@ TEST(ExperimentTest, SemanticErrorsNameThePath) {
   ExpectError([](json& d) { d["claims"][0]["points"] = {{{"buffer", 3}}}; }, "$.claims[0].points[0].buffer",
               "3 is not a value of axis \"buffer\"");
   ExpectError([](json& d) { d["claims"][0]["min"] = 2; }, "$.claims[0].min", "must not exceed max");
+  ExpectError([](json& d) { d["claims"][0]["paper"] = {{"value", 0.9}, {"source", "§3"}}; }, "$.claims[0].max",
+              "a ratio claim is bounded by the paper's number or by bounds of its own, not both");
+  ExpectError([](json& d) {
+                d["claims"][0].erase("max");
+                d["claims"][0]["paper"] = {{"value", 0.9}, {"min", 0.8}, {"source", "§3"}};
+              },
+              "$.claims[0].paper.value", "a paper number is a value or a range");
+  ExpectError([](json& d) {
+                d["claims"][0].erase("max");
+                d["claims"][0]["paper"] = {{"min", 0.9}, {"max", 0.8}, {"source", "§3"}};
+              },
+              "$.claims[0].paper.min", "must not exceed max");
+  ExpectError([](json& d) { d["claims"][0]["measure"] = "reduction"; }, "$.claims[0].measure", "a measure is what the paper's number is in");
   ExpectError([](json& d) {
                 d["claims"].push_back(
                     {{"text", "t"}, {"kind", "lowest"}, {"metric", "completion"}, {"among", {"x"}}, {"variant", "sack"}});

@@ -1,12 +1,16 @@
 // Tests for experiment reports: statistics per cell, the claims of each kind on synthetic results
-// (agreeing and differing), deterministic reports, and the built-in experiments' claims on --quick.
+// (agreeing and differing), magnitudes against the paper's numbers and the verdicts they make,
+// deterministic reports, and the built-in experiments' claims on --quick.
 #include "experiment/report.h"
+
+#include <set>
 
 #include <cmath>
 #include <functional>
 
 #include <gtest/gtest.h>
 
+#include "experiment/claims.h"
 #include "metrics/statistics.h"
 #include "scenario/json_schema.h"
 #include "testing/test_scenarios.h"
@@ -33,7 +37,8 @@ json SyntheticExperiment(json claims) {
     "quick": {"replications": 2, "axes": {"x": [1]}},
     "metrics": [{"name": "m", "pointer": "/run/timeouts"},
                 {"name": "k", "unit": "s", "pointer": "/run/meanCompletionTimeS"}],
-    "paper": [{"variant": "b", "point": {"x": 2}, "metric": "m", "value": 2.1}]
+    "paper": [{"variant": "b", "point": {"x": 2}, "metric": "m", "value": 2.1}],
+    "paperTolerance": {"relative": 0.1, "basis": "synthetic: the paper prints two digits"}
   })");
   doc["claims"] = std::move(claims);
   return doc;
@@ -59,9 +64,9 @@ void ExpectConformsToReportSchema(const json& report) {
 using ValueFunction =
     std::function<std::optional<double>(size_t variant, size_t x, int replication, size_t metric)>;
 
-json Report(const json& claims, ExperimentMode mode = ExperimentMode::kFull,
-            const ValueFunction& value = DefaultValue) {
-  const Experiment e = ParseExperiment(SyntheticExperiment(claims));
+json ReportOf(const json& document, ExperimentMode mode = ExperimentMode::kFull,
+              const ValueFunction& value = DefaultValue) {
+  const Experiment e = ParseExperiment(document);
   const ExperimentPlan plan = Expand(e, mode);
   std::vector<RunRecord> records;
   for (const RunSpec& spec : plan.runs) {
@@ -75,6 +80,11 @@ json Report(const json& claims, ExperimentMode mode = ExperimentMode::kFull,
   json report = BuildReport(e, plan, records);
   ExpectConformsToReportSchema(report);
   return report;
+}
+
+json Report(const json& claims, ExperimentMode mode = ExperimentMode::kFull,
+            const ValueFunction& value = DefaultValue) {
+  return ReportOf(SyntheticExperiment(claims), mode, value);
 }
 
 // The verdict of a single claim.
@@ -113,6 +123,9 @@ TEST(ExperimentReportTest, CellsHaveMeanSdAndConfidenceInterval) {
   EXPECT_FALSE(cell.contains("paper"));
   const json& with_paper = report["cells"][(1 * 3 + 1) * 2 + 0];  // b, x = 2, m.
   EXPECT_EQ(with_paper["paper"], 2.1);
+  EXPECT_NEAR(with_paper["paperRatio"].get<double>(), 2.0 / 2.1, 1e-12);
+  EXPECT_EQ(with_paper["paperWithin"], true);
+  EXPECT_EQ(report["paperSummary"], json({{"compared", 1}, {"within", 1}, {"within2x", 1}, {"beyond2x", 0}}));
   const json& missing = report["cells"][(2 * 3 + 0) * 2 + 1];  // c, x = 1, k: one value missing.
   EXPECT_EQ(missing["n"], 2);
   EXPECT_NEAR(missing["mean"].get<double>(), 13.05, 1e-12);
@@ -160,7 +173,9 @@ TEST(ExperimentReportTest, RatiosOfZeroMeans) {
   const ValueFunction zeros = [](size_t v, size_t, int, size_t) {
     return std::optional<double>(v == 2 ? 3.0 : 0.0);
   };
-  const json report = Report(json::array({Compare("ratio", "a", "b", {{"min", 1}, {"max", 1}}),
+  // At x = 1 and 3: b's cell at x = 2 has a paper value (2.1), which zeros are far from.
+  const json points{{{"x", 1}}, {{"x", 3}}};
+  const json report = Report(json::array({Compare("ratio", "a", "b", {{"min", 1}, {"max", 1}, {"points", points}}),
                                           Compare("ratio", "c", "a", {{"min", 100}})}),
                              ExperimentMode::kFull, zeros);
   EXPECT_EQ(report["claims"][0]["verdict"], "agrees");  // 0/0 counts as equal means.
@@ -179,7 +194,9 @@ TEST(ExperimentReportTest, LowestAndHighestClaims) {
   EXPECT_EQ(Verdict(Claim("lowest", {{"a", {{"variant", "b"}}}, {"among", {"b", "c"}}})), "agrees");
   // Ties count as lowest.
   const ValueFunction equal = [](size_t, size_t, int, size_t) { return std::optional<double>(1.0); };
-  EXPECT_EQ(Verdict(Claim("lowest", {{"variant", "b"}}), ExperimentMode::kFull, equal), "agrees");
+  EXPECT_EQ(Verdict(Claim("lowest", {{"variant", "b"}, {"points", {{{"x", 1}}}}}), ExperimentMode::kFull, equal), "agrees");
+  // At x = 2 the paper's 2.1 for b is far from 1: the order holds, the magnitude does not.
+  EXPECT_EQ(Verdict(Claim("lowest", {{"variant", "b"}}), ExperimentMode::kFull, equal), "magnitude differs");
   // A variant without values makes the ranking undecidable: no data, which does not agree.
   const json at_1{{{"x", 1}}};
   const json report = Report(json::array({Claim("lowest", {{"variant", "a"}, {"metric", "k"}, {"points", at_1}})}),
@@ -231,26 +248,36 @@ TEST(ExperimentReportTest, SignificantClaims) {
   EXPECT_EQ(undecided["claims"][0]["results"][0]["outcome"], "no data");
 }
 
-// A claim marked known differs without failing the check, and is printed with its reason; one that
+// A claim marked known differs without failing the check, and is printed with its cause; one that
 // agrees after all says so.
 TEST(ExperimentReportTest, KnownDifferencesAreReportedButDoNotFailTheCheck) {
   json differing = Claim("lowest", {{"variant", "c"}});
   differing["known"] = "our TCP opens with a handshake";
   const json report = Report(json::array({differing}));
   EXPECT_EQ(report["claims"][0]["verdict"], "differs");
+  EXPECT_EQ(report["claims"][0]["mark"], "✗");
+  EXPECT_EQ(report["claims"][0]["verdictText"], "differs");
   EXPECT_EQ(report["claims"][0]["known"], "our TCP opens with a handshake");
-  EXPECT_EQ(report["claimSummary"]["differ"], 0);
-  EXPECT_EQ(report["claimSummary"]["knownDiffer"], 1);
+  EXPECT_EQ(report["claims"][0]["explained"], true);
+  EXPECT_EQ(report["claimSummary"]["counts"]["differs"], 1);
+  EXPECT_EQ(report["claimSummary"]["unexplained"], 0);
   EXPECT_TRUE(ClaimsHold(report));
   const std::string text = FormatReport(report);
-  EXPECT_NE(text.find("✗ differs (known)"), std::string::npos) << text;
-  EXPECT_NE(text.find("known: our TCP opens with a handshake"), std::string::npos) << text;
+  EXPECT_NE(text.find("✗ differs [order] lowest claim"), std::string::npos) << text;
+  EXPECT_NE(text.find("known cause: our TCP opens with a handshake"), std::string::npos) << text;
 
   json agreeing = Claim("lowest", {{"variant", "a"}, {"points", "most"}});
   agreeing["known"] = "stale note";
   const json fixed = Report(json::array({agreeing}));
   EXPECT_EQ(fixed["claims"][0]["verdict"], "agrees");
-  EXPECT_NE(FormatReport(fixed).find("✓ agrees (expected to differ)"), std::string::npos);
+  EXPECT_NE(FormatReport(fixed).find("known cause (no longer shows: the claim holds): stale note"), std::string::npos);
+
+  // Without the note the same difference fails the check, and the text says it has no known cause.
+  const json unexplained = Report(json::array({Claim("lowest", {{"variant", "c"}})}));
+  EXPECT_EQ(unexplained["claims"][0]["explained"], false);
+  EXPECT_EQ(unexplained["claimSummary"]["unexplained"], 1);
+  EXPECT_FALSE(ClaimsHold(unexplained));
+  EXPECT_NE(FormatReport(unexplained).find("✗ differs (no known cause) [order]"), std::string::npos);
 }
 
 // knownIn "full": the note applies to full-size runs only; on --quick the claim is checked as any other.
@@ -260,24 +287,254 @@ TEST(ExperimentReportTest, DifferencesKnownAtFullSizeOnlyFailTheQuickCheck) {
   differing["knownIn"] = "full";
   const json full = Report(json::array({differing}));
   EXPECT_EQ(full["claims"][0]["known"], "the gateway over-estimates at full size");
-  EXPECT_EQ(full["claimSummary"]["knownDiffer"], 1);
+  EXPECT_EQ(full["claimSummary"]["unexplained"], 0);
   EXPECT_TRUE(ClaimsHold(full));
   const json quick = Report(json::array({differing}), ExperimentMode::kQuick);
   EXPECT_FALSE(quick["claims"][0].contains("known"));
-  EXPECT_EQ(quick["claimSummary"]["differ"], 1);
+  EXPECT_EQ(quick["claimSummary"]["unexplained"], 1);
   EXPECT_FALSE(ClaimsHold(quick));
+  // "quick": the other way round.
+  differing["knownIn"] = "quick";
+  EXPECT_FALSE(ClaimsHold(Report(json::array({differing}))));
+  EXPECT_TRUE(ClaimsHold(Report(json::array({differing}), ExperimentMode::kQuick)));
 }
 
 TEST(ExperimentReportTest, ClaimsOutsideTheModeAreNotChecked) {
   const json claim = Claim("lowest", {{"variant", "a"}, {"points", {{{"x", 3}}}}});
   const json quick = Report(json::array({claim}), ExperimentMode::kQuick);
   EXPECT_EQ(quick["claims"][0]["verdict"], "not checked");
-  EXPECT_EQ(quick["claimSummary"]["notChecked"], 1);
+  EXPECT_EQ(quick["claims"][0]["mark"], "–");
+  EXPECT_EQ(quick["claimSummary"]["counts"]["not checked"], 1);
   EXPECT_TRUE(ClaimsHold(quick));
   const json full = Report(json::array({claim}));
   EXPECT_EQ(full["claims"][0]["verdict"], "differs");
   EXPECT_FALSE(ClaimsHold(full));
-  EXPECT_EQ(full["claimSummary"]["differ"], 1);
+  EXPECT_EQ(full["claimSummary"]["counts"]["differs"], 1);
+}
+
+// A claim with a paper number of its own ("a takes a ninth of b's time").
+json PaperRatio(json paper, json fields = json::object()) {
+  json c = Compare("ratio", "a", "b", {{"paper", std::move(paper)}, {"points", {{{"x", 1}}, {{"x", 2}}}}});
+  c.update(fields);
+  return c;
+}
+
+// The verdict covers the magnitude: a matching direction with a paper number 4.5 times away is its
+// own verdict, not "agrees".
+TEST(ExperimentReportTest, AMagnitudeFarOffWithAMatchingDirectionIsItsOwnVerdict) {
+  // Ours: a/b = 0.5; the paper's 0.5 / 4.5 = 0.111.
+  const json report = Report(json::array({PaperRatio({{"value", 0.5 / 4.5}, {"source", "Table 9"}})}));
+  const json& claim = report["claims"][0];
+  EXPECT_EQ(claim["kind"], "ratio");
+  EXPECT_EQ(claim["verdict"], "magnitude differs");
+  EXPECT_EQ(claim["mark"], "≈");
+  EXPECT_EQ(claim["verdictText"], "direction agrees, magnitude ×4.5");
+  EXPECT_EQ(claim["explained"], false);
+  EXPECT_NEAR(claim["magnitude"]["worstFactor"].get<double>(), 4.5, 1e-9);
+  EXPECT_EQ(claim["magnitude"]["compared"], 2);
+  EXPECT_EQ(claim["magnitude"]["within"], 0);
+  const json& m = claim["results"][0]["magnitudes"][0];
+  EXPECT_EQ(m["source"], "claim");
+  EXPECT_NEAR(m["ours"].get<double>(), 0.5, 1e-12);
+  EXPECT_NEAR(m["factor"].get<double>(), 4.5, 1e-9);
+  EXPECT_FALSE(ClaimsHold(report));
+  EXPECT_EQ(report["claimSummary"]["counts"]["magnitude differs"], 1);
+
+  // With its cause known, the check passes, and every surface prints the cause beside the verdict.
+  json known = PaperRatio({{"value", 0.5 / 4.5}, {"source", "Table 9"}});
+  known["knownMagnitude"] = "the paper's link is 4.5 times slower";
+  const json explained = Report(json::array({known}));
+  EXPECT_EQ(explained["claims"][0]["verdict"], "magnitude differs");
+  EXPECT_EQ(explained["claims"][0]["explained"], true);
+  EXPECT_TRUE(ClaimsHold(explained));
+  const std::string text = FormatReport(explained);
+  EXPECT_NE(text.find("≈ direction agrees, magnitude ×4.5 [ratio] ratio claim"), std::string::npos) << text;
+  EXPECT_NE(text.find("known cause of the magnitudes: the paper's link is 4.5 times slower"), std::string::npos);
+  const std::string md = FormatReportMarkdown(explained);
+  EXPECT_NE(md.find("- ≈ direction agrees, magnitude ×4.5 (ratio): ratio claim"), std::string::npos) << md;
+  EXPECT_NE(md.find("  - known cause of the magnitudes: the paper's link is 4.5 times slower"), std::string::npos);
+
+  // The direction wrong: differs, whatever the magnitude.
+  EXPECT_EQ(Verdict(PaperRatio({{"value", 2.0}, {"source", "Table 9"}})), "differs");
+}
+
+TEST(ExperimentReportTest, AMagnitudeWithinTheToleranceAgrees) {
+  // 0.5 against 0.52 with the experiment's ±10 %.
+  const json report = Report(json::array({PaperRatio({{"value", 0.52}, {"source", "§3"}})}));
+  EXPECT_EQ(report["claims"][0]["verdict"], "agrees");
+  EXPECT_EQ(report["claims"][0]["verdictText"], "agrees");
+  EXPECT_EQ(report["claims"][0]["magnitude"]["within"], 2);
+  EXPECT_TRUE(report["claims"][0]["magnitude"]["worstFactor"].is_null());
+  EXPECT_EQ(report["claims"][0]["tolerance"],
+            json({{"relative", 0.1}, {"absolute", 0.0}, {"basis", "synthetic: the paper prints two digits"}}));
+  // A number's own tolerance replaces the experiment's: 0.5 against 0.6 is outside ±10 % but within ±20 %.
+  EXPECT_EQ(Verdict(PaperRatio({{"value", 0.6}, {"source", "§3"}})), "magnitude differs");
+  EXPECT_EQ(Verdict(PaperRatio({{"value", 0.6}, {"source", "§3"}, {"tolerance", {{"relative", 0.2}, {"basis", "read off a bar"}}}})),
+            "agrees");
+}
+
+// A tolerance is at most ±50 %: no number more than 2 times away can agree; and a paper number needs one.
+TEST(ExperimentReportTest, NoToleranceLetsANumberTwiceAwayAgree) {
+  json doc = SyntheticExperiment(json::array());
+  doc["paperTolerance"]["relative"] = 0.6;
+  EXPECT_THROW(ParseExperiment(doc), ScenarioError);
+  doc.erase("paperTolerance");
+  try {
+    ParseExperiment(doc);
+    FAIL() << "a paper number without a tolerance";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.path(), "$.paper[0]");
+  }
+  // A metric's tolerance for its paper values comes between the value's own and the experiment's.
+  doc = SyntheticExperiment(json::array());
+  doc["metrics"][0]["paperTolerance"] = {{"relative", 0.01}, {"basis", "printed to three digits"}};
+  const json metric_tolerance = ReportOf(doc);
+  EXPECT_EQ(metric_tolerance["cells"][(1 * 3 + 1) * 2 + 0]["paperWithin"], false);  // 2 against 2.1.
+  doc["paper"][0]["tolerance"] = {{"relative", 0.1}, {"basis", "read off a plot"}};
+  EXPECT_EQ(ReportOf(doc)["cells"][(1 * 3 + 1) * 2 + 0]["paperWithin"], true);
+  // The most generous tolerance, 0.5, against numbers 1.5 and 2.1 times away.
+  const json generous{{"relative", 0.5}, {"basis", "wide"}};
+  EXPECT_EQ(Verdict(PaperRatio({{"value", 0.5 / 1.5}, {"source", "x"}, {"tolerance", generous}})), "agrees");
+  EXPECT_EQ(Verdict(PaperRatio({{"value", 0.5 / 2.1}, {"source", "x"}, {"tolerance", generous}})), "magnitude differs");
+  EXPECT_EQ(Verdict(PaperRatio({{"value", 0.5 * 2.1}, {"source", "x"}, {"tolerance", generous}})), "differs");
+}
+
+// "a is 6-46 % faster than b" over the points: a reduction, a range, widened by the tolerance.
+TEST(ExperimentReportTest, RangesOfReductions) {
+  // Ours: 1 - a/b = 0.5 at x = 1, 2.
+  json claim = PaperRatio({{"min", 0.06}, {"max", 0.46}, {"source", "§4.1"}}, {{"measure", "reduction"}});
+  const json report = Report(json::array({claim}));
+  EXPECT_EQ(report["claims"][0]["verdict"], "agrees");  // 0.5 <= 0.46 + 10 %.
+  EXPECT_NEAR(report["claims"][0]["results"][0]["measured"].get<double>(), 0.5, 1e-12);
+  EXPECT_EQ(report["claims"][0]["results"][0]["magnitudes"][0]["paper"], json({{"min", 0.06}, {"max", 0.46}}));
+  claim["paper"]["max"] = 0.3;
+  const json far = Report(json::array({claim}));
+  EXPECT_EQ(far["claims"][0]["verdict"], "magnitude differs");
+  EXPECT_EQ(far["claims"][0]["verdictText"], "direction agrees, magnitude ×1.7");  // 0.5 / 0.3.
+  // A bound: "more than 60 % faster".
+  EXPECT_EQ(Verdict(PaperRatio({{"min", 0.6}, {"source", "§6"}}, {{"measure", "reduction"}})), "magnitude differs");
+  EXPECT_EQ(Verdict(PaperRatio({{"min", 0.45}, {"source", "§6"}}, {{"measure", "reduction"}})), "agrees");
+  // "a is 80-120 % slower": an increase, the wrong way.
+  EXPECT_EQ(Verdict(PaperRatio({{"min", 0.8}, {"max", 1.2}, {"source", "§6"}}, {{"measure", "increase"}})), "differs");
+  // A range that includes no change has no direction: its magnitude decides.
+  const json none = Report(json::array({PaperRatio({{"min", 0.95}, {"max", 1.05}, {"source", "§7"}})}));
+  EXPECT_EQ(none["claims"][0]["hasDirection"], false);
+  EXPECT_EQ(none["claims"][0]["verdict"], "magnitude differs");
+  EXPECT_EQ(none["claims"][0]["verdictText"], "magnitude ×0.53");  // 0.5 / 0.95.
+  // "In most cases" holds for the magnitudes as for the direction: at most of the points.
+  json most = Compare("ratio", "a", "b", {{"paper", {{"min", 0.3}, {"max", 0.7}, {"source", "§2"}}},
+                                          {"measure", "reduction"}, {"points", "most"}});
+  const json mixed = Report(json::array({most}));  // 0.5, 0.5 and -0.25 at x = 3.
+  EXPECT_EQ(mixed["claims"][0]["verdict"], "agrees");
+  EXPECT_EQ(mixed["claims"][0]["magnitude"]["within"], 2);
+  EXPECT_EQ(mixed["claims"][0]["results"][2]["magnitudes"][0]["note"], "opposite sign");
+  most["paper"]["min"] = 0.6;  // 0.5 is outside 0.6 - 10 % at x = 1 and 2 as well.
+  const json off = Report(json::array({most}));
+  EXPECT_EQ(off["claims"][0]["verdict"], "magnitude differs");
+  EXPECT_EQ(off["claims"][0]["verdictText"], "direction agrees, magnitude ×0.83, opposite sign at 1 point");
+}
+
+// Without a paper number of its own, a claim compares the paper values of the cells it reads.
+TEST(ExperimentReportTest, OrderAndSignificanceClaimsCompareTheirCellsPaperValues) {
+  // b's cell at x = 2 has the paper's 2.1 (ours 2).
+  const json at_2{{{"x", 2}}};
+  const json report = Report(json::array({Claim("highest", {{"variant", "c"}, {"points", at_2}}),
+                                          Compare("significant", "a", "b", {{"direction", "less"}, {"points", at_2}})}));
+  for (const json& claim : report["claims"]) {
+    EXPECT_EQ(claim["verdict"], "agrees") << claim.dump(2);
+    EXPECT_EQ(claim["magnitude"]["compared"], 1);
+    EXPECT_EQ(claim["results"][0]["magnitudes"][0]["source"], "cell");
+    EXPECT_EQ(claim["results"][0]["magnitudes"][0]["variant"], "b");
+  }
+  EXPECT_EQ(report["claims"][0]["kind"], "order");
+  EXPECT_EQ(report["claims"][1]["kind"], "significance");
+  // The paper's value 4.5 times b's: the ordering holds, the magnitude does not.
+  json doc = SyntheticExperiment(json::array({Claim("highest", {{"variant", "c"}, {"points", at_2}})}));
+  doc["paper"][0]["value"] = 9.0;
+  const json built = ReportOf(doc);
+  EXPECT_EQ(built["claims"][0]["verdict"], "magnitude differs");
+  EXPECT_EQ(built["claims"][0]["verdictText"], "direction agrees, magnitude ×0.22");
+  EXPECT_EQ(built["paperSummary"]["beyond2x"], 1);
+  // An order claim without a paper number anywhere has nothing to compare.
+  EXPECT_FALSE(Report(json::array({Claim("highest", {{"variant", "c"}, {"points", {{{"x", 1}}}}})}))["claims"][0].contains("magnitude"));
+}
+
+TEST(ExperimentReportTest, MagnitudeClaims) {
+  // b's mean at x = 2 against the paper's 2.1 for that cell.
+  const json at_2{{{"x", 2}}};
+  const json cell = Report(json::array({Claim("magnitude", {{"variant", "b"}, {"points", at_2}})}));
+  EXPECT_EQ(cell["claims"][0]["kind"], "magnitude");
+  EXPECT_EQ(cell["claims"][0]["verdict"], "agrees");
+  EXPECT_EQ(cell["claims"][0]["hasDirection"], false);
+  // Against a number of its own; a point where the paper gives none has no data.
+  EXPECT_EQ(Verdict(Claim("magnitude", {{"variant", "c"}, {"paper", {{"value", 1.0}, {"source", "§1"}}}})),
+            "magnitude differs");
+  const json nothing = Report(json::array({Claim("magnitude", {{"variant", "c"}, {"points", at_2}})}));
+  EXPECT_EQ(nothing["claims"][0]["verdict"], "differs");
+  EXPECT_EQ(nothing["claims"][0]["results"][0]["reason"], "the paper gives no number here");
+  // A magnitude has no direction to hold at most points.
+  EXPECT_THROW(Report(json::array({Claim("magnitude", {{"variant", "b"}, {"points", "most"}})})), ScenarioError);
+}
+
+// Numbers the paper prints as 0.00 agree within its printing precision.
+TEST(ExperimentReportTest, AbsoluteTolerancesNearZero) {
+  const Tolerance t{0.1, 0.005, "two decimals"};
+  EXPECT_TRUE(WithinTolerance(0.004, 0.0, 0.0, t));
+  EXPECT_FALSE(WithinTolerance(0.006, 0.0, 0.0, t));
+  EXPECT_FALSE(MagnitudeFactor(0.004, 0.0, 0.0).has_value());
+  EXPECT_DOUBLE_EQ(*MagnitudeFactor(4.5, 1.0, 1.0), 4.5);
+  EXPECT_DOUBLE_EQ(*MagnitudeFactor(0.01, 0.06, 0.46), 0.01 / 0.06);
+  EXPECT_DOUBLE_EQ(*MagnitudeFactor(0.2, 0.06, 0.46), 1.0);
+  EXPECT_FALSE(MagnitudeFactor(-0.01, 0.06, 0.46).has_value());
+  EXPECT_DOUBLE_EQ(*MagnitudeFactor(10, 0.5, std::nullopt), 1.0);
+  EXPECT_EQ(FactorText(4.456), "×4.5");
+  EXPECT_EQ(FactorText(0.0667), "×0.067");
+}
+
+// One vocabulary: the verdicts C++ defines are the schema's, and the report carries them.
+TEST(ExperimentReportTest, OneVerdictVocabulary) {
+  const json& schema_enum = ReportSchemaDocument()["$defs"]["verdict"]["enum"];
+  ASSERT_EQ(schema_enum.size(), Verdicts().size());
+  std::set<std::string> marks;
+  for (size_t i = 0; i < Verdicts().size(); ++i) {
+    EXPECT_EQ(schema_enum[i], Verdicts()[i].verdict);
+    marks.insert(Verdicts()[i].mark);
+  }
+  EXPECT_EQ(marks.size(), Verdicts().size());
+  const json report = Report(json::array());
+  ASSERT_EQ(report["verdicts"].size(), Verdicts().size());
+  EXPECT_EQ(report["verdicts"][1]["verdict"], "magnitude differs");
+  EXPECT_EQ(report["verdicts"][1]["mark"], "≈");
+  EXPECT_EQ(report["schemaVersion"], kReportSchemaVersion);
+  // The same claim reads the same on both sizes when its numbers are the same.
+  const json claim = PaperRatio({{"value", 0.5 / 4.5}, {"source", "T"}}, {{"points", {{{"x", 1}}}}});
+  const ValueFunction steady = [](size_t v, size_t, int, size_t) { return std::optional<double>(v == 0 ? 1.0 : 2.0); };
+  const json quick = Report(json::array({claim}), ExperimentMode::kQuick, steady)["claims"][0];
+  const json full = Report(json::array({claim}), ExperimentMode::kFull, steady)["claims"][0];
+  EXPECT_EQ(full["verdictText"], "direction agrees, magnitude ×4.5");
+  for (const char* key : {"verdict", "mark", "verdictText", "kind", "explained"}) EXPECT_EQ(quick[key], full[key]) << key;
+}
+
+TEST(ExperimentReportTest, MarkdownAndOverview) {
+  json known = PaperRatio({{"value", 0.5 / 4.5}, {"source", "Table 9"}});
+  known["knownMagnitude"] = "a cause | with a bar";
+  const json report = Report(json::array({known, Claim("highest", {{"variant", "c"}, {"text", "c is dearest"}})}));
+  const std::string md = FormatReportMarkdown(report);
+  EXPECT_NE(md.find("`tcpsim reproduce synthetic`: 27 runs, 3 replications per cell"), std::string::npos) << md;
+  EXPECT_NE(md.find("| x | a | B | c |\n|---|---|---|---|\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 2 | 1 ± 0.25 | 2 ± 0.25 (paper 2.1, ×0.95) | 3 ± 0.25 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- ✓ agrees (order): c is dearest"), std::string::npos) << md;
+  EXPECT_NE(md.find("  - paper: 0.1111, Table 9; tolerance ±10 %: synthetic: the paper prints two digits"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("  - paper against ours: x = 1: ours 0.5 (×4.5, outside ±10 %)"), std::string::npos) << md;
+  const std::string overview = FormatClaimsOverview({report});
+  EXPECT_NE(overview.find("| `synthetic` | full | 1 | 1 | 0 | 0 | 1 / 0 / 0 |"), std::string::npos) << overview;
+  EXPECT_NE(overview.find("| `synthetic` | ratio claim | ratio | 0.1111 (x = 1) | 0.5 | ×4.5 (0 of 2 within ±10 %) | "
+                          "≈ direction agrees, magnitude ×4.5 | a cause \\| with a bar |"),
+            std::string::npos)
+      << overview;
+  EXPECT_NE(FormatVerdictLegend().find("| ≈ | magnitude differs |"), std::string::npos);
 }
 
 TEST(ExperimentReportTest, TextTablesAndClaims) {
@@ -288,13 +545,21 @@ TEST(ExperimentReportTest, TextTablesAndClaims) {
   EXPECT_NE(text.find("mode full, 3 replications per cell, 27 runs"), std::string::npos) << text;
   EXPECT_NE(text.find("  x | a"), std::string::npos) << text;
   EXPECT_NE(text.find("| B "), std::string::npos) << "variants are headed by their labels\n" << text;
-  EXPECT_NE(text.find("2 ± 0.25 (paper 2.1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 ± 0.25 (paper 2.1, ×0.95)"), std::string::npos) << text;
+  EXPECT_NE(text.find("paper numbers beside ours: 1, 1 within their tolerance, 1 within 2 times, 0 farther; "
+                      "tolerance ±10 %: synthetic: the paper prints two digits"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("k [s]"), std::string::npos) << text;
   EXPECT_NE(text.find("13.05 ± 0.64 (n=2)"), std::string::npos) << text;
-  EXPECT_NE(text.find("✗ DIFFERS     a is cheapest"), std::string::npos) << text;
-  EXPECT_NE(text.find("✓ agrees      c is dearest"), std::string::npos) << text;
-  EXPECT_NE(text.find("x = 3: a 2.5; among a 2.5, b 2, c 3  -> DIFFERS"), std::string::npos) << text;
-  EXPECT_NE(text.find("1 agree, 1 differ, 0 not checked"), std::string::npos) << text;
+  EXPECT_NE(text.find("✗ differs (no known cause) [order] a is cheapest"), std::string::npos) << text;
+  EXPECT_NE(text.find("✓ agrees [order] c is dearest"), std::string::npos) << text;
+  EXPECT_NE(text.find("x = 3: a 2.5; among a 2.5, b 2, c 3  -> differs"), std::string::npos) << text;
+  // c is dearest reads b's cell at x = 2, which has the paper's number.
+  EXPECT_NE(text.find("B: paper 2.1, ours 2 (×0.95, within ±10 %)"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 agree, 0 differ in magnitude, 1 differ, 0 not checked; 1 without a known cause"),
+            std::string::npos)
+      << text;
 }
 
 TEST(ExperimentReportTest, ReportsAreDeterministic) {
@@ -310,18 +575,30 @@ TEST(ExperimentReportTest, ReportsAreDeterministic) {
   EXPECT_EQ(FormatReport(first), FormatReport(second));
 }
 
-// The seed papers' claims hold on the reduced runs (the full runs are `tcpsim reproduce NAME`).
+// The seed papers' claims on the reduced runs (the full runs are `tcpsim reproduce NAME`).
 class BuiltInClaimsTest : public ::testing::TestWithParam<std::string> {};
 
-// Every claim agrees on --quick, except those marked known in all modes, which must still differ (if
-// one agrees, its note is out of date); a claim known to differ only at full size must agree here.
-TEST_P(BuiltInClaimsTest, AgreeOnQuick) {
+// Every claim's verdict is what its notes say on --quick: a claim whose order, direction, bound or
+// significance fails has a known cause for it, and one with a known cause fails (else the note is
+// out of date); a paper number beyond its tolerance in a claim that holds has a known cause, and a
+// known magnitude difference shows. Every claim that reads a paper number compares it.
+TEST_P(BuiltInClaimsTest, VerdictsAreWhatTheirNotesSayOnQuick) {
   const Experiment e = ParseExperimentText(*ExperimentText(GetParam()));
   const json report = RunExperiment(e, ExperimentMode::kQuick);
   for (size_t i = 0; i < e.claims.size(); ++i) {
-    EXPECT_EQ(report["claims"][i]["verdict"],
-              KnownDifference(e.claims[i], ExperimentMode::kQuick).empty() ? "agrees" : "differs")
-        << e.claims[i].text << "\n" << FormatReport(report);
+    const json& claim = report["claims"][i];
+    const std::string verdict = claim["verdict"].get<std::string>();
+    if (verdict == "not checked") continue;
+    const bool known = !KnownDifference(e.claims[i], ExperimentMode::kQuick).empty();
+    const bool known_magnitude = !KnownMagnitudeDifference(e.claims[i], ExperimentMode::kQuick).empty();
+    const bool magnitudes_agree = !claim.contains("magnitude") || claim["magnitude"]["agree"].get<bool>();
+    EXPECT_EQ(verdict == "differs", known) << e.claims[i].text << "\n" << FormatReport(report);
+    if (verdict != "differs") {
+      EXPECT_EQ(!magnitudes_agree, known_magnitude) << e.claims[i].text << "\n" << FormatReport(report);
+    }
+    // The claim's own paper number, or the cells' it reads, are compared: a claim that states one
+    // ("paper: 32.5 against 24.5") is not left without.
+    if (e.claims[i].paper) EXPECT_TRUE(claim.contains("magnitude")) << e.claims[i].text;
   }
   EXPECT_TRUE(ClaimsHold(report));
   ExpectConformsToReportSchema(report);

@@ -1,9 +1,15 @@
-// Experiment reports as the papers' figures, claims with verdicts, and the reproduction docs'
-// sections found by the claims they list: on reports the engine builds (quick size) and on a
-// hand-made document.
+// Experiment reports as the papers' figures, claims with their kinds, verdicts and the paper's
+// numbers beside ours, the page's rendering of them, and the reproduction docs' sections found by
+// the claims they list: on reports the engine builds (quick size) and on a hand-made document.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSimulator } from '@tcb-lab/sim';
-import { cellAt, claimViews, docSection, headingAnchor, reportFigures, sweepAxis, verdictCounts, type BarFigure, type SweepFigure, type TableFigure } from '../src/data/reproduction';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { estimateText, ReproductionReport } from '../src/components/ReproductionReport';
+import { cellAt, claimViews, docSection, figureHasPaper, headingAnchor, reportFigures, sweepAxis, verdictCounts, type BarFigure, type ClaimFigure, type SweepFigure, type TableFigure } from '../src/data/reproduction';
+import { formatValue } from '../src/data/summary';
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const sim = createSimulator({ maxWorkers: 2 });
 afterAll(() => sim.close());
@@ -13,8 +19,10 @@ const slow = { timeout: 60_000 };
 describe('reports as figures', () => {
   it('E-TCP Fig. 5: bars per page and variant, the paper’s value beside ours', slow, async () => {
     const { report } = await sim.runExperiment('etcp-fig5-realistic', { quick: true });
-    const figures = reportFigures(report) as BarFigure[];
-    expect(figures.map((f) => f.kind)).toEqual(['bars', 'bars']);
+    const all = reportFigures(report);
+    // A bar chart per metric, then a chart per claim with a paper number of its own.
+    expect(all.map((f) => f.kind)).toEqual(['bars', 'bars', ...report.claims.filter((c) => c.paper).map(() => 'claim')]);
+    const figures = all.filter((f): f is BarFigure => f.kind === 'bars');
     expect(figures[0].categories).toEqual(['text', 'map', 'graphics', 'frames', 'java']);
     expect(figures[0].series.map((s) => s.name)).toEqual(report.variants.map((v) => v.label));
     // Every bar is its cell's mean; one replication: no interval.
@@ -50,22 +58,92 @@ describe('reports as figures', () => {
   it('Savorić et al. Table 2: one table of every metric, and the t-tests as the paper reports them', slow, async () => {
     const { report } = await sim.runExperiment('savoric-table2', { quick: true });
     const figures = reportFigures(report);
-    expect(figures.length).toBe(1);
     const table = figures[0] as TableFigure;
     expect(table.kind).toBe('table');
     expect(table.rows.length).toBe(report.metrics.length);
     expect(table.columns).toEqual(report.variants.map((v) => v.label));
     const views = claimViews(report);
-    const significant = views.filter((v) => v.claim.kind === 'significant');
+    const significant = views.filter((v) => v.claim.test === 'significant');
     expect(significant.length).toBeGreaterThan(0);
     for (const v of significant) {
+      expect(v.kind).toBe('significance');
       expect(v.tests.length).toBe(v.claim.checked);
       for (const t of v.tests) expect([0.9, 0.95, 0.99]).toContain(t.level);
     }
-    const counts = verdictCounts(views);
-    expect(counts.agrees + counts.differs + counts['known difference'] + counts['not checked']).toBe(report.claims.length);
-    expect(counts.differs).toBe(report.claimSummary.differ);
-    expect(counts['known difference']).toBe(report.claimSummary.knownDiffer);
+    // The verdicts' counts, marks and words are the report's.
+    const counts = verdictCounts(report);
+    expect(counts.map((c) => c.verdict)).toEqual(report.verdicts.map((v) => v.verdict));
+    expect(counts.reduce((n, c) => n + c.count, 0)).toBe(report.claims.length);
+    for (const c of counts) expect(c.count).toBe(views.filter((v) => v.verdict === c.verdict).length);
+  });
+
+  it('Savorić et al. Table 2: the paper’s numbers beside ours with the ratio, in the table and in the claims', slow, async () => {
+    const { report } = await sim.runExperiment('savoric-table2', { quick: true });
+    const table = reportFigures(report)[0] as TableFigure;
+    const t2 = table.rows.find((r) => report.metrics[r.metric].name === 't2New-tcp1')!;
+    for (const [v, e] of t2.values.entries()) {
+      const cell = cellAt(report, v, 0, t2.metric);
+      expect(e.paper).toBe(cell.paper);
+      expect(e.paperRatio).toBeCloseTo(cell.mean! / cell.paper!, 12);
+      expect(estimateText(e)).toBe(`${formatValue(e.mean)} ± ${formatValue(e.ci![1] - e.mean!)} (paper ${formatValue(cell.paper!)}, ×${+(cell.mean! / cell.paper!).toPrecision(2)})`);
+    }
+    // T2 of new short connections: ours several times the paper's, so the claim is not "agrees".
+    const claim = claimViews(report).find((v) => v.text.startsWith('New short connections (TCP 1) reach a higher connection'))!;
+    expect(claim.verdict).toBe('magnitude differs');
+    expect(claim.verdictText).toMatch(/^direction agrees, magnitude ×\d/);
+    expect(claim.mark).toBe(report.verdicts.find((v) => v.verdict === 'magnitude differs')!.mark);
+    expect(claim.causes.map((c) => c.of)).toEqual(['magnitudes']);
+    expect(claim.magnitudes.map((m) => m.where)).toEqual(['MV-TCBI', 'no TCBI']);
+    for (const m of claim.magnitudes) {
+      expect(m.within).toBe(false);
+      expect(m.factor).toBeCloseTo(m.ours! / (m.paper as number), 12);
+      expect(m.factor!).toBeGreaterThan(2);
+    }
+  });
+
+  it('E-TCP Fig. 5: the gains the paper’s text gives are claims with ◇ marks (a range: one at each end)', slow, async () => {
+    const { report } = await sim.runExperiment('etcp-fig5-model', { quick: true });
+    const figures = reportFigures(report);
+    const claims = figures.filter((f): f is ClaimFigure => f.kind === 'claim');
+    expect(claims.length).toBe(report.claims.filter((c) => c.paper).length);
+    expect(claims.length).toBeGreaterThan(0);
+    expect(figures.some(figureHasPaper)).toBe(true);
+    const gain = claims.find((f) => f.title.startsWith('E-TCP with HTML-pre delivers the HTML 6-46 %'))!;
+    expect(gain.categories).toEqual(['text', 'map', 'graphics', 'frames', 'java']);
+    expect(gain.yLabel).toBe('HTML transmission time, reduction: 1 − E-TCP, HTML-pre / Reno bundle');
+    const claim = report.claims[gain.claim];
+    gain.values.forEach((e, i) => {
+      expect(e.paper).toEqual({ min: 0.06, max: 0.46 });
+      expect(e.mean).toBe(claim.results[i].measured);
+    });
+    expect(claim.verdict).toBe('magnitude differs');
+  });
+});
+
+describe('the reproduction page', () => {
+  it('renders each claim’s verdict in the report’s words and its paper / ours / ratio table', slow, async () => {
+    const { report } = await sim.runExperiment('careful-resume-rfc9959', { quick: true });
+    const html = renderToStaticMarkup(createElement(ReproductionReport, { report, size: 'quick' }));
+    expect(html).toContain('◇ marks the paper’s numbers');
+    for (const c of report.claims) {
+      expect(html).toContain(`data-verdict="${c.verdict}"`);
+      expect(html).toContain(escapeHtml(c.verdictText));
+    }
+    // The 1 MB claim: the RFC's 62 % against ours, with the ratio.
+    const claim = report.claims.find((c) => c.text.startsWith('Careful Resume completes a 1 MB transfer'))!;
+    const m = claim.results[0].magnitudes![0];
+    expect(html).toContain(`<td>${formatValue(0.62)}</td><td>${formatValue(m.ours as number)}</td><td>×${+m.factor!.toPrecision(2)}</td>`);
+    expect(html).toContain('Known cause of the magnitudes:');
+    expect(html).not.toContain('data-testid="unexplained"');
+    expect(html).toContain('data-testid="paper-tolerance"');
+  });
+
+  it('says so when the paper prints no number for a figure', slow, async () => {
+    const { report } = await sim.runExperiment('tcpint-fig-sack', { quick: true });
+    expect(reportFigures(report).some(figureHasPaper)).toBe(false);
+    const html = renderToStaticMarkup(createElement(ReproductionReport, { report, size: 'quick' }));
+    expect(html).toContain('the paper prints no number for it');
+    expect(html).not.toContain('◇ marks');
   });
 });
 

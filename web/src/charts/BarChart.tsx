@@ -2,19 +2,20 @@
 // SVG: React renders every element, d3 gives the scales and ticks. A scheme has its colour in
 // every chart (data/palette.ts): series named after schemes take theirs; categories that are
 // schemes colour their bars, a lighter shade per series; other series are shades of grey. Where a
-// paper printed a number, it is drawn beside ours as a hollow diamond. A chart whose values are
+// paper printed a number, it is drawn beside ours as a hollow diamond (a range as a diamond at each
+// end joined by a dashed line). Bars grow from 0, downwards for negative values. A chart whose values are
 // all missing or all 0 says so instead of drawing an empty axis.
 import { hcl } from 'd3-color';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { toCsv } from '../data/csv';
 import { neutralColors, schemeColor } from '../data/palette';
 import type { LegendEntry } from './plot/types';
-import { axisFormat, hasPaper, margin, PaperMark, paperEntry, StaticFigure, YGrid, YLabel } from './staticChart';
+import { axisFormat, hasPaper, margin, paperEnds, PaperMarks, paperEntry, type PaperValue, StaticFigure, YGrid, YLabel } from './staticChart';
 
 export interface Bars {
   categories: string[];
   /** ci: an error bar per value, by default the 95% confidence interval (rangeName "ci95"). */
-  series: { name: string; values: (number | null)[]; ci?: ([number, number] | null)[]; rangeName?: string; paper?: (number | null)[] }[];
+  series: { name: string; values: (number | null)[]; ci?: ([number, number] | null)[]; rangeName?: string; paper?: (PaperValue | null)[] }[];
 }
 
 /** The k-th shade of a colour: the colour itself, then lighter. */
@@ -34,7 +35,7 @@ export function barColors(bars: Bars): { fill: (category: string, k: number) => 
 }
 
 export function BarChart({ title, yLabel, bars, height = 260, caption }: { title: string; yLabel: string; bars: Bars; height?: number; caption?: string }) {
-  const values = bars.series.flatMap((s) => [...s.values, ...(s.ci ?? []).flatMap((c) => c ?? []), ...(s.paper ?? [])]).filter((v): v is number => v !== null && v !== undefined);
+  const values = bars.series.flatMap((s) => [...s.values, ...(s.ci ?? []).flatMap((c) => c ?? []), ...(s.paper ?? []).flatMap(paperEnds)]).filter((v): v is number => v !== null && v !== undefined);
   const empty = values.length === 0 ? `${title}: no values.` : values.every((v) => v === 0) ? `${title}: 0 for every ${bars.categories.length > 1 ? 'one of ' + bars.categories.join(', ') : bars.categories[0] ?? 'bar'}.` : null;
   const anyPaper = bars.series.some((s) => hasPaper(s.paper));
   const colors = barColors(bars);
@@ -60,7 +61,8 @@ export function BarChart({ title, yLabel, bars, height = 260, caption }: { title
         const innerH = height - margin.top - margin.bottom;
         const x = scaleBand().domain(bars.categories).range([0, innerW]).padding(0.2);
         const inner = scaleBand().domain(bars.series.map((s) => s.name)).range([0, x.bandwidth()]).padding(0.08);
-        const y = scaleLinear().domain([0, Math.max(...values)]).nice().range([innerH, 0]);
+        const y = scaleLinear().domain([Math.min(0, ...values), Math.max(...values)]).nice().range([innerH, 0]);
+        const y0 = y(0);
         return (
           <g transform={`translate(${margin.left},${margin.top})`} fontSize={11}>
             <YGrid y={y} innerW={innerW} format={fmt} />
@@ -75,12 +77,14 @@ export function BarChart({ title, yLabel, bars, height = 260, caption }: { title
                   return (
                     <g key={s.name}>
                       {v !== null && (
-                        <rect x={bx} y={y(v)} width={w} height={innerH - y(v)} fill={colors.fill(c, k)}>
+                        <rect x={bx} y={Math.min(y(v), y0)} width={w} height={Math.abs(y0 - y(v))} fill={colors.fill(c, k)}>
                           <title>{`${c}, ${s.name}: ${v}`}</title>
                         </rect>
                       )}
                       {ci && <path d={`M${bx + w / 2},${y(ci[0])}V${y(ci[1])}M${bx + w / 4},${y(ci[0])}h${w / 2}M${bx + w / 4},${y(ci[1])}h${w / 2}`} stroke="#000" fill="none" />}
-                      {paper !== null && paper !== undefined && <PaperMark x={bx + w / 2} y={y(paper)} label={`${c}, ${s.name}: paper ${paper}`} />}
+                      {paper !== null && paper !== undefined && (
+                        <PaperMarks x={bx + w / 2} y={y} value={paper} label={`${c}, ${s.name}: paper ${paperEnds(paper).join('–')}`} />
+                      )}
                     </g>
                   );
                 })}
@@ -89,7 +93,7 @@ export function BarChart({ title, yLabel, bars, height = 260, caption }: { title
                 </text>
               </g>
             ))}
-            <line x1={0} x2={innerW} y1={innerH} y2={innerH} stroke="#222" />
+            <line x1={0} x2={innerW} y1={y0} y2={y0} stroke="#222" />
             <line y1={0} y2={innerH} stroke="#222" />
             <YLabel text={yLabel} innerH={innerH} />
           </g>

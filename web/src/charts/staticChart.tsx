@@ -58,10 +58,33 @@ export function PaperMark({ x, y, label }: { x: number; y: number; label: string
   );
 }
 
-export const hasPaper = (values: (number | null | undefined)[] | undefined) => !!values && values.some((v) => v !== null && v !== undefined);
+/** A paper's number: a value, or a range ({min, max}; an open end is a bound). */
+export type PaperValue = number | { min?: number; max?: number };
+
+/** The finite numbers a paper value spans. */
+export function paperEnds(p: PaperValue | null | undefined): number[] {
+  if (p === null || p === undefined) return [];
+  if (typeof p === 'number') return [p];
+  return [p.min, p.max].filter((v): v is number => v !== undefined);
+}
+
+export const hasPaper = (values: (PaperValue | null | undefined)[] | undefined) => !!values && values.some((v) => paperEnds(v).length > 0);
+
+/** A paper value at x: a diamond, or one per end of a range ("6-46 %") joined by a dashed line. */
+export function PaperMarks({ x, y, value, label }: { x: number; y: (v: number) => number; value: PaperValue; label: string }) {
+  const ends = paperEnds(value);
+  return (
+    <g>
+      {ends.length === 2 && <line x1={x} x2={x} y1={y(ends[0])} y2={y(ends[1])} stroke="#000" strokeDasharray="3 2" />}
+      {ends.map((v) => (
+        <PaperMark key={v} x={x} y={y(v)} label={label} />
+      ))}
+    </g>
+  );
+}
 
 /** The legend entry of the paper's values. */
-export const paperEntry: LegendEntry = { name: 'the paper’s value', color: '#000', mark: '◇' };
+export const paperEntry: LegendEntry = { name: 'the paper’s number (a range: ◇ at each end)', color: '#000', mark: '◇' };
 
 export interface StaticFigureProps {
   title: string;

@@ -1,34 +1,37 @@
 // An experiment's report as the reproductions pages show it, whichever size ran it and wherever
-// (the quick size in this browser, the full size on the server): each claim with its verdict and,
-// for Savorić et al.'s, the t-tests, and the paper's figure rebuilt with the paper's numbers.
+// (the quick size in this browser, the full size on the server): each claim with its kind, its
+// verdict (mark and words as the report gives them), its known causes and the paper's numbers beside
+// ours with the ratio, for Savorić et al.'s claims the t-tests; and the paper's figure rebuilt with
+// the paper's numbers as ◇ marks.
 import type { ReactNode } from 'react';
 import { BarChart, SweepChart } from '../charts/StaticCharts';
-import { claimViews, reportFigures, verdictCounts, type ClaimView, type Estimate, type Figure, type Report, type Verdict } from '../data/reproduction';
+import { claimViews, figureHasPaper, paperText, reportFigures, verdictCounts, type ClaimView, type Estimate, type Figure, type MagnitudeRow, type Report, type Verdict } from '../data/reproduction';
 import { formatValue } from '../data/summary';
 
 /** Which size produced the report: the headings and captions say so. */
 export type ReportSize = 'quick' | 'full';
 const sizeWords: Record<ReportSize, string> = { quick: 'the quick size', full: 'full size' };
 
-const verdictMark: Record<Verdict, string> = { agrees: '✓', differs: '✗', 'known difference': '≈', 'not checked': '–' };
+/** The CSS class of a verdict ("magnitude differs" → verdict-magnitude-differs). */
+const verdictClass = (verdict: Verdict) => `verdict verdict-${verdict.replace(/ /g, '-')}`;
 
-export function VerdictBadge({ verdict }: { verdict: Verdict }) {
+export function VerdictBadge({ verdict, mark, text }: { verdict: Verdict; mark: string; text: string }) {
   return (
-    <span className={`verdict verdict-${verdict.replace(' ', '-')}`}>
-      <span aria-hidden="true">{verdictMark[verdict]}</span> {verdict}
+    <span className={verdictClass(verdict)} data-verdict={verdict}>
+      <span aria-hidden="true">{mark}</span> {text}
     </span>
   );
 }
 
 export function VerdictSummary({ report }: { report: Report }) {
-  const counts = verdictCounts(claimViews(report));
+  const counts = verdictCounts(report);
   return (
-    <span className="verdict-summary" data-testid="verdict-summary" data-differs={counts.differs}>
-      {(Object.keys(counts) as Verdict[])
-        .filter((v) => counts[v] > 0)
+    <span className="verdict-summary" data-testid="verdict-summary" data-differs={report.claimSummary.counts.differs} data-unexplained={report.claimSummary.unexplained}>
+      {counts
+        .filter((v) => v.count > 0)
         .map((v) => (
-          <span key={v} className={`verdict verdict-${v.replace(' ', '-')}`}>
-            <span aria-hidden="true">{verdictMark[v]}</span> {counts[v]} {v}
+          <span key={v.verdict} className={verdictClass(v.verdict)} title={v.meaning}>
+            <span aria-hidden="true">{v.mark}</span> {v.count} {v.summary}
           </span>
         ))}
     </span>
@@ -36,17 +39,24 @@ export function VerdictSummary({ report }: { report: Report }) {
 }
 
 /**
- * The claims and the figures of a report. `reasonLink` is put after a known difference's reason
- * (e.g. a link to the reproduction document's full-size section).
+ * The claims and the figures of a report. `reasonLink` is put after a known cause (e.g. a link to
+ * the reproduction document's full-size section).
  */
 export function ReproductionReport({ report, size, reasonLink }: { report: Report; size: ReportSize; reasonLink?: ReactNode }) {
   const views = claimViews(report);
+  const figures = reportFigures(report);
+  const marked = figures.some(figureHasPaper);
   return (
     <>
       <section aria-labelledby={`claims-title-${size}`}>
         <h3 id={`claims-title-${size}`}>
           The paper’s claims at {sizeWords[size]} <VerdictSummary report={report} />
         </h3>
+        {report.paperTolerance && (
+          <p className="hint" data-testid="paper-tolerance">
+            A paper number agrees with ours within {paperToleranceWords(report.paperTolerance)}, unless it says otherwise: {report.paperTolerance.basis}.
+          </p>
+        )}
         <ul className="claims" data-testid="claims">
           {views.map((v, i) => (
             <ClaimItem key={i} view={v} reasonLink={reasonLink} />
@@ -54,9 +64,11 @@ export function ReproductionReport({ report, size, reasonLink }: { report: Repor
         </ul>
       </section>
       <section aria-labelledby={`figures-title-${size}`}>
-        <h3 id={`figures-title-${size}`}>The figure, rebuilt ({sizeWords[size]}; ◇ marks the paper’s numbers)</h3>
+        <h3 id={`figures-title-${size}`}>
+          The figure, rebuilt ({sizeWords[size]}; {marked ? '◇ marks the paper’s numbers' : 'the paper prints no number for it'})
+        </h3>
         <div className="figures">
-          {reportFigures(report).map((f, i) => (
+          {figures.map((f, i) => (
             <FigureView key={i} figure={f} size={size} />
           ))}
         </div>
@@ -65,15 +77,81 @@ export function ReproductionReport({ report, size, reasonLink }: { report: Repor
   );
 }
 
-function ClaimItem({ view, reasonLink }: { view: ClaimView; reasonLink?: ReactNode }) {
+function paperToleranceWords(t: { relative: number; absolute: number }): string {
+  const r = `${+(t.relative * 100).toPrecision(3)} %`;
+  const a = `${+t.absolute.toPrecision(3)}`;
+  if (t.absolute <= 0) return r;
+  return t.relative > 0 ? `${r} (or ${a})` : `±${a}`;
+}
+
+const factorText = (m: Pick<MagnitudeRow, 'factor' | 'note'>) => (m.factor !== null ? `×${+m.factor.toPrecision(2)}` : (m.note ?? '–'));
+
+/** How many of a claim's paper numbers the page lists at once (the rest behind "all"). */
+const shownMagnitudes = 6;
+
+function MagnitudeTable({ rows }: { rows: MagnitudeRow[] }) {
   return (
-    <li data-verdict={view.verdict}>
-      <VerdictBadge verdict={view.verdict} /> {view.text} <span className="hint">({view.detail})</span>
-      {view.reason && (
-        <p className="reason">
-          Why: {view.reason}
+    <table className="magnitudes" data-testid="magnitudes">
+      <thead>
+        <tr>
+          <th scope="col">where</th>
+          <th scope="col">paper</th>
+          <th scope="col">ours</th>
+          <th scope="col">ours / paper</th>
+          <th scope="col">tolerance</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((m, i) => (
+          <tr key={i} data-within={m.within}>
+            <th scope="row">{m.where}</th>
+            <td>{paperText(m.paper, formatValue)}</td>
+            <td>{formatValue(m.ours)}</td>
+            <td>{factorText(m)}</td>
+            <td>
+              {m.within ? 'within' : 'outside'} {m.tolerance}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function ClaimItem({ view, reasonLink }: { view: ClaimView; reasonLink?: ReactNode }) {
+  const first = view.magnitudes.slice(0, shownMagnitudes);
+  const rest = view.magnitudes.slice(shownMagnitudes);
+  return (
+    <li data-verdict={view.verdict} data-kind={view.kind}>
+      <VerdictBadge verdict={view.verdict} mark={view.mark} text={view.verdictText} /> <span className="claim-kind">{view.kind}</span> {view.text}{' '}
+      <span className="hint">({view.detail})</span>
+      {!view.explained && (
+        <p className="reason error" data-testid="unexplained">
+          No known cause for what does not agree.
+        </p>
+      )}
+      {view.causes.map((c) => (
+        <p key={c.of} className="reason">
+          {c.of === 'test' ? 'Known cause' : 'Known cause of the magnitudes'}: {c.text}
           {reasonLink && <> {reasonLink}</>}
         </p>
+      ))}
+      {view.magnitudes.length > 0 && (
+        <div className="table-scroll">
+          {view.source && (
+            <p className="reason">
+              The paper: {view.source}
+              {view.toleranceBasis ? `; tolerance: ${view.toleranceBasis}` : ''}
+            </p>
+          )}
+          <MagnitudeTable rows={first} />
+          {rest.length > 0 && (
+            <details>
+              <summary>all {view.magnitudes.length} paper numbers</summary>
+              <MagnitudeTable rows={rest} />
+            </details>
+          )}
+        </div>
       )}
       {view.tests.length > 0 && (
         <div className="table-scroll">
@@ -108,7 +186,15 @@ function ClaimItem({ view, reasonLink }: { view: ClaimView; reasonLink?: ReactNo
   );
 }
 
-const withPaper = (e: Estimate) => `${formatValue(e.mean)}${e.ci ? ` ± ${formatValue(e.ci[1] - (e.mean ?? 0))}` : ''}${e.paper !== null ? ` (paper ${formatValue(e.paper)})` : ''}`;
+/** A table cell: "ours ± ci (paper X, ×k)". */
+export function estimateText(e: Estimate): string {
+  const ours = `${formatValue(e.mean)}${e.ci ? ` ± ${formatValue(e.ci[1] - (e.mean ?? 0))}` : ''}`;
+  if (e.paper === null) return ours;
+  const ratio = e.paperRatio !== null ? `, ×${+e.paperRatio.toPrecision(2)}` : '';
+  return `${ours} (paper ${paperText(e.paper, formatValue)}${ratio})`;
+}
+
+const numberOrNull = (p: Estimate['paper']) => (typeof p === 'number' ? p : null);
 
 function FigureView({ figure, size }: { figure: Figure; size: ReportSize }) {
   if (figure.kind === 'bars')
@@ -127,19 +213,25 @@ function FigureView({ figure, size }: { figure: Figure; size: ReportSize }) {
         }}
       />
     );
+  if (figure.kind === 'claim')
+    return (
+      <div data-testid="claim-figure">
+        <BarChart title={figure.title} yLabel={figure.yLabel} bars={{ categories: figure.categories, series: [{ name: 'ours', values: figure.values.map((e) => e.mean), paper: figure.values.map((e) => e.paper) }] }} />
+      </div>
+    );
   if (figure.kind === 'sweep')
     return (
       <SweepChart
         title={figure.title}
         xLabel={figure.xLabel}
         yLabel={figure.yLabel}
-        lines={figure.lines.map((l) => ({ name: l.name, points: l.points.map((p) => ({ x: p.x, mean: p.mean, ci: p.ci, paper: p.paper })) }))}
+        lines={figure.lines.map((l) => ({ name: l.name, points: l.points.map((p) => ({ x: p.x, mean: p.mean, ci: p.ci, paper: numberOrNull(p.paper) })) }))}
       />
     );
   return (
     <div className="table-scroll">
       <table data-testid="report-table">
-        <caption>Mean ± 95% CI half-width at {sizeWords[size]} (the paper’s value in brackets)</caption>
+        <caption>Mean ± 95% CI half-width at {sizeWords[size]} (the paper’s value and ours / paper in brackets)</caption>
         <thead>
           <tr>
             <th scope="col">metric</th>
@@ -155,7 +247,9 @@ function FigureView({ figure, size }: { figure: Figure; size: ReportSize }) {
             <tr key={r.metric}>
               <th scope="row">{r.label}</th>
               {r.values.map((e, i) => (
-                <td key={i}>{withPaper(e)}</td>
+                <td key={i} {...(e.paperWithin !== undefined ? { 'data-within': e.paperWithin } : {})}>
+                  {estimateText(e)}
+                </td>
               ))}
             </tr>
           ))}

@@ -1,13 +1,30 @@
 // An experiment report (`tcpsim reproduce --json`, or runExperiment in the browser) as the paper's
 // figure: per metric, bars per point and variant (E-TCP Figs. 5/6, Gürkan's tables), lines with 95%
 // CIs against a swept parameter (TCP/SPAND Figs. 10–19), or a table of every metric (Savorić et
-// al.'s tables); the paper's numbers beside ours; each claim with its verdict.
+// al.'s tables), and per claim that prints a number of its own (a gain, a ratio) its value at each
+// point; the paper's numbers beside ours; each claim with its kind, its verdict and the paper's
+// numbers against ours. The verdicts' names, marks and words come from the report (sim-core defines
+// them once), not from here.
 import type { ExperimentReport } from '@tcb-lab/sim';
 
 export type Report = ExperimentReport;
 type Cell = Report['cells'][number];
 type Claim = Report['claims'][number];
+type ClaimResult = Claim['results'][number];
+type Magnitude = NonNullable<ClaimResult['magnitudes']>[number];
 type AxisValue = string | number | boolean;
+
+/** A verdict, as report.schema.json names them. */
+export type Verdict = Claim['verdict'];
+/** A paper number: a value, or a range whose open end is a bound ("more than 50 %"). */
+export type PaperNumber = number | { min?: number; max?: number };
+
+/** The report version this page reads (report.schema.json's schemaVersion). */
+export const reportVersion = 2;
+/** Whether a stored report (a reproduction run before verdicts covered magnitudes) can be shown. */
+export function isCurrentReport(report: { schemaVersion: number }): boolean {
+  return report.schemaVersion === reportVersion;
+}
 
 /** The cell of a variant, point (index into report.points) and metric (index into report.metrics). */
 export function cellAt(report: Report, variant: number, point: number, metric: number): Cell {
@@ -18,7 +35,11 @@ export interface Estimate {
   mean: number | null;
   /** The 95% interval of the mean; null with fewer than two runs. */
   ci: [number, number] | null;
-  paper: number | null;
+  paper: PaperNumber | null;
+  /** ours / paper; null without a paper number, or when they have opposite signs. */
+  paperRatio: number | null;
+  /** Whether ours is within the paper number's tolerance. */
+  paperWithin?: boolean;
   paperNote?: string;
 }
 
@@ -28,6 +49,8 @@ function estimate(cell: Cell): Estimate {
     mean,
     ci: mean !== null && ci95 !== null && ci95 !== undefined ? [mean - ci95, mean + ci95] : null,
     paper: cell.paper ?? null,
+    paperRatio: cell.paperRatio ?? null,
+    ...(cell.paperWithin !== undefined ? { paperWithin: cell.paperWithin } : {}),
     ...(cell.paperNote ? { paperNote: cell.paperNote } : {}),
   };
 }
@@ -57,7 +80,32 @@ export interface TableFigure {
   rows: { metric: number; label: string; values: Estimate[] }[];
 }
 
-export type Figure = BarFigure | SweepFigure | TableFigure;
+/** A claim with a paper number of its own (E-TCP's "6-46 % sooner", RFC 9959's 0.44): ours at each point, the paper's as ◇. */
+export interface ClaimFigure {
+  kind: 'claim';
+  claim: number;
+  title: string;
+  yLabel: string;
+  categories: string[];
+  values: Estimate[];
+}
+
+export type Figure = BarFigure | SweepFigure | TableFigure | ClaimFigure;
+
+/** Whether a figure shows any of the paper's numbers (as ◇ marks, or in brackets in a table). */
+export function figureHasPaper(figure: Figure): boolean {
+  const any = (values: Estimate[]) => values.some((e) => e.paper !== null);
+  switch (figure.kind) {
+    case 'bars':
+      return figure.series.some((s) => any(s.values));
+    case 'sweep':
+      return figure.lines.some((l) => any(l.points));
+    case 'table':
+      return figure.rows.some((r) => any(r.values));
+    case 'claim':
+      return any(figure.values);
+  }
+}
 
 const withUnit = (label: string, unit: string) => (unit ? `${label} (${unit})` : label);
 
@@ -83,8 +131,15 @@ function labelWithout(report: Report, point: Record<string, AxisValue | undefine
     .join(', ');
 }
 
-/** The report's figures: one per metric (bars or lines), or one table when there is a single point. */
+/**
+ * The report's figures: one per metric (bars or lines), or one table when there is a single point;
+ * then one per claim with a paper number of its own.
+ */
 export function reportFigures(report: Report): Figure[] {
+  return [...metricFigures(report), ...claimFigures(report)];
+}
+
+function metricFigures(report: Report): Figure[] {
   const { variants, points, metrics } = report;
   if (points.length <= 1) {
     return [
@@ -123,25 +178,123 @@ export function reportFigures(report: Report): Figure[] {
   }));
 }
 
-export type Verdict = 'agrees' | 'differs' | 'known difference' | 'not checked';
+const measureWords: Record<NonNullable<Claim['measure']>, (a: string, b: string) => string> = {
+  ratio: (a, b) => `${a} / ${b}`,
+  reduction: (a, b) => `reduction: 1 − ${a} / ${b}`,
+  increase: (a, b) => `increase: ${a} / ${b} − 1`,
+};
+
+function variantLabel(report: Report, name: string): string {
+  return report.variants.find((v) => v.name === name)?.label ?? name;
+}
+
+function paperOfClaim(claim: Claim): PaperNumber | null {
+  const p = claim.paper;
+  if (!p) return null;
+  if (p.value !== undefined) return p.value;
+  return { ...(p.min !== undefined ? { min: p.min } : {}), ...(p.max !== undefined ? { max: p.max } : {}) };
+}
+
+const finite = (x: number | string | null | undefined): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+
+/** Per claim with a paper number of its own: ours at each point it checked, the paper's beside it. */
+export function claimFigures(report: Report): ClaimFigure[] {
+  const figures: ClaimFigure[] = [];
+  report.claims.forEach((c, k) => {
+    const paper = paperOfClaim(c);
+    if (paper === null || c.results.length === 0) return;
+    const first = c.results[0];
+    const metric = report.metrics.find((m) => m.name === first.a.metric);
+    const a = variantLabel(report, first.a.variant);
+    const b = first.b ? variantLabel(report, first.b.variant) : '';
+    const yLabel = c.test === 'ratio' ? `${metric?.label ?? first.a.metric}, ${measureWords[c.measure ?? 'ratio'](a, b)}` : `${metric?.label ?? first.a.metric}${metric?.unit ? ` (${metric.unit})` : ''}, ${a}`;
+    figures.push({
+      kind: 'claim',
+      claim: k,
+      title: c.text,
+      yLabel,
+      categories: c.results.map((r) => pointLabel(report, r.point)),
+      values: c.results.map((r) => {
+        const m = r.magnitudes?.find((x) => x.source === 'claim');
+        const mean = c.test === 'ratio' ? finite(r.measured ?? r.ratio) : r.a.mean;
+        return { mean, ci: null, paper, paperRatio: m?.factor ?? null, ...(m ? { paperWithin: m.within } : {}) };
+      }),
+    });
+  });
+  return figures;
+}
+
+/** A paper number as text: "0.44", "0.06–0.46", "≥ 0.5". */
+export function paperText(paper: PaperNumber, format: (x: number) => string): string {
+  if (typeof paper === 'number') return format(paper);
+  if (paper.min !== undefined && paper.max !== undefined) return `${format(paper.min)}–${format(paper.max)}`;
+  return paper.min !== undefined ? `≥ ${format(paper.min)}` : `≤ ${format(paper.max!)}`;
+}
+
+/** A tolerance as text: "±10 %", "±0.5", "±25 % or ±0.005". */
+export function toleranceText(t: { relative: number; absolute: number }): string {
+  const r = `±${+(t.relative * 100).toPrecision(3)} %`;
+  const a = `±${+t.absolute.toPrecision(3)}`;
+  if (t.absolute <= 0) return r;
+  return t.relative > 0 ? `${r} or ${a}` : a;
+}
+
+/** One paper number against ours, for the claims' paper / ours / ratio tables. */
+export interface MagnitudeRow {
+  /** Where: the point, and the variant for a cell's paper value. */
+  where: string;
+  paper: PaperNumber;
+  ours: number | null;
+  /** ours / paper (for a range, over its nearer end; 1 inside); null with opposite signs (see note). */
+  factor: number | null;
+  note?: string;
+  within: boolean;
+  tolerance: string;
+}
+
+function magnitudeRow(report: Report, r: ClaimResult, m: Magnitude): MagnitudeRow {
+  // With one point there is nothing to tell apart.
+  const point = report.points.length > 1 ? pointLabel(report, r.point) : 'all';
+  const where = m.source === 'cell' && m.variant ? `${variantLabel(report, m.variant)}${point === 'all' ? '' : `, ${point}`}` : point;
+  return {
+    where,
+    paper: m.paper,
+    ours: finite(m.ours),
+    factor: m.factor,
+    ...(m.note ? { note: m.note } : {}),
+    within: m.within,
+    tolerance: toleranceText(m.tolerance),
+  };
+}
 
 export interface ClaimView {
   text: string;
+  /** What kind of agreement the claim is: order, ratio, magnitude, significance. */
+  kind: Claim['kind'];
   verdict: Verdict;
-  /** Why our simulator is known not to reproduce it (known differences). */
-  reason?: string;
+  /** The verdict's mark and words, as the report gives them ("≈", "direction agrees, magnitude ×4.5"). */
+  mark: string;
+  verdictText: string;
+  /** Whether every part that does not agree has a known cause. */
+  explained: boolean;
+  /** The known causes that apply: of its test failing, of its magnitudes. */
+  causes: { of: 'test' | 'magnitudes'; text: string }[];
   /** "4 of 5 points agree". */
   detail: string;
+  /** The paper's numbers against ours, those outside their tolerance first. */
+  magnitudes: MagnitudeRow[];
+  /** Where the claim's own paper number comes from, and its tolerance's basis. */
+  source?: string;
+  toleranceBasis?: string;
   /** Savorić et al. §6's report of an unpaired t-test at each point (significant claims). */
   tests: { point: string; difference: number | null; level: number; interval: [number, number]; significant: boolean; outcome: string }[];
   claim: Claim;
 }
 
-/** Each claim with the verdict a reader needs: agrees, differs, a known difference (with why), not checked. */
+/** Each claim as a reader needs it: its verdict in the report's words, its causes, and the paper's numbers beside ours. */
 export function claimViews(report: Report): ClaimView[] {
   return report.claims.map((c) => {
-    const verdict: Verdict = c.verdict === 'differs' ? (c.known ? 'known difference' : 'differs') : c.verdict;
-    const tests = (c.results ?? []).flatMap((r) =>
+    const tests = c.results.flatMap((r) =>
       r.reported
         ? [
             {
@@ -155,11 +308,22 @@ export function claimViews(report: Report): ClaimView[] {
           ]
         : [],
     );
+    const rows = c.results.flatMap((r) => (r.magnitudes ?? []).map((m) => magnitudeRow(report, r, m)));
+    const causes: ClaimView['causes'] = [];
+    if (c.known) causes.push({ of: 'test', text: c.known });
+    if (c.knownMagnitude) causes.push({ of: 'magnitudes', text: c.knownMagnitude });
     return {
       text: c.text,
-      verdict,
-      ...(c.known ? { reason: c.known } : {}),
+      kind: c.kind,
+      verdict: c.verdict,
+      mark: c.mark,
+      verdictText: c.verdictText,
+      explained: c.explained,
+      causes,
       detail: c.verdict === 'not checked' ? 'no point of this claim is part of this size' : `${c.agreeing} of ${c.checked} point${c.checked === 1 ? '' : 's'} agree`,
+      magnitudes: [...rows.filter((m) => !m.within), ...rows.filter((m) => m.within)],
+      ...(c.paper ? { source: c.paper.source } : {}),
+      ...(c.tolerance?.basis ? { toleranceBasis: c.tolerance.basis } : {}),
       tests,
       claim: c,
     };
@@ -172,11 +336,9 @@ export function pointLabel(report: Report, point: Record<string, AxisValue | und
   return match?.label ?? 'all';
 }
 
-/** Counts per verdict, for the summary line of an experiment. */
-export function verdictCounts(views: ClaimView[]): Record<Verdict, number> {
-  const out: Record<Verdict, number> = { agrees: 0, differs: 0, 'known difference': 0, 'not checked': 0 };
-  for (const v of views) out[v.verdict]++;
-  return out;
+/** The report's verdicts (their marks and words) with how many claims have each, in the report's order. */
+export function verdictCounts(report: Report): (Report['verdicts'][number] & { count: number })[] {
+  return report.verdicts.map((v) => ({ ...v, count: report.claimSummary.counts[v.verdict] }));
 }
 
 export interface DocSection {

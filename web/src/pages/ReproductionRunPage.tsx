@@ -5,6 +5,7 @@
 import { Link, useParams } from 'react-router-dom';
 import { api, type Reproduction } from '../api';
 import { ReproductionReport } from '../components/ReproductionReport';
+import { isCurrentReport, reportVersion } from '../data/reproduction';
 import { usePolled } from './usePolled';
 
 const finished = (s: Reproduction['status']) => s === 'completed' || s === 'cancelled' || s === 'failed';
@@ -84,7 +85,13 @@ export function ReproductionRunPage() {
           The runs go through the server’s queue, one job each; this page follows them and shows the report when the last one is recorded. Its link stays valid: the report is stored.
         </p>
       )}
-      {report && <ReproductionReport report={report} size={reproduction.mode} />}
+      {report && isCurrentReport(report) && <ReproductionReport report={report} size={reproduction.mode} />}
+      {report && !isCurrentReport(report) && (
+        <p className="hint" data-testid="old-report">
+          This report was built by an earlier version (report version {String((report as { schemaVersion: unknown }).schemaVersion)}; this page reads version {reportVersion}, whose
+          verdicts cover the paper’s magnitudes): its JSON and text stay available above; run the reproduction again to see its claims here.
+        </p>
+      )}
     </main>
   );
 }
