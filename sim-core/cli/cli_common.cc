@@ -22,3 +22,22 @@ std::string ReadInput(const std::string& source) {
 }
 
 }  // namespace tcb::cli
+
+namespace tcb::cli {
+
+int64_t ParseMaxMemoryMb(const std::string& text) {
+  size_t used = 0;
+  long long mb = 0;
+  try {
+    mb = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || mb < 1 || mb > kMaxMemoryMb) {
+    throw UsageError{"--max-memory-mb must be a whole number of mebibytes from 1 to " + std::to_string(kMaxMemoryMb) +
+                     " (got \"" + text + "\")"};
+  }
+  return static_cast<int64_t>(mb) << 20;
+}
+
+}  // namespace tcb::cli

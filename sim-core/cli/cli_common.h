@@ -1,12 +1,16 @@
 // What the tcpsim commands share: the usage error, exit codes and reading input files.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace tcb::cli {
 
 // Bad input (a scenario, an experiment or an argument) exits with this code.
 constexpr int kBadInput = 2;
+// A run that needs more memory than its limit (--max-memory-mb, or the process's address-space
+// limit) exits with this code: the input is valid, the run too large.
+constexpr int kResourceLimit = 3;
 
 // A usage error: exit code 2 like bad scenarios, the path is the offending argument.
 struct UsageError {
@@ -15,5 +19,10 @@ struct UsageError {
 
 // The contents of a file, or of stdin for "-". Throws ScenarioError at "$" when it cannot be read.
 std::string ReadInput(const std::string& source);
+
+// The value of --max-memory-mb (mebibytes, a whole number from 1 to kMaxMemoryMb) in bytes; throws
+// UsageError naming the option otherwise.
+inline constexpr int64_t kMaxMemoryMb = int64_t{1} << 30;
+int64_t ParseMaxMemoryMb(const std::string& text);
 
 }  // namespace tcb::cli

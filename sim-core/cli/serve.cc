@@ -1,14 +1,26 @@
 // tcpsim serve.
 #include "cli/serve.h"
 
+#include <condition_variable>
+#include <cstdlib>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <new>
 #include <optional>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
+#if defined(__linux__)
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
+
 #include "cli/cli_common.h"
+#include "core/memory_budget.h"
+#include "json/json_depth.h"
 #include "json/json_pointer.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -64,9 +76,15 @@ bool ReadSeed(const json& object, RunOptions* options) {
   return true;
 }
 
-Request ReadRequest(const std::string& line) {
+Request ReadRequest(const std::string& line, const ServeOptions& serve) {
   Request out;
   json request;
+  // A request wraps a scenario: one level more than a scenario may nest.
+  if (JsonDepth(line, kMaxJsonDepth + 1) > kMaxJsonDepth + 1) {
+    out.runs.push_back({json(), {}});
+    out.error = "the request nests arrays and objects more than " + std::to_string(kMaxJsonDepth + 1) + " levels deep";
+    return out;
+  }
   try {
     request = json::parse(line);
   } catch (const json::parse_error& e) {
@@ -97,7 +115,8 @@ Request ReadRequest(const std::string& line) {
     return out;
   };
   for (const auto& [key, value] : request.items()) {
-    if (key != "id" && key != "scenario" && key != "seed" && key != "trace" && key != "runs" && key != "values") {
+    if (key != "id" && key != "scenario" && key != "seed" && key != "trace" && key != "runs" && key != "values" &&
+        key != "maxMemoryMb") {
       return fail("unknown field \"" + key + "\"");
     }
   }
@@ -105,6 +124,14 @@ Request ReadRequest(const std::string& line) {
     return fail("a request with \"runs\" gives each run's \"id\" and \"seed\" there");
   }
   if (!request.contains("scenario")) return fail("missing field \"scenario\"");
+  common.max_memory_bytes = serve.max_memory_bytes;
+  if (request.contains("maxMemoryMb")) {
+    const json& mb = request["maxMemoryMb"];
+    if (!mb.is_number_unsigned() || mb.get<uint64_t>() < 1 || mb.get<uint64_t>() > static_cast<uint64_t>(kMaxMemoryMb)) {
+      return fail("\"maxMemoryMb\" must be a whole number of mebibytes from 1 to " + std::to_string(kMaxMemoryMb));
+    }
+    common.max_memory_bytes = static_cast<Bytes>(mb.get<uint64_t>()) << 20;
+  }
   common.trace = TraceLevel::kSummary;
   if (request.contains("trace")) {
     const json& trace = request["trace"];
@@ -168,49 +195,147 @@ std::string Answer(const RunRequest& run, const Request& request, ScenarioCache&
     out["error"]["path"] = e.path();
     out["error"]["problem"] = e.problem();
     return out.dump();
+  } catch (const MemoryLimitExceeded& e) {
+    json out = Error(run.id, "memory", e.what());
+    out["error"]["limitBytes"] = e.limit();
+    return out.dump();
   } catch (const std::bad_alloc&) {
-    return Error(run.id, "memory", "out of memory").dump();
+    // The process's own limit (the RLIMIT_AS its caller set) ran out before the run's account.
+    return Error(run.id, "memory", "out of memory: the process could not allocate more").dump();
   } catch (const std::exception& e) {
     return Error(run.id, "internal", e.what()).dump();
   }
 }
 
+// The answers not yet written, gathered here rather than in `out`: a stream buffer writes a string
+// longer than its free space (an answer of a few kB) to the file at once, so that every answer
+// would be a write and wake the caller. The run loop flushes them when it would wait for input; a
+// thread of its own writes those that have waited `interval` meanwhile, so that a run's answer
+// reaches the caller within `interval` of its end even while a long run follows it.
+class AnswerWriter {
+ public:
+  AnswerWriter(std::ostream& out, std::chrono::milliseconds interval)
+      : out_(out), interval_(interval), thread_([this] { WriteLate(); }) {}
+  AnswerWriter(const AnswerWriter&) = delete;
+  AnswerWriter& operator=(const AnswerWriter&) = delete;
+  ~AnswerWriter() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+
+  // Adds an answer; writes the answers gathered once the oldest has waited the interval.
+  void Add(const std::string& answer) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto now = Clock::now();
+    if (pending_.empty()) oldest_ = now;
+    pending_ += answer;
+    pending_ += '\n';
+    if (now - oldest_ >= interval_) {
+      WriteLocked();
+    } else {
+      wake_.notify_one();
+    }
+  }
+
+  void Flush() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    WriteLocked();
+  }
+
+ private:
+  void WriteLocked() {
+    if (!pending_.empty()) out_.write(pending_.data(), static_cast<std::streamsize>(pending_.size()));
+    out_.flush();
+    pending_.clear();
+  }
+
+  void WriteLate() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!done_) {
+      if (pending_.empty()) {
+        wake_.wait(lock);
+      } else if (Clock::now() - oldest_ >= interval_) {
+        WriteLocked();
+      } else {
+        wake_.wait_until(lock, oldest_ + interval_);
+      }
+    }
+  }
+
+  std::ostream& out_;
+  const std::chrono::milliseconds interval_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::string pending_;
+  Clock::time_point oldest_;
+  bool done_ = false;
+  std::thread thread_;  // Last: it starts once everything above is initialised.
+};
+
+// Linux: SIGKILL this process when its parent ends (PR_SET_PDEATHSIG), so that a simulator never
+// outlives the worker that feeds it, whatever killed the worker; and end at once if the parent is
+// already gone (not `parent`), which the signal would not catch. Elsewhere nothing is done.
+void DieWithParent(long parent) {
+#if defined(__linux__)
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) throw std::runtime_error("prctl(PR_SET_PDEATHSIG) failed");
+  if (getppid() != static_cast<pid_t>(parent)) std::_Exit(1);
+#else
+  (void)parent;
+#endif
+}
+
 }  // namespace
 
-void ServeStreams(std::istream& in, std::ostream& out, std::chrono::milliseconds flush_interval) {
+void ServeStreams(std::istream& in, std::ostream& out, std::chrono::milliseconds flush_interval,
+                  const ServeOptions& options) {
   ScenarioCache scenarios;
-  auto last_flush = Clock::now();
+  AnswerWriter answers(out, flush_interval);
   // Whether the next request has (at least begun to) arrive: then answering it does not wait for
-  // the caller, and the answers so far may wait for the next flush.
+  // the caller, and the answers so far may wait for the writer.
   auto input_waiting = [&in] { return in.rdbuf()->in_avail() > 0; };
-  // The answers not yet written, gathered here rather than in `out`: a stream buffer writes a
-  // string longer than its free space (an answer of a few kB) to the file at once, so that every
-  // answer would be a write and wake the caller.
-  std::string answers;
-  const auto write_answers = [&] {
-    if (!answers.empty()) out.write(answers.data(), static_cast<std::streamsize>(answers.size()));
-    out.flush();
-    answers.clear();
-    last_flush = Clock::now();
-  };
   std::string line;
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const Request request = ReadRequest(line);
+    const Request request = ReadRequest(line, options);
     for (size_t k = 0; k < request.runs.size(); ++k) {
       const RunRequest& run = request.runs[k];
-      answers += request.error ? Error(run.id, "request", *request.error).dump() : Answer(run, request, scenarios);
-      answers += '\n';
-      const bool more = k + 1 < request.runs.size() || input_waiting();
-      if (!more || Clock::now() - last_flush >= flush_interval) write_answers();
+      answers.Add(request.error ? Error(run.id, "request", *request.error).dump() : Answer(run, request, scenarios));
+      if (k + 1 == request.runs.size() && !input_waiting()) answers.Flush();
     }
   }
-  write_answers();
+  answers.Flush();
 }
 
 int Serve(const std::vector<std::string>& args) {
-  if (!args.empty()) throw UsageError{"serve takes no argument"};
-  ServeStreams(std::cin, std::cout);
+  ServeOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--max-memory-mb") {
+      options.max_memory_bytes = ParseMaxMemoryMb(value());
+    } else if (a == "--parent-pid") {
+      const std::string& v = value();
+      size_t used = 0;
+      long pid = 0;
+      try {
+        pid = std::stol(v, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (v.empty() || used != v.size() || pid < 1) throw UsageError{"--parent-pid must be a process id (got \"" + v + "\")"};
+      DieWithParent(pid);
+    } else {
+      throw UsageError{"serve takes --max-memory-mb N and --parent-pid PID only (got \"" + a + "\")"};
+    }
+  }
+  ServeStreams(std::cin, std::cout, kServeFlushInterval, options);
   return 0;
 }
 
