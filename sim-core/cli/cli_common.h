@@ -25,4 +25,10 @@ std::string ReadInput(const std::string& source);
 inline constexpr int64_t kMaxMemoryMb = int64_t{1} << 30;
 int64_t ParseMaxMemoryMb(const std::string& text);
 
+// --parent-pid PID (Linux): SIGKILL this process when its parent ends (PR_SET_PDEATHSIG), so that a
+// simulator never outlives the worker or server that started it, whatever killed that; and end at
+// once when the parent is already not PID (gone before the signal was asked for). Elsewhere it
+// only checks its argument. Throws UsageError when `pid` is not a process id.
+void DieWithParent(const std::string& pid);
+
 }  // namespace tcb::cli

@@ -48,6 +48,7 @@ commands:
                         accounted peak (see --max-memory-mb) to stderr
       --max-memory-mb N stop the run (exit code 3) when its packets, queues, connections,
                         records and trace would hold more than N MiB, naming what grew
+      --parent-pid PID  end when process PID, which started tcpsim, ends (Linux)
   validate <file|->     check a scenario; prints the normalised scenario (defaults filled in)
   grid <file|->         plan a sweep {scenario, grid: {pointer: [values]}, replications}: check
                         every value and combination; prints each point's scenario and seed
@@ -56,7 +57,7 @@ commands:
                         JSON line each on stdout (a persistent runner for workers; see
                         sim-core/cli/serve.h for the protocol)
       --max-memory-mb N each run's memory limit, unless its request sets "maxMemoryMb"
-      --die-with-parent end when the process that started it ends (Linux)
+      --parent-pid PID  end when process PID, which started tcpsim, ends (Linux)
   presets               list the built-in scenarios, one name per line (each experiment's
                         base scenario among them, under the experiment's name)
   preset NAME           print a built-in scenario
@@ -163,6 +164,8 @@ int Run(const std::vector<std::string>& args) {
       stats = true;
     } else if (a == "--max-memory-mb") {
       options.max_memory_bytes = tcb::cli::ParseMaxMemoryMb(value());
+    } else if (a == "--parent-pid") {
+      tcb::cli::DieWithParent(value());
     } else if (a.size() > 1 && a[0] == '-') {
       throw UsageError{"unknown option " + a};
     } else if (!file) {

@@ -2,7 +2,6 @@
 #include "cli/serve.h"
 
 #include <condition_variable>
-#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -11,12 +10,6 @@
 #include <thread>
 
 #include <nlohmann/json.hpp>
-
-#if defined(__linux__)
-#include <signal.h>
-#include <sys/prctl.h>
-#include <unistd.h>
-#endif
 
 #include "cli/cli_common.h"
 #include "core/memory_budget.h"
@@ -276,18 +269,6 @@ class AnswerWriter {
   std::thread thread_;  // Last: it starts once everything above is initialised.
 };
 
-// Linux: SIGKILL this process when its parent ends (PR_SET_PDEATHSIG), so that a simulator never
-// outlives the worker that feeds it, whatever killed the worker; and end at once if the parent is
-// already gone (not `parent`), which the signal would not catch. Elsewhere nothing is done.
-void DieWithParent(long parent) {
-#if defined(__linux__)
-  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) throw std::runtime_error("prctl(PR_SET_PDEATHSIG) failed");
-  if (getppid() != static_cast<pid_t>(parent)) std::_Exit(1);
-#else
-  (void)parent;
-#endif
-}
-
 }  // namespace
 
 void ServeStreams(std::istream& in, std::ostream& out, std::chrono::milliseconds flush_interval,
@@ -321,16 +302,7 @@ int Serve(const std::vector<std::string>& args) {
     if (a == "--max-memory-mb") {
       options.max_memory_bytes = ParseMaxMemoryMb(value());
     } else if (a == "--parent-pid") {
-      const std::string& v = value();
-      size_t used = 0;
-      long pid = 0;
-      try {
-        pid = std::stol(v, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (v.empty() || used != v.size() || pid < 1) throw UsageError{"--parent-pid must be a process id (got \"" + v + "\")"};
-      DieWithParent(pid);
+      DieWithParent(value());
     } else {
       throw UsageError{"serve takes --max-memory-mb N and --parent-pid PID only (got \"" + a + "\")"};
     }
