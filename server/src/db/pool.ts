@@ -18,11 +18,14 @@ export function createPool(
     synchronousCommit?: boolean;
     /** PostgreSQL ends a session of this pool left inside a transaction this long (and its locks go). */
     idleInTransactionTimeoutMs?: number;
+    /** PostgreSQL cancels a statement of this pool that runs this long. */
+    statementTimeoutMs?: number;
   } = {},
 ): pg.Pool {
   const settings = [
     ...(options.synchronousCommit === false ? ['-c synchronous_commit=off'] : []),
     ...(options.idleInTransactionTimeoutMs ? [`-c idle_in_transaction_session_timeout=${Math.round(options.idleInTransactionTimeoutMs)}`] : []),
+    ...(options.statementTimeoutMs ? [`-c statement_timeout=${Math.round(options.statementTimeoutMs)}`] : []),
   ];
   const pool = new pg.Pool({
     connectionString,

@@ -1,6 +1,7 @@
 // A worker process's work, put together: a graphile-worker runner whose tasks run a job's runs of a
-// batch (run-task.ts) or of a reproduction, both through one JobRunner, and build a reproduction's
-// report (reproduction-tasks.ts); the registration and heartbeat that keep the process known to be alive
+// batch (run-task.ts) or of a reproduction, both through one JobRunner, build a reproduction's
+// report (reproduction-tasks.ts) and run a saved experiment's scenario to check it
+// (experiment-verification.ts); the registration and heartbeat that keep the process known to be alive
 // and reap dead workers (liveness.ts), and the listener for cancelled batches and reproductions
 // (cancellation.ts).
 import { hostname } from 'node:os';
@@ -9,11 +10,13 @@ import { EventEmitter } from 'node:events';
 import { run, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
 import { createPool, endPool, type Pool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
+import { ExperimentRepository } from '../repositories/experiments.js';
 import { ReproductionRepository, type CompletedRun } from '../repositories/reproductions.js';
 import { ResultWriter } from '../repositories/result-writer.js';
 import { RunRepository, type RunResultEntry } from '../repositories/runs.js';
 import type { Engine } from '../sim/engine.js';
 import { CancellationListener } from './cancellation.js';
+import { experimentVerificationTask, makeExperimentVerificationTask } from './experiment-verification.js';
 import { startHeartbeat, WorkerRegistry, type Registration } from './liveness.js';
 import { runTask, simulationJobFlag } from './names.js';
 import { makeReproductionTasks } from './reproduction-tasks.js';
@@ -135,7 +138,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     concurrency: slots,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: { [runTask]: batchRunTask, ...reproductions.tasks },
+    taskList: {
+      [runTask]: batchRunTask,
+      ...reproductions.tasks,
+      [experimentVerificationTask]: makeExperimentVerificationTask({ experiments: new ExperimentRepository(pool), engine: options.engine, runTimeoutMs: options.runTimeoutMs }),
+    },
     forbiddenFlags: () => (takesAnotherJob() ? null : [simulationJobFlag]),
     // A job handed back at shutdown is expected, not an error worth a line.
     logger: graphileLogger((level, message) => {
