@@ -3,7 +3,7 @@
 // start's embedded PostgreSQL killed under load (the service starts it again). Each time the batch must
 // complete with every run recorded exactly once, and the results must be the simulator's.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -225,6 +225,7 @@ test('PostgreSQL stopped for a while: health says so, and the service recovers',
 test('the embedded PostgreSQL killed under load: the service starts it again, and no run is lost or recorded twice', { skip: process.env.DATABASE_URL ? 'uses the embedded PostgreSQL of npm start (DATABASE_URL is set)' : false }, async () => {
   // npm start's own PostgreSQL, in a data directory of this test's.
   const dataDir = mkdtempSync(join(tmpdir(), 'tcblab-supervised-'));
+  chmodSync(dataDir, 0o755); // Reachable for the postgres user when the tests run as root.
   const pidFile = join(dataDir, 'postgres', 'cluster', 'postmaster.pid');
   const postmasterPid = () => Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   const server = await startServer('', { WORKERS: '1', DATA_DIR: dataDir });
