@@ -7,7 +7,7 @@
 // replays against a service already running (loopback only; the probes that kill its processes are
 // then skipped). If the host's available memory falls below 2 GiB, the service it started is
 // killed and the replay fails. Exit code 0 when every finding held, 1 otherwise.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,7 @@ async function main() {
   }
   if (!url) {
     dataDir = mkdtempSync(join(tmpdir(), 'tcblab-abuse-'));
+    chmodSync(dataDir, 0o755); // Reachable for the postgres user when run as root.
     server = await startServer('', { DATA_DIR: dataDir, WORKERS: '2' });
     url = server.url;
     console.log(`# abuse: service started on ${url} (pid ${server.pid}, embedded PostgreSQL in ${dataDir}, log ${server.log})`);

@@ -100,7 +100,8 @@ export class Monitor {
   }
 }
 
-function currentRss(pid: number): number {
+/** A process's resident memory now (VmRSS), in bytes; 0 once it is gone. */
+export function currentRss(pid: number): number {
   try {
     const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
     return Number(line?.match(/(\d+)/)?.[1] ?? 0) * 1024;

@@ -8,7 +8,7 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { descendants, running, stat } from '../helpers/processes.js';
-import { peakRss } from './monitor.js';
+import { currentRss } from './monitor.js';
 
 export interface AbuseContext {
   /** The service, on loopback. */
@@ -70,13 +70,16 @@ function simulators(ctx: AbuseContext): number[] {
   return descendants(ctx.servicePid).filter((pid) => stat(`/proc/${pid}/stat`)?.comm === 'tcpsim');
 }
 
-/** The largest peak RSS of the service's simulators while `work` runs (sampled every 50 ms). */
+/**
+ * The most resident memory any of the service's simulators held while `work` ran (sampled every
+ * 50 ms; its own runs' memory, not what a persistent simulator held before).
+ */
 async function peakSimulatorRss<T>(ctx: AbuseContext, work: Promise<T>): Promise<{ value: T; peak: number }> {
   let peak = 0;
   let done = false;
   const sampling = (async () => {
     while (!done) {
-      for (const pid of simulators(ctx)) peak = Math.max(peak, peakRss(pid));
+      for (const pid of simulators(ctx)) peak = Math.max(peak, currentRss(pid));
       await sleep(50);
     }
   })();
@@ -85,7 +88,6 @@ async function peakSimulatorRss<T>(ctx: AbuseContext, work: Promise<T>): Promise
   } finally {
     done = true;
     await sampling;
-    for (const pid of simulators(ctx)) peak = Math.max(peak, peakRss(pid));
   }
 }
 
