@@ -143,7 +143,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // JSON bodies nested deeper than any document of the service are refused before they are parsed
   // (what walks a parsed body, validation and the NUL check below, recurses): a 400 at "$".
-  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  // Fastify's own parser behind it, with its defaults (prototype and constructor poisoning are errors).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;

@@ -205,6 +205,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // download is cut, its database connection and its place given back. (PostgreSQL's own
       // statement_timeout, EXPORT_STATEMENT_TIMEOUT_S, bounds a download that goes on reading.)
       reply.raw.setTimeout(app.config.exports.idleTimeoutS * 1000, () => reply.raw.destroy());
+      // Done: the connection may idle as any other (keep-alive) again.
+      reply.raw.once('finish', () => reply.raw.setTimeout(0));
       // The client went away, or the download ended: stop reading the cursor (its connection goes
       // back to the pool) and free the client's place.
       body.once('close', () => {
