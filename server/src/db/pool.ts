@@ -41,6 +41,16 @@ export function createPool(
 }
 
 /**
+ * Calls `lost` whenever a connection of the pool breaks (idle or checked out): the database may have
+ * restarted, and answers kept from before may be of commits it lost (a worker commits without
+ * waiting for the disk, queue/worker.ts): a keeper of answers forgets them then.
+ */
+export function onConnectionLost(pool: pg.Pool, lost: () => void): void {
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
+}
+
+/**
  * Ends the pool once its connections are closed, not merely asked to close (pg's end() resolves
  * then): a PostgreSQL stopped right after would otherwise terminate them first, and each would
  * report a lost connection. Bounded by `timeoutMs`.

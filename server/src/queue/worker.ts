@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { run, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
-import { createPool, endPool, type Pool } from '../db/pool.js';
+import { createPool, endPool, onConnectionLost, type Pool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
 import { ExperimentRepository } from '../repositories/experiments.js';
 import { ReproductionRepository, type CompletedRun } from '../repositories/reproductions.js';
@@ -151,11 +151,23 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     events,
     preset: { worker: { gracefulShutdownAbortTimeout: 500 } },
   } as RunnerOptions);
+  let stopping = false;
   const watchdog = watchForStuckFetches(events, () => void graphileRunner.stop().catch(() => {}), log);
+  // A connection that breaks means the database went away, or restarted after a crash, which can
+  // lose this worker's last commits (they do not wait for the disk) and leave a job it was finishing
+  // locked by this runner for good. The runner stops (its runs in progress go back to the queue) and
+  // worker-main starts a new one, with a new registration, once the database answers: the jobs the
+  // old one locked are released as a dead worker's (queue/liveness.ts).
+  let connectionLost = false;
+  onConnectionLost(pool, () => {
+    if (connectionLost || stopping) return;
+    connectionLost = true;
+    log('a database connection broke; restarting the worker');
+    void graphileRunner.stop().catch(() => {});
+  });
   const stopHeartbeat = startHeartbeat({ registry, registration, intervalMs: options.heartbeatMs, deadAfterMs: options.deadAfterMs, log, onBeat: () => watchdog.databaseAnswers() });
   log(`worker ${registration.id}: ${options.concurrency} at a time, ${options.engine.kind} engine`);
 
-  let stopping = false;
   return {
     id: registration.id,
     done: graphileRunner.promise,

@@ -297,11 +297,12 @@ export const probes: Probe[] = [
       });
       if (!back) return { held: false, detail: 'PostgreSQL was not back within 120 s' };
       const b = await finished(ctx, id, 180);
-      const results = b ? ((await bodyOf(await fetch(`${ctx.url}/api/batches/${id}/results`))) as unknown as Array<{ replication: number; status: string }>) : [];
+      const results = b ? ((await bodyOf(await fetch(`${ctx.url}/api/batches/${id}/results`))) as unknown as Array<{ replication: number; status: string; error: string | null }>) : [];
+      const errors = [...new Set(results.filter((r) => r.status !== 'done').map((r) => `${r.status}: ${r.error}`))];
       const once = results.length === runs && results.every((r, i) => r.replication === i && r.status === 'done');
       return {
         held: once && leaked === '',
-        detail: `back by itself; batch ${b?.status ?? 'unfinished'}: ${results.filter((r) => r.status === 'done').length}/${runs} runs recorded once${leaked ? `; health leaked ${leaked.slice(0, 100)}` : ''}`,
+        detail: `back by itself; batch ${b?.status ?? 'unfinished'}: ${results.filter((r) => r.status === 'done').length}/${runs} runs done, each recorded once${errors.length ? `; failed: ${errors.join('; ').slice(0, 300)}` : ''}${leaked ? `; health leaked ${leaked.slice(0, 100)}` : ''}`,
         figure: ['runs lost or recorded twice across the PostgreSQL kill', once ? '0' : `${runs - results.length} lost, ${results.length > runs ? results.length - runs : 0} twice`],
       };
     },

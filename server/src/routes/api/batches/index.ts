@@ -14,6 +14,7 @@ import { runCost } from '../../../sim/cost.js';
 import { metricDefinitions, metricInfos } from '../../../sim/metrics.js';
 import { BatchRepository, type BatchView, type ResultRow } from '../../../repositories/batches.js';
 import { BatchViews } from './batch-views.js';
+import { onConnectionLost } from '../../../db/pool.js';
 
 /** The text of a results download, a few tens of kilobytes per chunk. */
 async function* chunked(pieces: AsyncIterable<string>): AsyncGenerator<string> {
@@ -101,6 +102,9 @@ class Downloads {
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const views = new BatchViews();
+  // A finished batch's view is kept for good; a database that restarts may have lost the last
+  // commits of its runs (they run again), so what was kept before is forgotten.
+  onConnectionLost(app.db, () => views.forgetAll());
   const downloads = new Downloads(app.config.exports.perClient, app.config.exports.connections);
   /** Batch `id` as GET answers it, serialised by the route's schema (null: no such batch). */
   const view = (id: string, reply: FastifyReply) =>

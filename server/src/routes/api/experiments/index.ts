@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, IdParams } from '../../../schemas/common.js';
 import { Experiment, ExperimentBody, ExperimentCreated } from '../../../schemas/experiments.js';
 import type { NewExperiment } from '../../../repositories/experiments.js';
+import { onConnectionLost } from '../../../db/pool.js';
 import { checkDuration, RequestError, scenarioError } from '../../../sim/batch.js';
 import type { RunOutcome } from '../../../sim/engine.js';
 import { durationOf, runSync, syncDurationError, syncTimeoutError } from '../../../sim/sync.js';
@@ -38,6 +39,8 @@ function checkClaim(claim: Record<string, unknown>, computed: Record<string, unk
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const cache = new Map<string, string>();
+  // A check settled just before the database restarted may be lost with its commit (it runs again).
+  onConnectionLost(app.db, () => cache.clear());
   app.post(
     '',
     {
