@@ -14,6 +14,8 @@ import type { PresetCatalog } from './presets.js';
 import { BatchRepository } from './repositories/batches.js';
 import { ExperimentRepository } from './repositories/experiments.js';
 import { StorageBudget } from './repositories/storage.js';
+import { WorkBudget } from './repositories/budgets.js';
+import { jsonDepth } from './json-depth.js';
 import { Gate } from './sim/gate.js';
 import { jsonPathChild, pointerToJsonPath } from '@tcb-lab/sim/json-pointer';
 import { examplePreset, openapiTransform } from './openapi.js';
@@ -34,6 +36,8 @@ export interface AppOptions {
   validator: Engine;
   /** Runs synchronous runs (the native binary when present). */
   runner: Engine;
+  /** Streams results out; the API's pool when not given (config.exports sizes it in main.ts). */
+  exportsPool?: Pool;
   presets: PresetCatalog;
   logger?: boolean | { level: string };
 }
@@ -48,7 +52,10 @@ declare module 'fastify' {
     experiments: ExperimentRepository;
     batches: BatchRepository;
     storage: StorageBudget;
+    budget: WorkBudget;
     syncRuns: Gate;
+    /** The pool results are streamed out of (its own, small: slow readers cannot take the API's). */
+    exportsDb: Pool;
   }
 }
 
@@ -128,11 +135,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('experiments', new ExperimentRepository(options.pool));
   app.decorate('batches', new BatchRepository(options.pool, options.config.batchJobRuns));
   app.decorate('storage', new StorageBudget(options.pool, { storedRuns: config.limits.storedRuns, databaseBytes: config.limits.databaseBytes }));
-  app.decorate('syncRuns', new Gate(Math.max(1, Math.min(4, config.workers || 1)), 16));
+  app.decorate('budget', new WorkBudget(options.pool, config.budgets));
+  app.decorate('exportsDb', options.exportsPool ?? options.pool);
+  // A client refused for a full gate may try again once a synchronous run can have ended.
+  app.decorate('syncRuns', new Gate(Math.max(1, Math.min(4, config.workers || 1)), 16, Math.ceil(config.limits.syncTimeoutS)));
+
+  // JSON bodies nested deeper than any document of the service are refused before they are parsed
+  // (what walks a parsed body, validation and the NUL check below, recurses): a 400 at "$".
+  // Fastify's own parser behind it, with its defaults (prototype and constructor poisoning are errors).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (jsonDepth(text, config.limits.jsonDepth) > config.limits.jsonDepth) {
+      const problem = `nests arrays and objects more than MAX_JSON_DEPTH = ${config.limits.jsonDepth} levels deep`;
+      done(new RequestError(400, `$: ${problem}`, { path: '$', problem, limit: 'MAX_JSON_DEPTH', value: config.limits.jsonDepth }), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
 
   // Text the database cannot store is bad input, named where it is, before anything is run or stored.
   app.addHook('preValidation', async (request) => {
-    const at = findNul(request.body) ?? findNul(request.query, '$query');
+    const at = findNul(request.body) ?? findNul(request.query, '$query') ?? findNul(request.params, '$params');
     if (at) {
       const problem = 'contains the NUL character (U+0000), which the service cannot store';
       throw new RequestError(400, `${at}: ${problem}`, { path: at, problem });
@@ -141,7 +166,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
     if (error instanceof RequestError) {
-      return reply.status(error.statusCode).send({ error: error.message, ...error.body });
+      const { retryAfterS, ...body } = error.body as { retryAfterS?: number };
+      // Every 429 says when to come back.
+      if (error.statusCode === 429) reply.header('retry-after', String(retryAfterS ?? 1));
+      return reply.status(error.statusCode).send({ error: error.message, ...body });
     }
     if (error.validation && error.validation.length > 0) {
       const context = error.validationContext ?? 'body';
@@ -162,6 +190,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const status = error.statusCode ?? 500;
     if (status === 429) {
       const limited = error as unknown as { error?: string; limit?: string; value?: number };
+      // @fastify/rate-limit sets Retry-After itself; anything else limited says a second.
+      if (!reply.hasHeader('retry-after')) reply.header('retry-after', '1');
       return reply.status(429).send({ error: limited.error ?? error.message, limit: limited.limit, value: limited.value });
     }
     if (status >= 400 && status < 500) return reply.status(status).send({ error: error.message });
@@ -180,6 +210,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         'worker-src': ["'self'", 'blob:'],
         'img-src': ["'self'", 'data:', 'blob:'],
         'connect-src': ["'self'"],
+        // No 'unsafe-inline': the app's styles are files, and React sets an element's style through
+        // the CSSOM (element.style), which CSP does not restrict (docs/SECURITY.md).
+        'style-src': ["'self'"],
         // Served over plain HTTP (npm start listens on loopback); TLS belongs to a proxy in front.
         'upgrade-insecure-requests': null,
       },

@@ -31,6 +31,10 @@ export interface Config {
   webDist: string;
   limits: Limits;
   rateLimit: { max: number; windowMs: number; runsMax: number };
+  /** The work budgets (repositories/budgets.ts), in work units (sim/cost.ts). */
+  budgets: { client: number; windowS: number; queue: number };
+  /** The pool that streams results out (routes/api/batches: exports). */
+  exports: Exports;
   heartbeatMs: number;
   workerDeadAfterMs: number;
   logLevel: string;
@@ -39,6 +43,8 @@ export interface Config {
 export interface Limits {
   /** BODY_LIMIT_BYTES: the largest request body. */
   bodyBytes: number;
+  /** MAX_JSON_DEPTH: arrays and objects nested in a request body, at most. */
+  jsonDepth: number;
   /** MAX_BATCH_RUNS: grid points x replications of one batch. */
   batchRuns: number;
   /** MAX_GRID_POINTS: grid points of one batch (each is validated when the batch is submitted). */
@@ -51,10 +57,28 @@ export interface Limits {
   syncDurationS: number;
   /** SYNC_TIMEOUT_S: wall time of a synchronous run. */
   syncTimeoutS: number;
+  /**
+   * MAX_RUN_MEMORY_MB: what one run of a batch or a reproduction may hold, MiB (tcpsim's own account,
+   * --max-memory-mb); its process also runs under an address-space limit (sim/spawn.ts).
+   */
+  runMemoryMb: number;
+  /** SYNC_MAX_MEMORY_MB: the same for a synchronous run (POST /api/runs, experiments). */
+  syncMemoryMb: number;
   /** MAX_STORED_RUNS: rows of runs in the database, every batch's; a batch that would exceed it is refused. */
   storedRuns: number;
   /** MAX_DATABASE_BYTES: the database's size on disk with a new batch's estimated size; beyond it the batch is refused. */
   databaseBytes: number;
+}
+
+export interface Exports {
+  /** EXPORT_CONNECTIONS: database connections of the exports' own pool. */
+  connections: number;
+  /** EXPORTS_PER_CLIENT: downloads of results one client may have open at once. */
+  perClient: number;
+  /** EXPORT_STATEMENT_TIMEOUT_S: the longest a download's query may run. */
+  statementTimeoutS: number;
+  /** EXPORT_IDLE_TIMEOUT_S: the longest a download may wait for its client to read more. */
+  idleTimeoutS: number;
 }
 
 export class ConfigError extends Error {
@@ -105,12 +129,17 @@ export function loadConfig(env: Env = process.env): Config {
     webDist: resolve(env.WEB_DIST || join(repoRoot, 'web/dist')),
     limits: {
       bodyBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024),
+      // A body wraps a scenario or an experiment, which sim-core lets nest 64 levels deep
+      // (kMaxJsonDepth, sim-core/json/json_depth.h), in two levels at most.
+      jsonDepth: integer(env, 'MAX_JSON_DEPTH', 66, 2, 10_000),
       batchRuns: integer(env, 'MAX_BATCH_RUNS', 100_000, 1),
       gridPoints: integer(env, 'MAX_GRID_POINTS', 1000, 1),
       durationS: positive(env, 'MAX_DURATION_S', 3600),
       runTimeoutS: positive(env, 'RUN_TIMEOUT_S', 300),
       syncDurationS: positive(env, 'SYNC_MAX_DURATION_S', 300),
       syncTimeoutS: positive(env, 'SYNC_TIMEOUT_S', 10),
+      runMemoryMb: integer(env, 'MAX_RUN_MEMORY_MB', 1024, 16, 1024 * 1024),
+      syncMemoryMb: integer(env, 'SYNC_MAX_MEMORY_MB', 256, 16, 1024 * 1024),
       storedRuns: integer(env, 'MAX_STORED_RUNS', 10_000_000, 1),
       databaseBytes: integer(env, 'MAX_DATABASE_BYTES', 50 * 1024 ** 3, 1),
     },
@@ -118,6 +147,17 @@ export function loadConfig(env: Env = process.env): Config {
       max: integer(env, 'RATE_LIMIT_MAX', 600, 1),
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1),
       runsMax: integer(env, 'RATE_LIMIT_RUNS_MAX', 60, 1),
+    },
+    budgets: {
+      client: positive(env, 'CLIENT_BUDGET', 1e9),
+      windowS: positive(env, 'CLIENT_BUDGET_WINDOW_S', 3600),
+      queue: positive(env, 'QUEUE_BUDGET', 4e9),
+    },
+    exports: {
+      connections: integer(env, 'EXPORT_CONNECTIONS', 4, 1, 100),
+      perClient: integer(env, 'EXPORTS_PER_CLIENT', 2, 1, 100),
+      statementTimeoutS: positive(env, 'EXPORT_STATEMENT_TIMEOUT_S', 600),
+      idleTimeoutS: positive(env, 'EXPORT_IDLE_TIMEOUT_S', 30),
     },
     heartbeatMs: integer(env, 'WORKER_HEARTBEAT_MS', 5000, 50),
     workerDeadAfterMs: integer(env, 'WORKER_DEAD_AFTER_MS', 30_000, 100),

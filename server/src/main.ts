@@ -25,18 +25,26 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     const dir = join(config.dataDir, 'postgres');
     log(`starting the embedded PostgreSQL in ${dir}`);
-    embedded = await startEmbeddedPostgres({ dir, notice: log, ownProcessGroup: true });
+    embedded = await startEmbeddedPostgres({ dir, notice: log, ownProcessGroup: true, supervise: true });
     databaseUrl = embedded.url;
     log(`embedded PostgreSQL on 127.0.0.1:${embedded.port}`);
   }
   await migrate(databaseUrl, log);
 
-  const runner = await createRunEngine(config.tcpsimPath, Math.max(1, config.workers));
-  const validator = await createValidationEngine(config.tcpsimPath);
+  const syncLimits = { memoryMb: config.limits.syncMemoryMb };
+  const runner = await createRunEngine(config.tcpsimPath, Math.max(1, config.workers), syncLimits);
+  const validator = await createValidationEngine(config.tcpsimPath, syncLimits);
   const presets = await PresetCatalog.load(runner.kind === 'native' ? runner : validator);
   const pool = createPool(databaseUrl, { max: 20, onError: (e) => log(`database connection lost: ${e.message}`) });
+  // Results downloads read from a pool of their own, so that slow readers cannot hold the API's.
+  const exportsPool = createPool(databaseUrl, {
+    max: config.exports.connections,
+    statementTimeoutMs: config.exports.statementTimeoutS * 1000,
+    idleInTransactionTimeoutMs: config.exports.idleTimeoutS * 1000,
+    onError: (e) => log(`database connection lost (exports): ${e.message}`),
+  });
   const registry = await WorkerRegistry.open(pool, log);
-  const app = await buildApp({ config, pool, validator, runner, presets, logger: { level: config.logLevel } });
+  const app = await buildApp({ config, pool, exportsPool, validator, runner, presets, logger: { level: config.logLevel } });
 
   // Local workers, each a process of its own (npm run worker's code).
   const workerScript = join(fileURLToPath(new URL('.', import.meta.url)), 'worker-main.js');
@@ -90,6 +98,7 @@ async function main(): Promise<void> {
     }
     await registry.close().catch(() => {});
     await endPool(pool).catch(() => {});
+    await endPool(exportsPool).catch(() => {});
     await runner.close();
     await validator.close();
     await embedded?.stop().catch(() => {});

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 30_000)) {
     try {
       await migrate(databaseUrl, log);
-      const engine = await createWorkerEngine(config.tcpsimPath, config.workerConcurrency, config.workerRunner);
+      const engine = await createWorkerEngine(config.tcpsimPath, config.workerConcurrency, config.workerRunner, { memoryMb: config.limits.runMemoryMb });
       current = await startWorker({
         databaseUrl,
         concurrency: config.workerConcurrency,

@@ -165,6 +165,18 @@ describe('experiments', () => {
     const e = await expectError(await post(`${server.url}/api/experiments`, { scenario, result: forged }), 400);
     assert.equal(e.path, '$.result.resultHash');
     assert.ok(e.error.includes('f'.repeat(64)) && e.error.includes(result.resultHash));
+
+    // Altered numbers under the right hash (copied from a real run) are refused too, at the first
+    // number the server computed otherwise.
+    const altered = structuredClone(result);
+    altered.run.meanCompletionTimeS = -1;
+    const a = await expectError(await post(`${server.url}/api/experiments`, { scenario, result: altered }), 400);
+    assert.equal(a.path, '$.result.run.meanCompletionTimeS');
+    // A result at trace level none (without the per-flow arrays) is the same result.
+    const none = runNative(scenario, ['--trace', 'none']);
+    const saved = await json(await post(`${server.url}/api/experiments`, { scenario, result: none }));
+    assert.equal(saved.verified, true);
+    assert.equal(saved.verification, 'verified');
   });
 
   test('ids are random, and unknown or malformed ids are 404', async () => {
@@ -526,12 +538,17 @@ describe('rate limiting', () => {
       const scenario = preset('spand-single-30k');
       assert.equal((await post(`${limited.url}/api/runs`, { scenario })).status, 200);
       assert.equal((await post(`${limited.url}/api/runs`, { scenario })).status, 200);
-      const e = await expectError(await post(`${limited.url}/api/runs`, { scenario }), 429);
+      const refused = await post(`${limited.url}/api/runs`, { scenario });
+      // Every 429 says when to come back.
+      assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
+      const e = await expectError(refused, 429);
       assert.equal(e.limit, 'RATE_LIMIT_RUNS_MAX');
       const statuses: number[] = [];
       for (let i = 0; i < 6; ++i) statuses.push((await fetch(`${limited.url}/api/presets`)).status);
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
-      const last = await expectError(await fetch(`${limited.url}/api/presets`), 429);
+      const lastResponse = await fetch(`${limited.url}/api/presets`);
+      assert.match(lastResponse.headers.get('retry-after') ?? '', /^\d+$/);
+      const last = await expectError(lastResponse, 429);
       assert.equal(last.limit, 'RATE_LIMIT_MAX');
       // Health stays reachable for monitors.
       assert.equal((await fetch(`${limited.url}/api/health`)).status, 200);
@@ -553,7 +570,11 @@ describe('the web app', () => {
         const r = await fetch(`${web.url}${path}`);
         assert.equal(r.status, 200, path);
         assert.match(await r.text(), /tcb-lab app/, path);
-        assert.match(r.headers.get('content-security-policy') ?? '', /'wasm-unsafe-eval'/);
+        const csp = r.headers.get('content-security-policy') ?? '';
+        assert.match(csp, /'wasm-unsafe-eval'/);
+        // No inline styles or scripts: React sets styles through the CSSOM (docs/SECURITY.md).
+        assert.match(csp, /style-src 'self'(;|$)/);
+        assert.doesNotMatch(csp, /unsafe-inline/);
       }
       const asset = await fetch(`${web.url}/assets/app.js`);
       assert.equal(asset.status, 200);

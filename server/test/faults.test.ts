@@ -1,11 +1,16 @@
-// Faults: a worker killed mid-run, a worker killed in the middle of a group of runs, the whole
-// service killed with a batch pending, PostgreSQL stopped for a while. Each time the batch must
+// Faults: a worker killed mid-run (its simulator with it), a worker killed in the middle of a group
+// of runs, the whole service killed with a batch pending, PostgreSQL stopped for a while, and npm
+// start's embedded PostgreSQL killed under load (the service starts it again). Each time the batch must
 // complete with every run recorded exactly once, and the results must be the simulator's.
 import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
 import { json, post, startServer, startWorkerProcess, waitFor, type Proc, type TestServer } from './helpers/server.js';
 import { preset, runNative } from './helpers/native.js';
+import { descendants, running, simulatorsOf } from './helpers/processes.js';
 
 let db: TestDatabase;
 const started: Proc[] = [];
@@ -74,7 +79,7 @@ async function killWorkerOf(workerId: string, a: Proc, b: Proc): Promise<{ pid: 
   return { pid, survivor: pid === a.pid ? b : a };
 }
 
-test('a worker killed by its pid mid-run: its run is retried elsewhere and recorded once', async () => {
+test('a worker killed by its pid mid-run: its simulator ends with it, and its run is retried elsewhere and recorded once', async () => {
   const server = await startServer(db.url, { WORKERS: '0' });
   started.push(server);
   const a = await startWorkerProcess(db.url);
@@ -92,7 +97,12 @@ test('a worker killed by its pid mid-run: its run is retried elsewhere and recor
     60_000,
     20,
   );
+  // Its simulator dies with it (tcpsim --parent-pid: PR_SET_PDEATHSIG), rather than running on
+  // under PID 1 with nobody to read its answers.
+  const simulators = simulatorsOf(Number(victim.worker_id.split(':')[1]));
+  assert.ok(simulators.length > 0, 'the worker runs its simulator as its child');
   const { pid, survivor } = await killWorkerOf(victim.worker_id, a, b);
+  await waitFor('the killed worker\'s simulators to end', async () => (simulators.some(running) ? undefined : true), 30_000, 50);
 
   await waitCompleted(server, id);
   await assertExactlyOnce(server, id, 10);
@@ -197,6 +207,8 @@ test('PostgreSQL stopped for a while: health says so, and the service recovers',
   assert.equal(body.status, 'degraded');
   assert.equal(body.database.ok, false);
   assert.equal(typeof body.database.error, 'string');
+  // What failed in general words, never where the database listens.
+  assert.doesNotMatch(JSON.stringify(body), /127\.0\.0\.1|localhost|:\d{2,5}\b/);
   // Other routes fail cleanly meanwhile.
   const e = await fetch(`${server.url}/api/batches/AAAAAAAAAAAAAAAAAAAAAA`);
   assert.equal(e.status, 503);
@@ -208,4 +220,40 @@ test('PostgreSQL stopped for a while: health says so, and the service recovers',
   await waitCompleted(server, id, 30_000);
   await assertExactlyOnce(server, id, 3);
   await server.stop();
+});
+
+test('the embedded PostgreSQL killed under load: the service starts it again, and no run is lost or recorded twice', { skip: process.env.DATABASE_URL ? 'uses the embedded PostgreSQL of npm start (DATABASE_URL is set)' : false }, async () => {
+  // npm start's own PostgreSQL, in a data directory of this test's.
+  const dataDir = mkdtempSync(join(tmpdir(), 'tcblab-supervised-'));
+  chmodSync(dataDir, 0o755); // Reachable for the postgres user when the tests run as root.
+  const pidFile = join(dataDir, 'postgres', 'cluster', 'postmaster.pid');
+  const postmasterPid = () => Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  const server = await startServer('', { WORKERS: '1', DATA_DIR: dataDir });
+  started.push(server);
+  const scenario = { ...preset('dumbbell-bulk'), durationS: 6 };
+  try {
+    const id = await batchOf(server, 40, scenario);
+    await waitFor('runs under way', async () => ((await json(await fetch(`${server.url}/api/batches/${id}`))).counts.done > 0 ? true : undefined), 60_000, 20);
+    const killed = postmasterPid();
+    assert.ok(descendants(server.pid).includes(killed), 'the postmaster is the one this test\'s server started');
+    process.kill(killed, 'SIGKILL');
+    await waitFor('PostgreSQL to be started again', async () => (existsSync(pidFile) && postmasterPid() !== killed && running(postmasterPid()) ? true : undefined), 60_000, 100);
+    await waitFor('health to recover', async () => ((await fetch(`${server.url}/api/health`)).status === 200 ? true : undefined), 60_000, 100);
+
+    const batch = await waitFor('the batch to finish', async () => {
+      const b = await json(await fetch(`${server.url}/api/batches/${id}`));
+      return b.status === 'completed' || b.status === 'failed' ? b : undefined;
+    }, 120_000, 200);
+    assert.deepEqual(batch.counts, { total: 40, done: 40, failed: 0, cancelled: 0, pending: 0, running: 0 });
+    const results = await json(await fetch(`${server.url}/api/batches/${id}/results`));
+    assert.deepEqual(results.map((r: { replication: number }) => r.replication), Array.from({ length: 40 }, (_, i) => i), 'each run once');
+    assert.ok(results.every((r: { status: string }) => r.status === 'done'));
+    const last = results[results.length - 1];
+    assert.equal(last.resultHash, runNative(scenario, ['--seed', String(last.seed), '--trace', 'none']).resultHash);
+    await server.stop();
+  } finally {
+    // Started in a process group of its own (main.ts): a failed test must not leave it running.
+    if (existsSync(pidFile) && running(postmasterPid())) process.kill(postmasterPid(), 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -10,6 +10,7 @@ import { json, post, startServer, waitFor, type TestServer } from './helpers/ser
 import { preset } from './helpers/native.js';
 import { defaultSummaryBytes, runRowBytes } from '../src/repositories/storage.js';
 import { percentile } from './helpers/latency.js';
+import { descendants, stat } from './helpers/processes.js';
 
 let db: TestDatabase;
 before(async () => {
@@ -18,39 +19,6 @@ before(async () => {
 after(async () => {
   await db?.close();
 });
-
-/** A process's parent pid and nice value, from /proc/<pid>/stat (proc(5): fields 4 and 19). */
-function stat(path: string): { ppid: number; nice: number; comm: string } | undefined {
-  try {
-    const text = readFileSync(path, 'utf8');
-    const close = text.lastIndexOf(')');
-    const fields = text.slice(close + 2).split(' '); // From field 3, state.
-    return { comm: text.slice(text.indexOf('(') + 1, close), ppid: Number(fields[1]), nice: Number(fields[16]) };
-  } catch {
-    return undefined; // Gone meanwhile.
-  }
-}
-
-/** Every process descending from `pid`. */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const s = stat(`/proc/${entry}/stat`);
-    if (s) parent.set(Number(entry), s.ppid);
-  }
-  const found: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, ppid] of parent) {
-      if (ppid === p) {
-        found.push(child);
-        walk(child);
-      }
-    }
-  };
-  walk(pid);
-  return found;
-}
 
 /** The nice values of every thread of a process. */
 function threadNices(pid: number): number[] {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { ServeEngine, ServeProcess } from '../src/sim/serve.js';
+import { addressSpaceMb, findPrlimit, spawnSimulator } from '../src/sim/spawn.js';
 import type { RunOutcome } from '../src/sim/engine.js';
 import { preset, runNative, tcpsim, validateError } from './helpers/native.js';
 
@@ -174,5 +175,54 @@ test('the engine spreads runs over its processes, the least loaded first', async
     assert.equal(engine.pipelined, true);
   } finally {
     await engine.close();
+  }
+});
+
+// sim-core/cli/serve.h: an answer reaches the caller at most the flush interval after its run ended,
+// also while the run after it goes on. Both requests arrive together, so serve has input waiting when
+// the first run ends and leaves its answer to the writer; it held the answer back until the long run
+// ended before, and wrote both answers together. (Nothing here measures time: the long run takes
+// tens of seconds, and its answer must not have come with the first.)
+test('serve answers a finished run while a long run after it goes on', async () => {
+  const child = spawnSimulator(tcpsim, 'serve', [], { memoryMb: 256 });
+  try {
+    const short = { id: 'short', trace: 'none', scenario: { ...preset('spand-single-30k'), durationS: 1 } };
+    const long = { id: 'long', trace: 'none', scenario: endless };
+    child.stdin.write(`${JSON.stringify(short)}\n${JSON.stringify(long)}\n`);
+    let text = '';
+    child.stdout.setEncoding('utf8');
+    for await (const chunk of child.stdout) {
+      text += chunk;
+      if (text.includes('\n')) break;
+    }
+    const lines = text.split('\n').filter((line) => line !== '');
+    assert.equal(lines.length, 1, 'the short run\'s answer came alone, before the long run ended');
+    const answer = JSON.parse(lines[0]);
+    assert.equal(answer.id, 'short');
+    assert.equal(answer.ok, true);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+// Every simulator the service starts runs under an address-space limit (RLIMIT_AS, set by prlimit
+// before tcpsim starts: sim/spawn.ts) besides its own memory account.
+test('a simulator runs under the address-space limit that goes with its memory limit', { skip: !findPrlimit() && 'no prlimit' }, async () => {
+  const child = spawnSimulator(tcpsim, 'serve', [], { memoryMb: 100 });
+  try {
+    // Wait for the process to be tcpsim itself (prlimit execs it).
+    const limits = await new Promise<string>((resolve) => {
+      const look = () => {
+        const text = readFileSync(`/proc/${child.pid}/limits`, 'utf8');
+        if (readFileSync(`/proc/${child.pid}/comm`, 'utf8').trim() === 'tcpsim') resolve(text);
+        else setTimeout(look, 10);
+      };
+      look();
+    });
+    const line = limits.split('\n').find((l) => l.startsWith('Max address space'))!;
+    const expected = String(addressSpaceMb(100) * 1024 * 1024);
+    assert.deepEqual(line.split(/\s{2,}/).slice(1, 3), [expected, expected]);
+  } finally {
+    child.kill('SIGKILL');
   }
 });

@@ -2,8 +2,8 @@
 // stand-alone worker processes, for SOAK_MINUTES (default 0.3: the short version in `npm test`;
 // `npm run soak` runs 10), under a mix of 200 concurrent readers, experiment saves, small
 // synchronous runs and batches of mixed sizes, while a chaos loop kills a worker by pid, restarts
-// one, pauses PostgreSQL's postmaster for a few seconds and cuts a remote worker's link for a few
-// seconds. It drives the service only through its HTTP API, process signals and the link, so it
+// one, pauses PostgreSQL's postmaster for a few seconds, cuts a remote worker's link for a few
+// seconds and replays a quick finding of the outside probe (npm run abuse, abuse/probes.ts). It drives the service only through its HTTP API, process signals and the link, so it
 // keeps working whatever runs the runs underneath.
 //
 // The remote worker runs on another host (a network namespace, helpers/netns.ts, as root with `ip
@@ -27,6 +27,8 @@ import { createNetnsHost, netnsUnavailable, type NetnsHost } from './helpers/net
 import { json, post, startServer, startWorkerProcess, waitFor, type Proc, type TestServer } from './helpers/server.js';
 import { preset } from './helpers/native.js';
 import { percentile } from './helpers/latency.js';
+import { probes, type AbuseContext } from './abuse/probes.js';
+import { loadConfig } from '../src/config.js';
 
 const minutes = Number(process.env.SOAK_MINUTES || 0.3);
 const readers = Number(process.env.SOAK_READERS || 200);
@@ -255,6 +257,19 @@ test(`soak: ${minutes} min, ${readers} readers, saves, synchronous runs and batc
         },
       },
     ];
+    // The quick findings of the outside probe (npm run abuse), one per round, under the load.
+    const abuse: AbuseContext = { url, servicePid: server.pid, dataDir, runMemoryMb: loadConfig().limits.runMemoryMb, syncMemoryMb: loadConfig().limits.syncMemoryMb };
+    const quickProbes = probes.filter((p) => p.quick);
+    const abuseFailures: string[] = [];
+    let abuseRound = 0;
+    actions.push({
+      name: 'replay a finding of the outside probe (server/test/abuse/probes.ts)',
+      async run() {
+        const probe = quickProbes[abuseRound++ % quickProbes.length];
+        const verdict = await probe.run(abuse).catch((error: Error) => ({ held: false, detail: error.message }));
+        if (!verdict.held) abuseFailures.push(`${probe.finding}: ${verdict.detail}`);
+      },
+    });
     if (remoteHost) {
       const host = remoteHost;
       actions.push({
@@ -366,6 +381,7 @@ test(`soak: ${minutes} min, ${readers} readers, saves, synchronous runs and batc
     }
 
     assert.ok(chaosLog.length >= actions.length, `every chaos action ran (${chaosLog.length})`);
+    assert.deepEqual(abuseFailures, [], 'every finding of the outside probe replayed under load held');
     assert.equal(duplicates, 0);
     assert.equal(lost, 0);
     assert.equal(recorded, expectedRuns);

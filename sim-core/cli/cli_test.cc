@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/serve.h"
+#include "testing/address_space_limit.h"
 #include "testing/test_paths.h"
 
 namespace {
@@ -55,11 +56,19 @@ class CliTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // Runs tcpsim with `args` (shell-quoted by the caller), feeding `stdin_text` on stdin.
-  Result Tcpsim(const std::string& args, const std::string& stdin_text = "") {
+  // Runs tcpsim with `args` (shell-quoted by the caller), feeding `stdin_text` on stdin; with
+  // `address_space_kib`, under that address-space limit (ulimit -v: RLIMIT_AS; tests/address_space_limit.h).
+  Result Tcpsim(const std::string& args, const std::string& stdin_text = "", long address_space_kib = 0) {
     const fs::path in = dir_ / "stdin", out = dir_ / "stdout", err = dir_ / "stderr";
     std::ofstream(in, std::ios::binary) << stdin_text;
-    const std::string cmd = tcb::TestTcpsimBinary().string() + " " + args + " <" + in.string() + " >" +
+#if defined(TCBSIM_UNDER_ASAN)
+    // No RLIMIT_AS holds the sanitizer's shadow memory: its own hard RSS limit instead.
+    const std::string limit =
+        address_space_kib > 0 ? "ASAN_OPTIONS=\"$ASAN_OPTIONS:hard_rss_limit_mb=" + std::to_string(address_space_kib / 1024) + "\" " : "";
+#else
+    const std::string limit = address_space_kib > 0 ? "ulimit -v " + std::to_string(address_space_kib) + " && " : "";
+#endif
+    const std::string cmd = limit + tcb::TestTcpsimBinary().string() + " " + args + " <" + in.string() + " >" +
                             out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
     return {WEXITSTATUS(status), ReadFile(out), ReadFile(err)};
@@ -220,7 +229,7 @@ TEST_F(CliTest, ServeHelpPrintsTheProtocolWithAnExampleThatAnswersAsShown) {
   EXPECT_NE(help.out.find("\"events\":" + ok["events"].dump() + ",\"values\":" + ok["values"].dump()), std::string::npos) << answers[0];
   const nlohmann::json bad = nlohmann::json::parse(answers[1]);
   EXPECT_NE(help.out.find("\"message\":" + bad["error"]["message"].dump() + ",\"path\":\"$\""), std::string::npos) << answers[1];
-  ExpectBadInput(Tcpsim("serve --frobnicate"), "error: serve takes no argument (--help prints its protocol)");
+  ExpectBadInput(Tcpsim("serve --frobnicate"), "error: serve takes --max-memory-mb N, --parent-pid PID and --help only");
 }
 
 // Several runs of one scenario in one request (tcpsim serve's "runs"): one answer line per run, in
@@ -312,6 +321,59 @@ TEST_F(CliTest, ServeWritesTheAnswersOfQueuedRunsTogether) {
       EXPECT_EQ(nlohmann::json::parse(recorder.chunks[i])["id"], i + 1);
     }
   }
+}
+
+// A UDP source at 100 Gb/s into a 1 Mb/s link with no queue limit (the cap raised to its maximum):
+// its queue grows without end unless the run's memory limit stops it.
+const char* kFlood = R"({"schemaVersion": 1, "durationS": 30, "unlimitedQueuePackets": 100000000,
+  "topology": {"kind": "single-link", "link": {"bandwidthMbps": 1, "delayMs": 10}},
+  "traffic": [{"type": "onoff-udp", "from": "server", "to": "client", "rateKbps": 100000000,
+               "meanOnS": 1000, "meanOffS": 0.001}]})";
+
+// tcpsim run --max-memory-mb: a run over its limit exits with code 3 and one line naming the limit
+// and what grew (the process under an address-space limit of 2 GiB, in case it did not stop).
+TEST_F(CliTest, RunStopsAtItsMemoryLimitNamingWhatGrew) {
+  const Result r = Tcpsim("run - --max-memory-mb 32", kFlood, 2L << 20);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("error: memory: the run needs more than its memory limit of 32.0 MiB (at ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("link path:server>client holds "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(--max-memory-mb)\n"), std::string::npos) << r.err;
+  ExpectBadInput(Tcpsim("run - --max-memory-mb 0", kGood), "error: --max-memory-mb must be a whole number of mebibytes");
+}
+
+// tcpsim serve: a run over its memory limit (the request's "maxMemoryMb", or serve's
+// --max-memory-mb) is answered with the error kind "memory", and a request nested deeper than any
+// scenario may be with a request error, both without parsing what they cannot hold; the process
+// serves on. (In a child process under an address-space limit: the flood must not outgrow it.)
+TEST_F(CliTest, ServeAnswersMemoryAndDepthErrorsAndServesOn) {
+  tcb::testing::InChildUnderLimit([] {
+    const nlohmann::json flood = nlohmann::json::parse(kFlood);
+    const nlohmann::json good = nlohmann::json::parse(kGood);
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    std::string requests = nlohmann::json({{"id", 1}, {"scenario", flood}, {"maxMemoryMb", 16}}).dump() + "\n";
+    requests += "{\"id\": 2, \"scenario\": " + deep + "}\n";
+    requests += nlohmann::json({{"id", 3}, {"scenario", flood}}).dump() + "\n";
+    requests += nlohmann::json({{"id", 4}, {"scenario", good}, {"maxMemoryMb", 0}}).dump() + "\n";
+    requests += nlohmann::json({{"id", 5}, {"scenario", good}}).dump() + "\n";
+    std::istringstream in(requests);
+    std::ostringstream out;
+    tcb::cli::ServeOptions options;
+    options.max_memory_bytes = int64_t{24} << 20;
+    tcb::cli::ServeStreams(in, out, tcb::cli::kServeFlushInterval, options);
+    const std::vector<std::string> lines = Lines(out.str());
+    if (lines.size() != 5) return fprintf(stderr, "%s\n", out.str().c_str()), 1;
+    const auto answer = [&](size_t i) { return nlohmann::json::parse(lines[i]); };
+    const auto check = [](bool ok, const std::string& what) { return ok ? 0 : (fprintf(stderr, "%s\n", what.c_str()), 1); };
+    return check(answer(0)["error"]["kind"] == "memory" && answer(0)["error"]["limitBytes"] == (16 << 20) &&
+                     answer(0)["error"]["message"].get<std::string>().find("link path:server>client holds") != std::string::npos,
+                 lines[0]) +
+           check(answer(1)["id"].is_null() && answer(1)["error"]["kind"] == "request" &&
+                     answer(1)["error"]["message"] == "the request nests arrays and objects more than 65 levels deep",
+                 lines[1]) +
+           check(answer(2)["error"]["kind"] == "memory" && answer(2)["error"]["limitBytes"] == (24 << 20), lines[2]) +
+           check(answer(3)["error"]["kind"] == "request", lines[3]) + check(answer(4)["ok"] == true, lines[4]);
+  });
 }
 
 // "values" (tcpsim serve): the answer carries the summary's value at each pointer asked for, null

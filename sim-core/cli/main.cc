@@ -1,11 +1,13 @@
 // tcpsim: the command-line interface to sim-core. Bad input exits with code 2 and one line
-// "error: <JSON path>: <problem>"; internal failures exit with code 1.
+// "error: <JSON path>: <problem>"; a run over its memory limit with code 3 and "error: memory: ...";
+// internal failures exit with code 1.
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <new>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -42,7 +44,11 @@ commands:
       --trace LEVEL     none | summary | series | full
       --pcap LINK       capture LINK (both directions) to DIR/LINK.pcap; repeatable
       --duration S      override the scenario's durationS
-      --stats           print wall time, events/s, packets/s and peak memory to stderr
+      --stats           print wall time, events/s, packets/s, peak memory and the run's
+                        accounted peak (see --max-memory-mb) to stderr
+      --max-memory-mb N stop the run (exit code 3) when its packets, queues, connections,
+                        records and trace would hold more than N MiB, naming what grew
+      --parent-pid PID  end when process PID, which started tcpsim, ends (Linux)
   validate <file|->     check a scenario; prints the normalised scenario (defaults filled in)
   grid <file|->         plan a sweep {scenario, grid: {pointer: [values]}, replications}: check
                         every value and combination; prints each point's scenario and seed
@@ -50,6 +56,8 @@ commands:
   serve                 run scenarios fed one JSON request per line on stdin, answering one
                         JSON line each on stdout (a persistent runner for workers;
                         `tcpsim serve --help` prints the protocol with an example)
+      --max-memory-mb N each run's memory limit, unless its request sets "maxMemoryMb"
+      --parent-pid PID  end when process PID, which started tcpsim, ends (Linux)
   presets               list the built-in scenarios, one name per line (each experiment's
                         base scenario among them, under the experiment's name)
   preset NAME           print a built-in scenario
@@ -110,7 +118,8 @@ void PrintStats(const tcb::RunOutput& run, std::chrono::steady_clock::duration w
                              {"eventsPerSecond", events / seconds},
                              {"packets", packets},
                              {"packetsPerSecond", packets / seconds},
-                             {"peakRssBytes", static_cast<int64_t>(usage.ru_maxrss) * 1024}};
+                             {"peakRssBytes", static_cast<int64_t>(usage.ru_maxrss) * 1024},
+                             {"accountedPeakBytes", run.memory_peak_bytes}};
   std::cerr << stats.dump() << '\n';
 }
 
@@ -161,6 +170,10 @@ int Run(const std::vector<std::string>& args) {
       duration = d;
     } else if (a == "--stats") {
       stats = true;
+    } else if (a == "--max-memory-mb") {
+      options.max_memory_bytes = tcb::cli::ParseMaxMemoryMb(value());
+    } else if (a == "--parent-pid") {
+      tcb::cli::DieWithParent(value());
     } else if (a.size() > 1 && a[0] == '-') {
       throw UsageError{"unknown option " + a};
     } else if (!file) {
@@ -274,6 +287,13 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "error: " << e.message << '\n';
     return kBadInput;
+  } catch (const tcb::MemoryLimitExceeded& e) {
+    std::cerr << "error: memory: " << e.what() << " (--max-memory-mb)\n";
+    return tcb::cli::kResourceLimit;
+  } catch (const std::bad_alloc&) {
+    // The process's own limit (an RLIMIT_AS its caller set) or the machine's memory ran out first.
+    std::cerr << "error: memory: out of memory (the process could not allocate more)\n";
+    return tcb::cli::kResourceLimit;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << '\n';
     return 1;

@@ -1,15 +1,20 @@
 // tcpsim serve.
 #include "cli/serve.h"
 
+#include <condition_variable>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.h"
+#include "core/memory_budget.h"
+#include "json/json_depth.h"
 #include "json/json_pointer.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -65,9 +70,15 @@ bool ReadSeed(const json& object, RunOptions* options) {
   return true;
 }
 
-Request ReadRequest(const std::string& line) {
+Request ReadRequest(const std::string& line, const ServeOptions& serve) {
   Request out;
   json request;
+  // A request wraps a scenario: one level more than a scenario may nest.
+  if (JsonDepth(line, kMaxJsonDepth + 1) > kMaxJsonDepth + 1) {
+    out.runs.push_back({json(), {}});
+    out.error = "the request nests arrays and objects more than " + std::to_string(kMaxJsonDepth + 1) + " levels deep";
+    return out;
+  }
   try {
     request = json::parse(line);
   } catch (const json::parse_error& e) {
@@ -98,7 +109,8 @@ Request ReadRequest(const std::string& line) {
     return out;
   };
   for (const auto& [key, value] : request.items()) {
-    if (key != "id" && key != "scenario" && key != "seed" && key != "trace" && key != "runs" && key != "values") {
+    if (key != "id" && key != "scenario" && key != "seed" && key != "trace" && key != "runs" && key != "values" &&
+        key != "maxMemoryMb") {
       return fail("unknown field \"" + key + "\"");
     }
   }
@@ -106,6 +118,14 @@ Request ReadRequest(const std::string& line) {
     return fail("a request with \"runs\" gives each run's \"id\" and \"seed\" there");
   }
   if (!request.contains("scenario")) return fail("missing field \"scenario\"");
+  common.max_memory_bytes = serve.max_memory_bytes;
+  if (request.contains("maxMemoryMb")) {
+    const json& mb = request["maxMemoryMb"];
+    if (!mb.is_number_unsigned() || mb.get<uint64_t>() < 1 || mb.get<uint64_t>() > static_cast<uint64_t>(kMaxMemoryMb)) {
+      return fail("\"maxMemoryMb\" must be a whole number of mebibytes from 1 to " + std::to_string(kMaxMemoryMb));
+    }
+    common.max_memory_bytes = static_cast<Bytes>(mb.get<uint64_t>()) << 20;
+  }
   common.trace = TraceLevel::kSummary;
   if (request.contains("trace")) {
     const json& trace = request["trace"];
@@ -169,48 +189,111 @@ std::string Answer(const RunRequest& run, const Request& request, ScenarioCache&
     out["error"]["path"] = e.path();
     out["error"]["problem"] = e.problem();
     return out.dump();
+  } catch (const MemoryLimitExceeded& e) {
+    json out = Error(run.id, "memory", e.what());
+    out["error"]["limitBytes"] = e.limit();
+    return out.dump();
   } catch (const std::bad_alloc&) {
-    return Error(run.id, "memory", "out of memory").dump();
+    // The process's own limit (the RLIMIT_AS its caller set) ran out before the run's account.
+    return Error(run.id, "memory", "out of memory: the process could not allocate more").dump();
   } catch (const std::exception& e) {
     return Error(run.id, "internal", e.what()).dump();
   }
 }
 
+// The answers not yet written, gathered here rather than in `out`: a stream buffer writes a string
+// longer than its free space (an answer of a few kB) to the file at once, so that every answer
+// would be a write and wake the caller. The run loop flushes them when it would wait for input; a
+// thread of its own writes those that have waited `interval` meanwhile, so that a run's answer
+// reaches the caller within `interval` of its end even while a long run follows it.
+class AnswerWriter {
+ public:
+  AnswerWriter(std::ostream& out, std::chrono::milliseconds interval)
+      : out_(out), interval_(interval), thread_([this] { WriteLate(); }) {}
+  AnswerWriter(const AnswerWriter&) = delete;
+  AnswerWriter& operator=(const AnswerWriter&) = delete;
+  ~AnswerWriter() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+
+  // Adds an answer; writes the answers gathered once the oldest has waited the interval.
+  void Add(const std::string& answer) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto now = Clock::now();
+    if (pending_.empty()) oldest_ = now;
+    pending_ += answer;
+    pending_ += '\n';
+    if (now - oldest_ >= interval_) {
+      WriteLocked();
+    } else {
+      wake_.notify_one();
+    }
+  }
+
+  void Flush() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    WriteLocked();
+  }
+
+ private:
+  void WriteLocked() {
+    if (!pending_.empty()) out_.write(pending_.data(), static_cast<std::streamsize>(pending_.size()));
+    out_.flush();
+    pending_.clear();
+  }
+
+  void WriteLate() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!done_) {
+      if (pending_.empty()) {
+        wake_.wait(lock);
+      } else if (Clock::now() - oldest_ >= interval_) {
+        WriteLocked();
+      } else {
+        wake_.wait_until(lock, oldest_ + interval_);
+      }
+    }
+  }
+
+  std::ostream& out_;
+  const std::chrono::milliseconds interval_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::string pending_;
+  Clock::time_point oldest_;
+  bool done_ = false;
+  std::thread thread_;  // Last: it starts once everything above is initialised.
+};
+
 }  // namespace
 
-void ServeStreams(std::istream& in, std::ostream& out, std::chrono::milliseconds flush_interval) {
+void ServeStreams(std::istream& in, std::ostream& out, std::chrono::milliseconds flush_interval,
+                  const ServeOptions& options) {
   ScenarioCache scenarios;
-  auto last_flush = Clock::now();
+  AnswerWriter answers(out, flush_interval);
   // Whether the next request has (at least begun to) arrive: then answering it does not wait for
-  // the caller, and the answers so far may wait for the next flush.
+  // the caller, and the answers so far may wait for the writer.
   auto input_waiting = [&in] { return in.rdbuf()->in_avail() > 0; };
-  // The answers not yet written, gathered here rather than in `out`: a stream buffer writes a
-  // string longer than its free space (an answer of a few kB) to the file at once, so that every
-  // answer would be a write and wake the caller.
-  std::string answers;
-  const auto write_answers = [&] {
-    if (!answers.empty()) out.write(answers.data(), static_cast<std::streamsize>(answers.size()));
-    out.flush();
-    answers.clear();
-    last_flush = Clock::now();
-  };
   std::string line;
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const Request request = ReadRequest(line);
+    const Request request = ReadRequest(line, options);
     for (size_t k = 0; k < request.runs.size(); ++k) {
       const RunRequest& run = request.runs[k];
-      answers += request.error ? Error(run.id, "request", *request.error).dump() : Answer(run, request, scenarios);
-      answers += '\n';
-      const bool more = k + 1 < request.runs.size() || input_waiting();
-      if (!more || Clock::now() - last_flush >= flush_interval) write_answers();
+      answers.Add(request.error ? Error(run.id, "request", *request.error).dump() : Answer(run, request, scenarios));
+      if (k + 1 == request.runs.size() && !input_waiting()) answers.Flush();
     }
   }
-  write_answers();
+  answers.Flush();
 }
 
 std::string ServeHelp() {
-  std::string text = R"(usage: tcpsim serve < requests.ndjson
+  std::string text = R"(usage: tcpsim serve [--max-memory-mb N] [--parent-pid PID] < requests.ndjson
 
 A persistent runner: reads requests, one JSON document per line, on stdin and answers each run
 with one line on stdout, in order, until stdin ends. A run's summary is the one `tcpsim run`
@@ -218,16 +301,18 @@ prints at the same trace level, to the bit.
 
 Request, one run:
   {"id": any, "scenario": {...} | "<JSON text>", "seed"?: N, "trace"?: "none" | "summary",
-   "values"?: ["<JSON pointer into the summary>", ...]}
+   "values"?: ["<JSON pointer into the summary>", ...], "maxMemoryMb"?: N}
 Request, several runs of one scenario (a grid point's replications), one answer per run:
   {"scenario": ..., "trace"?: ..., "values"?: [...], "runs": [{"id": any, "seed"?: N}, ...]}
 Answer:
   {"id": ..., "ok": true, "wallSeconds": S, "events": N, "values"?: [...], "summary": {...}}
   {"id": ..., "ok": false, "error": {"kind": "scenario" | "request" | "memory" | "internal",
-   "message": "...", "path"?: "$...", "problem"?: "..."}}
+   "message": "...", "path"?: "$...", "problem"?: "...", "limitBytes"?: N}}
 "values" holds the summary's value at each pointer asked for (null where there is none). The
 summary comes last, so that a caller can store its text without parsing it. Bad input answers
-with an error and the process serves on. Answers are flushed whenever it would wait for input,
+with an error and the process serves on. A run that needs more memory than its limit ("maxMemoryMb",
+else --max-memory-mb) ends with kind "memory", naming the part of the scenario that grew.
+--parent-pid PID ends the process when PID ends (Linux). Answers are flushed whenever it would wait for input,
 and at least every @FLUSH_MS@ ms while runs are waiting.
 
 Example: a 100 kB transfer over a 10 Mb/s, 20 ms link, then a request whose scenario is invalid:
@@ -241,12 +326,26 @@ Example: a 100 kB transfer over a 10 Mb/s, 20 ms link, then a request whose scen
 }
 
 int Serve(const std::vector<std::string>& args) {
-  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    std::cout << ServeHelp();
-    return 0;
+  ServeOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::cout << ServeHelp();
+      return 0;
+    }
+    if (a == "--max-memory-mb") {
+      options.max_memory_bytes = ParseMaxMemoryMb(value());
+    } else if (a == "--parent-pid") {
+      DieWithParent(value());
+    } else {
+      throw UsageError{"serve takes --max-memory-mb N, --parent-pid PID and --help only (got \"" + a + "\")"};
+    }
   }
-  if (!args.empty()) throw UsageError{"serve takes no argument (--help prints its protocol)"};
-  ServeStreams(std::cin, std::cout);
+  ServeStreams(std::cin, std::cout, kServeFlushInterval, options);
   return 0;
 }
 

@@ -9,6 +9,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/memory_budget.h"
+
 namespace tcb {
 
 // Hands out default-initialised T objects from chunks that are never returned to the allocator while
@@ -35,9 +37,19 @@ class ObjectPool {
 
   size_t live() const { return live_; }
   size_t capacity() const { return chunks_.size() * kChunk; }
+  // Bytes a pooled object costs: itself and its free-list entry.
+  static constexpr Bytes kBytesPerObject = sizeof(T) + sizeof(T*);
+
+  // Charges every chunk allocated from now on (and the ones so far) to `budget` (not owned; must
+  // outlive the pool's growth).
+  void SetBudget(MemoryBudget* budget) {
+    budget_ = budget;
+    if (budget_ != nullptr) budget_->Charge(static_cast<Bytes>(capacity()) * kBytesPerObject);
+  }
 
  private:
   void Grow() {
+    if (budget_ != nullptr) budget_->Charge(static_cast<Bytes>(kChunk) * kBytesPerObject);
     chunks_.push_back(std::make_unique<T[]>(kChunk));
     T* chunk = chunks_.back().get();
     // Reverse order so objects are handed out in address order.
@@ -63,6 +75,7 @@ class ObjectPool {
   std::vector<std::unique_ptr<T[]>> chunks_;
   std::vector<T*> free_;
   size_t live_ = 0;
+  MemoryBudget* budget_ = nullptr;  // Not owned; null: not accounted.
 };
 
 }  // namespace tcb

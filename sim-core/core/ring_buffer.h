@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/memory_budget.h"
+
 namespace tcb {
 
 template <class T>
@@ -29,6 +31,10 @@ class RingBuffer {
     ++size_;
     return slot;
   }
+  // Charges the slots allocated from now on to `budget` (not owned; must outlive the buffer's growth).
+  void SetBudget(MemoryBudget* budget) { budget_ = budget; }
+  size_t capacity() const { return slots_.size(); }
+
   void pop_front() {
     head_ = (head_ + 1) & mask_;
     --size_;
@@ -37,6 +43,7 @@ class RingBuffer {
  private:
   void Grow() {
     const size_t capacity = slots_.empty() ? 16 : slots_.size() * 2;
+    if (budget_ != nullptr) budget_->Charge(static_cast<Bytes>((capacity - slots_.size()) * sizeof(T)));
     std::vector<T> grown(capacity);
     for (size_t i = 0; i < size_; ++i) grown[i] = std::move((*this)[i]);
     slots_ = std::move(grown);
@@ -48,6 +55,7 @@ class RingBuffer {
   size_t head_ = 0;
   size_t size_ = 0;
   size_t mask_ = 0;
+  MemoryBudget* budget_ = nullptr;  // Not owned; null: not accounted.
 };
 
 }  // namespace tcb

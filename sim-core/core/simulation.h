@@ -1,4 +1,5 @@
-// The simulation context shared by every component of one run: clock, event list and random streams.
+// The simulation context shared by every component of one run: clock, event list, random streams
+// and the run's memory account.
 // There are no globals, so several simulations can run side by side in one process.
 #pragma once
 
@@ -6,6 +7,7 @@
 #include <string_view>
 
 #include "core/event_list.h"
+#include "core/memory_budget.h"
 #include "core/rng.h"
 #include "core/time.h"
 
@@ -21,6 +23,9 @@ class Simulation {
   EventList& events() { return events_; }
   const EventList& events() const { return events_; }
   uint64_t seed() const { return seed_; }
+  // What the run's growing parts have allocated, against the run's memory limit.
+  MemoryBudget& memory() { return memory_; }
+  const MemoryBudget& memory() const { return memory_; }
 
   // An independent random stream for the source called `name` (stable across scenario edits that
   // do not touch that source).
@@ -38,6 +43,7 @@ class Simulation {
 
  private:
   EventList events_;
+  MemoryBudget memory_;
   uint64_t seed_;
   bool stop_ = false;
 };

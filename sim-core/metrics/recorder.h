@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/memory_budget.h"
 #include "trace/trace_sink.h"
 
 namespace tcb {
@@ -25,7 +26,7 @@ class RecorderBlocks {
   virtual void Take(const GroupSeries& rows) = 0;
 };
 
-class Recorder final : public TraceSink {
+class Recorder final : public TraceSink, public MemoryPart {
  public:
   explicit Recorder(TraceLevel level) : TraceSink(level) {}
   // Rows go to `blocks` (not owned; must outlive the recorder's use) in blocks of `block_rows`,
@@ -40,6 +41,25 @@ class Recorder final : public TraceSink {
   int32_t RegisterGroup(std::string label) override {
     group_labels_.push_back(std::move(label));
     return static_cast<int32_t>(group_labels_.size() - 1);
+  }
+
+  // Charges the rows it keeps to `budget` from now on, in steps of kChargeRows rows per table (not
+  // owned; null detaches it, refunding what was charged: the recorder outlives its run's budget).
+  void SetMemoryBudget(MemoryBudget* budget) {
+    if (budget_ != nullptr) budget_->Refund(charged_bytes_);
+    memory_registration_ = MemoryBudget::Registration();
+    budget_ = budget;
+    charged_bytes_ = 0;
+    packet_trace_charged_ = tcp_series_charged_ = queue_series_charged_ = group_series_charged_ = 0;
+    if (budget_ != nullptr) memory_registration_ = budget_->Register(this);
+  }
+
+  // MemoryPart.
+  Bytes MemoryBytes() const override { return charged_bytes_; }
+  std::string DescribeMemory() const override {
+    return "the recorder keeps " + std::to_string(packet_trace_.size()) + " packet trace rows and " +
+           std::to_string(tcp_series_.size() + queue_series_.size() + group_series_.size()) +
+           " series rows (a lower trace level keeps fewer)";
   }
 
   // Hands the rows not yet handed over to the blocks, table by table; the tables are then empty.
@@ -59,9 +79,19 @@ class Recorder final : public TraceSink {
   const std::vector<std::string>& group_labels() const { return group_labels_; }
 
  private:
+  // Rows charged at a time: the accounting costs a comparison per row.
+  static constexpr size_t kChargeRows = 4096;
+
   template <class Table, class Row>
   void Append(Table& table, const Row& row) {
     table.Append(row);
+    size_t& charged = ChargedRows(table);
+    if (table.size() > charged && budget_ != nullptr) {
+      const Bytes bytes = static_cast<Bytes>(kChargeRows * sizeof(Row));
+      charged += kChargeRows;
+      charged_bytes_ += bytes;
+      budget_->Charge(bytes);
+    }
     if (blocks_ != nullptr && table.size() >= block_rows_) Hand(table);
   }
 
@@ -70,7 +100,22 @@ class Recorder final : public TraceSink {
     if (blocks_ == nullptr || table.size() == 0) return;
     blocks_->Take(table);
     table.Clear();
+    // The rows handed over are the caller's to hold.
+    size_t& charged = ChargedRows(table);
+    const Bytes bytes = static_cast<Bytes>(charged * RowBytes(table));
+    if (budget_ != nullptr) budget_->Refund(bytes);
+    charged_bytes_ -= bytes;
+    charged = 0;
   }
+
+  size_t& ChargedRows(const PacketTrace&) { return packet_trace_charged_; }
+  size_t& ChargedRows(const TcpSeries&) { return tcp_series_charged_; }
+  size_t& ChargedRows(const QueueSeries&) { return queue_series_charged_; }
+  size_t& ChargedRows(const GroupSeries&) { return group_series_charged_; }
+  static size_t RowBytes(const PacketTrace&) { return sizeof(PacketRow); }
+  static size_t RowBytes(const TcpSeries&) { return sizeof(TcpSeriesRow); }
+  static size_t RowBytes(const QueueSeries&) { return sizeof(QueueSeriesRow); }
+  static size_t RowBytes(const GroupSeries&) { return sizeof(GroupSeriesRow); }
 
   RecorderBlocks* blocks_ = nullptr;  // Not owned.
   size_t block_rows_ = 0;
@@ -79,6 +124,13 @@ class Recorder final : public TraceSink {
   QueueSeries queue_series_;
   GroupSeries group_series_;
   std::vector<std::string> group_labels_;
+  MemoryBudget* budget_ = nullptr;  // Not owned; null: not accounted.
+  Bytes charged_bytes_ = 0;
+  size_t packet_trace_charged_ = 0;
+  size_t tcp_series_charged_ = 0;
+  size_t queue_series_charged_ = 0;
+  size_t group_series_charged_ = 0;
+  MemoryBudget::Registration memory_registration_;
 };
 
 }  // namespace tcb

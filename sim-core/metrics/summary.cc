@@ -61,20 +61,49 @@ double JainIndex(const std::vector<double>& xs) {
   return jain.Index();
 }
 
+namespace {
+
+// What one record of the summary's arrays costs once BuildSummary has made it a JSON object (an
+// nlohmann::json map node per field: a flow record has some twenty fields, a transfer or page
+// record about ten), and then its text: charged when the record is kept, so that a run whose
+// summary would not fit stops while it runs rather than after.
+constexpr Bytes kFlowJsonBytes = 2560;
+constexpr Bytes kTransferOrPageJsonBytes = 1024;
+
+}  // namespace
+
+FlowRecordArchive::FlowRecordArchive(MemoryBudget* budget) : budget_(budget) {
+  if (budget_ != nullptr) memory_registration_ = budget_->Register(this);
+}
+
+void FlowRecordArchive::Charge(Bytes bytes) {
+  charged_bytes_ += bytes;
+  if (budget_ != nullptr) budget_->Charge(bytes);
+}
+
+std::string FlowRecordArchive::DescribeMemory() const {
+  return "the per-flow records of " + std::to_string(flows_.size()) + " flows, " + std::to_string(transfers_.size()) +
+         " transfers and " + std::to_string(pages_.size()) +
+         " pages are kept for the summary (record.flowRecords: false leaves them out)";
+}
+
 void FlowRecordArchive::OnFlowRecord(const FlowRecord& r) {
   const auto id = static_cast<size_t>(r.info.id);
   if (flows_.size() <= id) flows_.resize(id + 1);
   flows_[id] = r;
+  Charge(static_cast<Bytes>(sizeof(FlowRecord) + r.info.name.size() + r.info.item.size()) + kFlowJsonBytes);
 }
 
 void FlowRecordArchive::OnTransferRecord(size_t transfer, const TransferRecord& t) {
   if (transfers_.size() <= transfer) transfers_.resize(transfer + 1);
   transfers_[transfer] = t;
+  Charge(static_cast<Bytes>(sizeof(TransferRecord)) + kTransferOrPageJsonBytes);
 }
 
 void FlowRecordArchive::OnPageRecord(size_t page, const PageRecord& p) {
   if (pages_.size() <= page) pages_.resize(page + 1);
   pages_[page] = p;
+  Charge(static_cast<Bytes>(sizeof(PageRecord) + p.item.size()) + kTransferOrPageJsonBytes);
 }
 
 json BuildSummary(const SummaryInputs& in) {

@@ -17,8 +17,12 @@ namespace tcb {
 
 // Every flow's, transfer's and page's record, kept for the summary's arrays (the scenario's
 // record.flowRecords); a long run that opens millions of flows does without.
-class FlowRecordArchive final : public FlowObserver {
+class FlowRecordArchive final : public FlowObserver, public MemoryPart {
  public:
+  // Charges each record kept, and the summary JSON it will become, to `budget` (not owned; null:
+  // not accounted).
+  explicit FlowRecordArchive(MemoryBudget* budget = nullptr);
+
   void OnFlowRecord(const FlowRecord& r) override;
   void OnTransferRecord(size_t transfer, const TransferRecord& t) override;
   void OnPageRecord(size_t page, const PageRecord& p) override;
@@ -28,10 +32,19 @@ class FlowRecordArchive final : public FlowObserver {
   const std::vector<TransferRecord>& transfers() const { return transfers_; }
   const std::vector<PageRecord>& pages() const { return pages_; }
 
+  // MemoryPart.
+  Bytes MemoryBytes() const override { return charged_bytes_; }
+  std::string DescribeMemory() const override;
+
  private:
+  void Charge(Bytes bytes);
+
   std::vector<FlowRecord> flows_;
   std::vector<TransferRecord> transfers_;
   std::vector<PageRecord> pages_;
+  MemoryBudget* budget_;  // Not owned; may be null.
+  Bytes charged_bytes_ = 0;
+  MemoryBudget::Registration memory_registration_;
 };
 
 struct SummaryInputs {

@@ -22,7 +22,23 @@ Link::Link(Network& network, LinkId id, std::string name, Node& from, Node& to, 
       max_waiting_packets_(limit.packets >= 0 ? limit.packets : std::numeric_limits<int64_t>::max()),
       max_waiting_bytes_(limit.bytes >= 0 ? limit.bytes : std::numeric_limits<Bytes>::max()),
       trace_(network.trace()),
-      record_queue_(trace_ != nullptr && trace_->series()) {}
+      record_queue_(trace_ != nullptr && trace_->series()) {
+  fifo_.SetBudget(&sim_.memory());
+  memory_registration_ = sim_.memory().Register(this);
+}
+
+Bytes Link::MemoryBytes() const {
+  return static_cast<Bytes>(fifo_.size()) * (static_cast<Bytes>(sizeof(InFlight)) + Network::kBytesPerPacket);
+}
+
+std::string Link::DescribeMemory() const {
+  return "link " + name_ + " holds " + std::to_string(fifo_.size()) +
+         " packets (queued or in transit; its queue limit is " +
+         (limit_.packets >= 0 ? std::to_string(limit_.packets) + " packets"
+          : limit_.bytes >= 0 ? std::to_string(limit_.bytes) + " bytes"
+                              : std::string("none")) +
+         ")";
+}
 
 void Link::QueueChanged(SimTime at) {
   queue_area_packet_ns_ += static_cast<double>(waiting_packets_) *

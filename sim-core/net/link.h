@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "core/memory_budget.h"
 #include "core/ring_buffer.h"
 #include "core/simulation.h"
 #include "core/units.h"
@@ -41,7 +42,7 @@ struct LinkStats {
   Bytes max_queue_bytes = 0;
 };
 
-class Link final : public EventSource, public PacketSink {
+class Link final : public EventSource, public PacketSink, public MemoryPart {
  public:
   Link(Network& network, LinkId id, std::string name, Node& from, Node& to, BitsPerSec rate,
        SimTime delay, QueueLimit limit);
@@ -80,6 +81,10 @@ class Link final : public EventSource, public PacketSink {
   const LinkStats& stats() const { return stats_; }
   // Packets accepted and not yet delivered (queued, in transmission or propagating).
   size_t in_flight() const { return fifo_.size(); }
+  // MemoryPart: the packets the link holds (queued, in transmission or propagating), each a pooled
+  // packet and a slot of the queue.
+  Bytes MemoryBytes() const override;
+  std::string DescribeMemory() const override;
   // Time the transmitter was busy within [0, end], and the time-average queue length; valid after Finish().
   SimTime busy_time() const { return busy_within_end_; }
   double mean_queue_packets() const { return mean_queue_packets_; }
@@ -153,6 +158,7 @@ class Link final : public EventSource, public PacketSink {
   SimTime busy_within_end_;
   double mean_queue_packets_ = 0;
   LinkStats stats_;
+  MemoryBudget::Registration memory_registration_;
 };
 
 }  // namespace tcb

@@ -20,6 +20,27 @@ void Node::Arrive(Packet& packet, NodeId dst, Bytes size) {
   next->Enqueue(packet, dst, size);
 }
 
+Network::Network(Simulation& sim, TraceSink* trace) : sim_(sim), trace_(trace) {
+  pool_.SetBudget(&sim_.memory());
+  memory_registration_ = sim_.memory().Register(this);
+}
+
+size_t Network::PacketsOutsideLinks() const {
+  size_t in_links = 0;
+  for (const auto& link : links_) in_links += link->in_flight();
+  return pool_.live() > in_links ? pool_.live() - in_links : 0;
+}
+
+Bytes Network::MemoryBytes() const {
+  return static_cast<Bytes>(PacketsOutsideLinks()) * kBytesPerPacket +
+         static_cast<Bytes>(flows_.capacity() * sizeof(FlowNetworkStats));
+}
+
+std::string Network::DescribeMemory() const {
+  return std::to_string(PacketsOutsideLinks()) + " packets are held by endpoints, outside every link, and " +
+         std::to_string(flows_.size()) + " flows have sent packets";
+}
+
 NodeId Network::AddNode(std::string name, uint32_t address) {
   const NodeId id = static_cast<NodeId>(nodes_.size());
   by_name_.emplace(name, id);
@@ -94,11 +115,19 @@ Packet& Network::NewPacket() {
 void Network::Inject(Packet& packet) {
   ++counters_.injected;
   if (packet.flow >= 0) {
-    if (static_cast<size_t>(packet.flow) >= flows_.size()) flows_.resize(packet.flow + 1);
+    if (static_cast<size_t>(packet.flow) >= flows_.size()) GrowFlows(packet.flow);
     ++flows_[packet.flow].in_flight;
   }
   packet.sent_at = sim_.Now();
   nodes_[packet.src]->Receive(packet);
+}
+
+void Network::GrowFlows(FlowId flow) {
+  const size_t capacity = flows_.capacity();
+  flows_.resize(static_cast<size_t>(flow) + 1);
+  if (flows_.capacity() > capacity) {
+    sim_.memory().Charge(static_cast<Bytes>((flows_.capacity() - capacity) * sizeof(FlowNetworkStats)));
+  }
 }
 
 void Network::Deliver(Packet& packet) {

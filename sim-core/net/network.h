@@ -58,9 +58,12 @@ struct FlowNetworkStats {
   int64_t dropped = 0;            // Dropped by a queue or lost on a link.
 };
 
-class Network {
+class Network final : public MemoryPart {
  public:
-  Network(Simulation& sim, TraceSink* trace) : sim_(sim), trace_(trace) {}
+  // What a packet costs while it exists: itself in the pool, and its free-list entry.
+  static constexpr Bytes kBytesPerPacket = ObjectPool<Packet>::kBytesPerObject;
+
+  Network(Simulation& sim, TraceSink* trace);
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
 
@@ -118,7 +121,16 @@ class Network {
   const NetworkCounters& counters() const { return counters_; }
   size_t packets_live() const { return pool_.live(); }
 
+  // MemoryPart: the packets that exist outside the links (held by endpoints), and the per-flow
+  // counters of every flow so far.
+  Bytes MemoryBytes() const override;
+  std::string DescribeMemory() const override;
+
  private:
+  // Makes room in flows_ for `flow`, charging what it allocates.
+  void GrowFlows(FlowId flow);
+  size_t PacketsOutsideLinks() const;
+
   Simulation& sim_;
   TraceSink* trace_;                     // Not owned; may be null.
   std::vector<FlowNetworkStats> flows_;  // By flow id.
@@ -130,6 +142,7 @@ class Network {
   std::unordered_map<std::string, NodeId> by_name_;
   NetworkCounters counters_;
   uint64_t next_uid_ = 1;
+  MemoryBudget::Registration memory_registration_;
 };
 
 }  // namespace tcb

@@ -35,8 +35,10 @@ bool PlainNumber(std::string_view s) {
 
 std::string CsvCell(std::string_view text) {
   std::string cell;
-  // OWASP, "CSV Injection": a cell starting with one of these is run as a formula by spreadsheets.
-  const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text[0]) != std::string_view::npos;
+  // OWASP, "CSV Injection": a cell starting with one of these is run as a formula by spreadsheets,
+  // or lets a formula follow (a semicolon, the separator in many locales; a space or a line feed,
+  // which some skip). As csv.ts's formulaStart.
+  const bool formula = !text.empty() && std::string_view("=+-@\t\r\n; ").find(text[0]) != std::string_view::npos;
   if (formula && !PlainNumber(text)) cell = "'";
   cell += text;
   if (cell.find_first_of(",\"\n\r") == std::string::npos) return cell;

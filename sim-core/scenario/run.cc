@@ -1,6 +1,7 @@
 // Running a scenario.
 #include "scenario/run.h"
 
+#include <algorithm>
 #include <map>
 
 #include "core/distributions.h"
@@ -96,11 +97,27 @@ std::vector<std::unique_ptr<Application>> MakeApplications(const Scenario& scena
   return apps;
 }
 
+// Events run between two checks of the run's memory account: a run overshoots its limit by what
+// this many events allocate at most (a few MB), and the checks cost nothing measurable.
+constexpr uint64_t kMemoryCheckEvents = 8192;
+
+// Lends the run's memory budget to the recorder, which outlives the run, for the run's duration.
+class RecorderBudget {
+ public:
+  RecorderBudget(Recorder& recorder, MemoryBudget& budget) : recorder_(recorder) { recorder_.SetMemoryBudget(&budget); }
+  ~RecorderBudget() { recorder_.SetMemoryBudget(nullptr); }
+  RecorderBudget(const RecorderBudget&) = delete;
+  RecorderBudget& operator=(const RecorderBudget&) = delete;
+
+ private:
+  Recorder& recorder_;
+};
+
 // What exporters need to name each flow, taken as flows start.
 class FlowLabels final : public FlowObserver {
  public:
-  FlowLabels(const Network& net, const FlowRegistry& flows, std::vector<FlowLabel>& labels)
-      : net_(net), flows_(flows), labels_(labels) {}
+  FlowLabels(const Network& net, const FlowRegistry& flows, std::vector<FlowLabel>& labels, MemoryBudget& budget)
+      : net_(net), flows_(flows), labels_(labels), budget_(budget) {}
   void OnFlowStart(const FlowInfo& f) override {
     FlowLabel label;
     label.name = f.name;
@@ -111,6 +128,7 @@ class FlowLabels final : public FlowObserver {
     label.from_port = static_cast<uint16_t>(10000 + f.id % 50000);
     label.to_port = f.protocol == Protocol::kTcp ? 5001 : 9;
     if (const TcpConnection* c = flows_.connection(f.id)) label.mss = c->initiator().config().mss;
+    budget_.Charge(static_cast<Bytes>(sizeof(FlowLabel) + label.name.capacity()));
     labels_.push_back(std::move(label));
   }
 
@@ -118,6 +136,7 @@ class FlowLabels final : public FlowObserver {
   const Network& net_;
   const FlowRegistry& flows_;
   std::vector<FlowLabel>& labels_;
+  MemoryBudget& budget_;
 };
 
 // The registry names hosts by node id; the summary names them by node name.
@@ -148,6 +167,9 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
                      : std::make_unique<Recorder>(out.trace);
 
   Simulation sim(seed);
+  MemoryBudget& memory = sim.memory();
+  memory.SetLimit(options.max_memory_bytes);
+  const RecorderBudget recorder_budget(*out.recorder, memory);
   Network net(sim, out.recorder.get());
   Instantiate(scenario.topology, net);
 
@@ -187,12 +209,12 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   flows.AddObserver(&totals);
   std::unique_ptr<FlowRecordArchive> records;
   if (scenario.record.flow_records) {
-    records = std::make_unique<FlowRecordArchive>();
+    records = std::make_unique<FlowRecordArchive>(&memory);
     flows.AddObserver(records.get());
   }
   std::unique_ptr<FlowLabels> labels;
   if (scenario.record.flow_records || out.trace >= TraceLevel::kSeries || !out.captures.empty()) {
-    labels = std::make_unique<FlowLabels>(net, flows, out.flows);
+    labels = std::make_unique<FlowLabels>(net, flows, out.flows, memory);
     flows.AddObserver(labels.get());
   }
   std::unique_ptr<ParallelSetMonitor> parallel_set;
@@ -209,17 +231,27 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   for (auto& app : apps) app->Start();
   if (rounds) rounds->Start();
 
-  // The event loop, in slices so that progress can be reported and the run cancelled.
+  if (memory.Exceeded()) memory.ThrowExceeded(sim.Now());
+
+  // The event loop, in slices so that the memory account is checked, progress reported and the run
+  // cancelled. Slicing does not change which events run, nor their order.
   EventList& events = sim.events();
   const SimTime end = scenario.duration;
+  const uint64_t slice = std::max<uint64_t>(1, std::min(options.progress_every_events, kMemoryCheckEvents));
+  uint64_t since_progress = 0;
   bool idle = false;
   for (;;) {
-    const uint64_t ran = events.RunBatch(end, options.progress_every_events);
-    if (ran < options.progress_every_events) {
+    const uint64_t ran = events.RunBatch(end, slice);
+    if (memory.Exceeded()) memory.ThrowExceeded(sim.Now());
+    if (ran < slice) {
       idle = events.NextTime().IsInfinite();
       break;
     }
-    if (options.on_progress && !options.on_progress(sim.Now(), end)) throw RunCancelled();
+    since_progress += ran;
+    if (since_progress >= options.progress_every_events) {
+      since_progress = 0;
+      if (options.on_progress && !options.on_progress(sim.Now(), end)) throw RunCancelled();
+    }
   }
   const SimTime stop = idle && scenario.stop_when_idle ? sim.Now() : end;
   for (size_t i = 0; i < net.link_count(); ++i) net.link(static_cast<LinkId>(i)).Finish(stop);
@@ -239,6 +271,7 @@ RunOutput RunScenario(const Scenario& scenario, const RunOptions& options) {
   in.stopped_idle = idle && scenario.stop_when_idle;
   out.summary = BuildSummary(in);
   out.peak_live_connections = flows.peak_live_connections();
+  out.memory_peak_bytes = memory.peak();
   if (parallel_set) out.summary["run"]["parallelSet"] = parallel_set->Summary(stop);
   out.summary["groups"] = NameGroupHosts(sharing.Describe(), net);
   out.result_hash = AddResultHash(out.summary);

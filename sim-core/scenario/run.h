@@ -30,6 +30,10 @@ struct RunOptions {
   // them (its tables are empty). Not owned.
   RecorderBlocks* record_blocks = nullptr;
   size_t record_block_rows = 1 << 16;
+  // The most the run's growing parts (packets, queues, connections, records, series and trace) may
+  // hold (core/memory_budget.h); beyond it RunScenario throws MemoryLimitExceeded naming the part
+  // that grew. 0: no limit.
+  Bytes max_memory_bytes = 0;
 };
 
 class RunCancelled : public std::runtime_error {
@@ -58,6 +62,8 @@ struct RunOutput {
   std::vector<std::pair<std::string, LinkCapture>> captures;  // Per captured link name.
   // The most TCP connections that existed at once: finished ones are destroyed as the run goes.
   size_t peak_live_connections = 0;
+  // The most the run's memory account held (core/memory_budget.h).
+  Bytes memory_peak_bytes = 0;
 
   // The summary as printed: without per-flow, per-transfer and per-link arrays at level "none".
   nlohmann::json PrintedSummary() const;

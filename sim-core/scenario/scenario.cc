@@ -5,6 +5,7 @@
 #include <set>
 
 #include "scenario/embedded_files.h"
+#include "json/json_depth.h"
 #include "json/json_pointer.h"
 #include "scenario/json_schema.h"
 #include "scenario/papers.h"
@@ -666,6 +667,9 @@ const nlohmann::json& ResultSchemaDocument() {
 }
 
 nlohmann::json ParseJsonText(std::string_view text) {
+  if (JsonDepth(text) > kMaxJsonDepth) {
+    throw ScenarioError("$", "nests arrays and objects more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+  }
   try {
     return json::parse(text);
   } catch (const json::out_of_range& e) {
@@ -717,6 +721,13 @@ Scenario ParseScenario(const nlohmann::json& document) {
   s.duration = Sec(d["durationS"]);
   s.stop_when_idle = d["stopWhenIdle"].get<bool>();
   s.topology = ParseTopology(d["topology"], "$.topology");
+  // An unlimited queue holds at most unlimitedQueuePackets: what a run that floods a link can queue
+  // is bounded, and no built-in scenario comes near it (its description in the schema).
+  const int64_t unlimited_queue_packets = d["unlimitedQueuePackets"].get<int64_t>();
+  for (LinkSpec& link : s.topology.links) {
+    QueueLimit& queue = link.params.queue;
+    if (queue.packets < 0 && queue.bytes < 0) queue = QueueLimit::Packets(unlimited_queue_packets);
+  }
   ParseTcp(d["tcp"], "$.tcp");  // Reports inconsistent scenario-wide options where they were written.
   ParseHosts(d["hosts"], s.topology, s);
 

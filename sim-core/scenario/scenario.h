@@ -99,7 +99,8 @@ struct Scenario {
   RecordOptions record;
 };
 
-// Parses JSON text; syntax errors become a ScenarioError at "$" with line and column.
+// Parses JSON text; syntax errors, and nesting deeper than kMaxJsonDepth (json/json_depth.h), become
+// a ScenarioError at "$" (syntax errors with line and column).
 nlohmann::json ParseJsonText(std::string_view text);
 // Validates, fills in defaults and builds the typed scenario. Throws ScenarioError.
 Scenario ParseScenario(const nlohmann::json& document);

@@ -75,7 +75,9 @@ TEST(ScenarioTest, DefaultsComeFromTheSchema) {
   EXPECT_EQ(tcp.mss, 1460);
   EXPECT_EQ(tcp.min_rto, SimTime::Seconds(1));
   EXPECT_EQ(tcp.initial_ssthresh, TcpConfig::kInfiniteSsthresh);
-  EXPECT_EQ(s.topology.links[0].params.queue.packets, -1);  // Unlimited.
+  // Unlimited: at most unlimitedQueuePackets.
+  EXPECT_EQ(s.topology.links[0].params.queue.packets, 100000);
+  EXPECT_EQ(s.topology.links[0].params.queue.bytes, -1);
   EXPECT_EQ(s.topology.links[0].params.rate, 1600000);
 }
 

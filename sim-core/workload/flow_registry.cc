@@ -25,6 +25,45 @@ TcpFlowRecord TcpFlowRecord::Of(const TcpConnection& c) {
   return r;
 }
 
+namespace {
+
+// A std::map node's own bytes beside its value (three pointers and the colour, rounded up).
+constexpr Bytes kMapNodeBytes = 48;
+constexpr Bytes kTransferBytes = sizeof(TransferRecord) + kMapNodeBytes;
+
+Bytes PageBytes(const PageRecord& page) {
+  return sizeof(PageRecord) + kMapNodeBytes + static_cast<Bytes>(page.item.capacity());
+}
+
+}  // namespace
+
+FlowRegistry::FlowRegistry(Network& network) : network_(network) {
+  memory_registration_ = network_.sim().memory().Register(this);
+}
+
+Bytes FlowRegistry::FlowBytes(const Flow& flow) {
+  Bytes bytes = sizeof(Flow) + kMapNodeBytes + static_cast<Bytes>(flow.info.name.capacity() + flow.info.item.capacity());
+  if (flow.tcp) bytes += sizeof(TcpConnection);
+  if (flow.udp) bytes += sizeof(UdpFlow);
+  return bytes;
+}
+
+void FlowRegistry::Charge(Bytes bytes) {
+  charged_bytes_ += bytes;
+  network_.sim().memory().Charge(bytes);
+}
+
+void FlowRegistry::Refund(Bytes bytes) {
+  charged_bytes_ -= bytes;
+  network_.sim().memory().Refund(bytes);
+}
+
+std::string FlowRegistry::DescribeMemory() const {
+  return std::to_string(flows_.size()) + " flows are open (" + std::to_string(live_tcp_) + " of them TCP connections), with " +
+         std::to_string(open_transfers_.size()) + " transfers and " + std::to_string(open_pages_.size()) +
+         " pages unfinished";
+}
+
 FlowRegistry::Flow& FlowRegistry::NewFlow(std::string name, std::string item, Protocol protocol,
                                           NodeId from, NodeId to) {
   const FlowId id = static_cast<FlowId>(next_flow_++);
@@ -55,6 +94,7 @@ TcpConnection& FlowRegistry::AddTcp(std::string name, std::string item, NodeId f
   Flow& flow = NewFlow(std::move(name), std::move(item), Protocol::kTcp, from, to);
   ReclaimFinished();
   flow.tcp = std::make_unique<TcpConnection>(network_, flow.info.id, from, to, config, make_controller, traits);
+  Charge(FlowBytes(flow));
   peak_live_tcp_ = std::max(peak_live_tcp_, ++live_tcp_);
   for (FlowObserver* o : observers_) o->OnFlowStart(flow.info);
   return *flow.tcp;
@@ -63,6 +103,7 @@ TcpConnection& FlowRegistry::AddTcp(std::string name, std::string item, NodeId f
 FlowId FlowRegistry::AddUdp(std::string name, std::string item, NodeId from, NodeId to) {
   Flow& flow = NewFlow(std::move(name), std::move(item), Protocol::kUdp, from, to);
   flow.udp = std::make_unique<UdpFlow>(network_);
+  Charge(FlowBytes(flow));
   network_.EnsureRoutesTo(to);
   for (FlowObserver* o : observers_) o->OnFlowStart(flow.info);
   return flow.info.id;
@@ -71,6 +112,7 @@ FlowId FlowRegistry::AddUdp(std::string name, std::string item, NodeId from, Nod
 size_t FlowRegistry::BeginTransfer(FlowId flow, Bytes bytes) {
   const size_t index = next_transfer_++;
   const TransferRecord& t = open_transfers_[index] = TransferRecord{flow, bytes, network_.sim().Now(), SimTime::Infinite()};
+  Charge(kTransferBytes);
   const FlowInfo& info = flows_.at(flow).info;
   for (FlowObserver* o : observers_) o->OnTransferStart(index, t, info);
   return index;
@@ -82,6 +124,7 @@ void FlowRegistry::EndTransfer(size_t transfer) {
   it->second.end = network_.sim().Now();
   for (FlowObserver* o : observers_) o->OnTransferRecord(transfer, it->second);
   open_transfers_.erase(it);
+  Refund(kTransferBytes);
 }
 
 void FlowRegistry::EndFlow(FlowId flow) {
@@ -103,6 +146,7 @@ size_t FlowRegistry::BeginPage(const std::string& item, int client, int64_t inde
   p.bytes = bytes;
   p.objects = objects;
   p.start = network_.sim().Now();
+  Charge(PageBytes(p));
   for (FlowObserver* o : observers_) o->OnPageStart(id, p);
   return id;
 }
@@ -111,6 +155,7 @@ void FlowRegistry::EndPage(size_t page) {
   auto it = open_pages_.find(page);
   if (it == open_pages_.end()) throw std::logic_error("page " + std::to_string(page) + " ended twice");
   for (FlowObserver* o : observers_) o->OnPageRecord(page, it->second);
+  Refund(PageBytes(it->second));
   open_pages_.erase(it);
 }
 
@@ -123,10 +168,12 @@ void FlowRegistry::Finish() {
   }
   for (const auto& [index, t] : open_transfers_) {
     for (FlowObserver* o : observers_) o->OnTransferRecord(index, t);
+    Refund(kTransferBytes);
   }
   open_transfers_.clear();
   for (const auto& [index, p] : open_pages_) {
     for (FlowObserver* o : observers_) o->OnPageRecord(index, p);
+    Refund(PageBytes(p));
   }
   open_pages_.clear();
 }
@@ -154,6 +201,7 @@ void FlowRegistry::ReclaimFinished() {
     if (before_destroy_) before_destroy_(it->second.info, c);
     // The connection is gone, so its record is final.
     const FlowRecord r = RecordOf(it->second);
+    Refund(FlowBytes(it->second));
     flows_.erase(it);
     --live_tcp_;
     for (FlowObserver* o : observers_) o->OnFlowRecord(r);

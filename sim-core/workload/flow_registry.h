@@ -114,9 +114,9 @@ class UdpSink final : public PacketSink {
   UdpFlowStats& stats_;
 };
 
-class FlowRegistry {
+class FlowRegistry final : public MemoryPart {
  public:
-  explicit FlowRegistry(Network& network) : network_(network) {}
+  explicit FlowRegistry(Network& network);
 
   // A new TCP connection, opened by its application at the current time.
   TcpConnection& AddTcp(std::string name, std::string item, NodeId from, NodeId to,
@@ -168,6 +168,10 @@ class FlowRegistry {
   // TCP connections that exist now, and the most that existed at once.
   size_t live_connections() const { return live_tcp_; }
   size_t peak_live_connections() const { return peak_live_tcp_; }
+  // MemoryPart: the flows, transfers and pages not final yet (each TCP connection with both its
+  // endpoints).
+  Bytes MemoryBytes() const override { return charged_bytes_; }
+  std::string DescribeMemory() const override;
   UdpFlowStats& udp_stats(FlowId flow) { return flows_.at(flow).udp->stats; }
   UdpSink& udp_sink(FlowId flow) { return flows_.at(flow).udp->sink; }
 
@@ -187,6 +191,12 @@ class FlowRegistry {
   };
   Flow& NewFlow(std::string name, std::string item, Protocol protocol, NodeId from, NodeId to);
   FlowRecord RecordOf(const Flow& flow) const;
+  // What a flow, an open transfer or page costs while the registry holds it: the object, its map
+  // node and its names (a connection's buffers that grow with its window are not counted here; its
+  // packets are, by the network's pool).
+  static Bytes FlowBytes(const Flow& flow);
+  void Charge(Bytes bytes);
+  void Refund(Bytes bytes);
 
   Network& network_;
   // By id; node-based, so that references handed out (connections, sinks, FlowInfo) stay valid.
@@ -202,6 +212,8 @@ class FlowRegistry {
   size_t live_tcp_ = 0;
   size_t peak_live_tcp_ = 0;
   std::function<void(const FlowInfo&, const TcpConnection&)> before_destroy_;
+  Bytes charged_bytes_ = 0;
+  MemoryBudget::Registration memory_registration_;
 };
 
 }  // namespace tcb

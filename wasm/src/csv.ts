@@ -2,10 +2,11 @@
 // tables and plot columns; the CLI's trace.csv through its twin, sim-core/output/csv.cc, which
 // passes the same cases, sim-core/output/csv_cases.json): RFC 4180 quoting, and cells that a
 // spreadsheet would run as a formula neutralised (OWASP, "CSV Injection"): a text cell starting with
-// =, +, -, @, a tab or a carriage return gets a leading apostrophe, which spreadsheets show as text.
-// Numbers are left as they are, negative ones included.
+// =, +, -, @, a tab or a carriage return, or with what lets a formula follow (a semicolon, the
+// separator of spreadsheets in many locales; a space or a line feed, which some skip) gets a leading
+// apostrophe, which spreadsheets show as text. Numbers are left as they are, negative ones included.
 
-const formulaStart = /^[=+\-@\t\r]/;
+const formulaStart = /^[=+\-@\t\r\n; ]/;
 const plainNumber = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** One cell: empty for null, undefined and non-finite numbers; objects as JSON. */

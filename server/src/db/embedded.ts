@@ -25,6 +25,8 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
   /** Starts it again after stop(), on the same port. */
   start(): Promise<void>;
+  /** The postmaster's process id while it runs. */
+  readonly pid: number | undefined;
 }
 
 export interface EmbeddedOptions {
@@ -47,6 +49,11 @@ export interface EmbeddedOptions {
    * Without it (the tests), Ctrl-C stops PostgreSQL with everything else.
    */
   ownProcessGroup?: boolean;
+  /**
+   * Starts the postmaster again whenever it ends other than by stop() (killed, crashed), retrying
+   * with growing delays until it is back: npm start's. The clients' pools reconnect by themselves.
+   */
+  supervise?: boolean;
 }
 
 /** Lets `networks` connect with a password, once each (pg_hba.conf is read when the cluster starts). */
@@ -315,12 +322,43 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const postmasterArgs = ['-D', cluster, '-p', String(port),
     '-c', `listen_addresses=${(options.listenAddresses ?? ['127.0.0.1']).join(',')}`, '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
   let postmaster: ChildProcess | undefined;
-  const start = async () => {
+  let stopped = false;
+  let restarting: Promise<void> | undefined;
+  const launch = async () => {
     if (postmaster) return;
-    postmaster = await startPostmaster(join(bin, 'postgres'), postmasterArgs, user ?? {}, options.ownProcessGroup ?? false, log);
-    running.add(postmaster);
+    const child = await startPostmaster(join(bin, 'postgres'), postmasterArgs, user ?? {}, options.ownProcessGroup ?? false, log);
+    postmaster = child;
+    running.add(child);
+    if (options.supervise) child.once('exit', (code, signal) => void supervise(child, signal ?? `exit ${code}`));
+  };
+  const start = async () => {
+    stopped = false;
+    await launch();
+  };
+  // The postmaster ended by itself: its backends end as they notice (PostgreSQL's postmaster-death
+  // check), and until they have, a new postmaster refuses the data directory; so it is tried again,
+  // after 0.25 s, then twice as long each time, at most 5 s apart.
+  const supervise = async (child: ChildProcess, how: string) => {
+    running.delete(child);
+    if (postmaster !== child || stopped) return; // stop() ended it.
+    postmaster = undefined;
+    notice(`PostgreSQL ended (${how}); starting it again`);
+    restarting = (async () => {
+      for (let delay = 250; !stopped && !postmaster; delay = Math.min(delay * 2, 5000)) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        if (stopped) return;
+        try {
+          await launch();
+          notice(`PostgreSQL is running again (pid ${postmaster!.pid})`);
+        } catch (error) {
+          notice(`PostgreSQL did not start yet: ${(error as Error).message.split('\n')[0]}`);
+        }
+      }
+    })().finally(() => void (restarting = undefined));
   };
   const stop = async () => {
+    stopped = true;
+    await restarting;
     const child = postmaster;
     if (!child) return;
     postmaster = undefined;
@@ -343,5 +381,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     urlAt: (address: string) => url.replace('@127.0.0.1:', `@${address}:`),
     stop,
     start,
+    get pid() {
+      return postmaster?.pid;
+    },
   };
 }

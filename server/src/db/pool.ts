@@ -18,11 +18,14 @@ export function createPool(
     synchronousCommit?: boolean;
     /** PostgreSQL ends a session of this pool left inside a transaction this long (and its locks go). */
     idleInTransactionTimeoutMs?: number;
+    /** PostgreSQL cancels a statement of this pool that runs this long. */
+    statementTimeoutMs?: number;
   } = {},
 ): pg.Pool {
   const settings = [
     ...(options.synchronousCommit === false ? ['-c synchronous_commit=off'] : []),
     ...(options.idleInTransactionTimeoutMs ? [`-c idle_in_transaction_session_timeout=${Math.round(options.idleInTransactionTimeoutMs)}`] : []),
+    ...(options.statementTimeoutMs ? [`-c statement_timeout=${Math.round(options.statementTimeoutMs)}`] : []),
   ];
   const pool = new pg.Pool({
     connectionString,
@@ -35,6 +38,16 @@ export function createPool(
   // A checked-out connection that breaks reports on the client too (graphile-worker checks for this).
   pool.on('connect', (client) => client.on('error', (error) => options.onError?.(error)));
   return pool;
+}
+
+/**
+ * Calls `lost` whenever a connection of the pool breaks (idle or checked out): the database may have
+ * restarted, and answers kept from before may be of commits it lost (a worker commits without
+ * waiting for the disk, queue/worker.ts): a keeper of answers forgets them then.
+ */
+export function onConnectionLost(pool: pg.Pool, lost: () => void): void {
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
 }
 
 /**

@@ -388,6 +388,9 @@ class JobRuns<C extends { attempt: number }> {
           this.#record(run, { ok: false, error: `${outcome.path}: ${outcome.problem}` });
         } else if (outcome.kind === 'timeout') {
           this.#record(run, { ok: false, error: `${outcome.message} (RUN_TIMEOUT_S)` });
+        } else if (outcome.kind === 'memory') {
+          // Failed for good: the same run would grow the same way anywhere.
+          this.#record(run, { ok: false, error: `${outcome.message} (MAX_RUN_MEMORY_MB)` });
         } else {
           this.#record(run, { ok: false, error: outcome.message });
         }

@@ -1,19 +1,22 @@
 // A worker process's work, put together: a graphile-worker runner whose tasks run a job's runs of a
-// batch (run-task.ts) or of a reproduction, both through one JobRunner, and build a reproduction's
-// report (reproduction-tasks.ts); the registration and heartbeat that keep the process known to be alive
+// batch (run-task.ts) or of a reproduction, both through one JobRunner, build a reproduction's
+// report (reproduction-tasks.ts) and run a saved experiment's scenario to check it
+// (experiment-verification.ts); the registration and heartbeat that keep the process known to be alive
 // and reap dead workers (liveness.ts), and the listener for cancelled batches and reproductions
 // (cancellation.ts).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { run, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
-import { createPool, endPool, type Pool } from '../db/pool.js';
+import { createPool, endPool, onConnectionLost, type Pool } from '../db/pool.js';
 import { graphileLogger } from '../db/migrate.js';
+import { ExperimentRepository } from '../repositories/experiments.js';
 import { ReproductionRepository, type CompletedRun } from '../repositories/reproductions.js';
 import { ResultWriter } from '../repositories/result-writer.js';
 import { RunRepository, type RunResultEntry } from '../repositories/runs.js';
 import type { Engine } from '../sim/engine.js';
 import { CancellationListener } from './cancellation.js';
+import { experimentVerificationTask, makeExperimentVerificationTask } from './experiment-verification.js';
 import { startHeartbeat, WorkerRegistry, type Registration } from './liveness.js';
 import { runTask, simulationJobFlag } from './names.js';
 import { makeReproductionTasks } from './reproduction-tasks.js';
@@ -135,7 +138,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     concurrency: slots,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: { [runTask]: batchRunTask, ...reproductions.tasks },
+    taskList: {
+      [runTask]: batchRunTask,
+      ...reproductions.tasks,
+      [experimentVerificationTask]: makeExperimentVerificationTask({ experiments: new ExperimentRepository(pool), engine: options.engine, runTimeoutMs: options.runTimeoutMs }),
+    },
     forbiddenFlags: () => (takesAnotherJob() ? null : [simulationJobFlag]),
     // A job handed back at shutdown is expected, not an error worth a line.
     logger: graphileLogger((level, message) => {
@@ -144,11 +151,23 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     events,
     preset: { worker: { gracefulShutdownAbortTimeout: 500 } },
   } as RunnerOptions);
+  let stopping = false;
   const watchdog = watchForStuckFetches(events, () => void graphileRunner.stop().catch(() => {}), log);
+  // A connection that breaks means the database went away, or restarted after a crash, which can
+  // lose this worker's last commits (they do not wait for the disk) and leave a job it was finishing
+  // locked by this runner for good. The runner stops (its runs in progress go back to the queue) and
+  // worker-main starts a new one, with a new registration, once the database answers: the jobs the
+  // old one locked are released as a dead worker's (queue/liveness.ts).
+  let connectionLost = false;
+  onConnectionLost(pool, () => {
+    if (connectionLost || stopping) return;
+    connectionLost = true;
+    log('a database connection broke; restarting the worker');
+    void graphileRunner.stop().catch(() => {});
+  });
   const stopHeartbeat = startHeartbeat({ registry, registration, intervalMs: options.heartbeatMs, deadAfterMs: options.deadAfterMs, log, onBeat: () => watchdog.databaseAnswers() });
   log(`worker ${registration.id}: ${options.concurrency} at a time, ${options.engine.kind} engine`);
 
-  let stopping = false;
   return {
     id: registration.id,
     done: graphileRunner.promise,

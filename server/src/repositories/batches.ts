@@ -50,6 +50,9 @@ export interface NewBatch {
   replications: number;
   trace: Trace;
   idempotencyKey: string | null;
+  /** Who asked (the client's address), and what the runs cost in work units (sim/cost.ts). */
+  client: string;
+  cost: number;
 }
 
 export type CreateOutcome = { kind: 'created'; id: string; runs: number } | { kind: 'existing'; id: string; runs: number } | { kind: 'conflict' };
@@ -88,8 +91,13 @@ export interface ResultRow {
   [column: string]: unknown;
 }
 
-/** Rows fetched from the cursor at a time while streaming results. */
-const resultsBatchRows = 500;
+/**
+ * Rows fetched from the cursor at a time while streaming results: few with summaries (a summary at
+ * trace level "summary" holds every flow's record: tens of kB, and more for scenarios with many
+ * flows), more without (a row is some 200 bytes). The next rows are fetched only when the client
+ * has taken these (the response stream's backpressure).
+ */
+const resultsBatchRows = { plain: 200, withSummary: 8 };
 
 export class BatchRepository {
   /**
@@ -107,11 +115,11 @@ export class BatchRepository {
     return transaction(this.pool, async (client) => {
       const id = newId();
       const inserted = await client.query(
-        `INSERT INTO batches (id, title, scenario, grid, pointers, replications, trace, total_runs, idempotency_key, request_hash)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        `INSERT INTO batches (id, title, scenario, grid, pointers, replications, trace, total_runs, idempotency_key, request_hash, client, cost)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT (idempotency_key) DO NOTHING
          RETURNING id`,
-        [id, batch.title, batch.scenario, JSON.stringify(batch.grid), plan.pointers, batch.replications, batch.trace, total, batch.idempotencyKey, hash],
+        [id, batch.title, batch.scenario, JSON.stringify(batch.grid), plan.pointers, batch.replications, batch.trace, total, batch.idempotencyKey, hash, batch.client, batch.cost],
       );
       if (inserted.rowCount === 0) {
         const existing = await client.query<{ id: string; request_hash: string; total_runs: number }>(
@@ -237,9 +245,14 @@ export class BatchRepository {
    * rows at a time as the consumer takes them: a batch of any size streams in constant memory.
    * The stream holds a connection of the pool until it ends, fails or is destroyed.
    */
-  async streamResults(id: string, withSummary: boolean): Promise<Readable> {
+  /**
+   * The batch's runs, read from a cursor on a connection of `pool` (the exports' own pool, whose
+   * statement and idle timeouts end a download that lasts or stalls too long).
+   */
+  async streamResults(id: string, withSummary: boolean, pool: Pool = this.pool): Promise<Readable> {
     const columns = metricDefinitions.map((m) => `r.${m.column}`).join(', ');
-    const client = await this.pool.connect();
+    const rows = withSummary ? resultsBatchRows.withSummary : resultsBatchRows.plain;
+    const client = await pool.connect();
     const stream = client.query(
       new QueryStream(
         `SELECT r.point_index, p.params, r.replication, r.seed, r.status, r.result_hash, r.error, ${columns}
@@ -249,7 +262,7 @@ export class BatchRepository {
          WHERE r.batch_id = $1
          ORDER BY r.point_index, r.replication`,
         [id],
-        { batchSize: resultsBatchRows, highWaterMark: resultsBatchRows },
+        { batchSize: rows, highWaterMark: rows },
       ),
     );
     let released = false;

@@ -30,6 +30,9 @@ export interface NewReproduction {
   runs: number;
   /** Replications of each variant and point (the plan's): consecutive runs of a point. */
   replications: number;
+  /** Who asked (the client's address), and what the runs cost in work units (sim/cost.ts). */
+  client: string;
+  cost: number;
 }
 
 /** A run's record, to be stored under its claim. */
@@ -78,8 +81,8 @@ export class ReproductionRepository {
     return transaction(this.pool, async (client) => {
       const id = newId();
       await client.query(
-        `INSERT INTO reproductions (id, experiment, title, source, mode, total_runs) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [id, r.experiment, r.title, r.source, r.mode, r.runs],
+        `INSERT INTO reproductions (id, experiment, title, source, mode, total_runs, client, cost) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [id, r.experiment, r.title, r.source, r.mode, r.runs, r.client, r.cost],
       );
       await client.query(
         `INSERT INTO reproduction_runs (reproduction_id, run_index) SELECT $1, i FROM generate_series(0, $2::int - 1) AS i`,

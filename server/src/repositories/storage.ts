@@ -20,6 +20,12 @@ export interface StorageLimits {
 export const runRowBytes = 500;
 
 /**
+ * What a reproduction's run costs: its row (ids, status, times: about 200 bytes), its record (a
+ * metric array of a few doubles and the 64-character resultHash) and its two index entries.
+ */
+export const reproductionRunBytes = 400;
+
+/**
  * A run's stored summary before any is recorded at that trace level: 'none' keeps run totals and
  * per-item totals (1-3 kB for the presets), 'summary' adds per-flow, per-transfer and per-link
  * records (15-45 kB for the presets as printed; PostgreSQL stores them compressed, so less).
@@ -69,29 +75,30 @@ export class StorageBudget {
    * that would take the stored runs or the database's size over its budget. Checked when the batch
    * is submitted: batches submitted at the same moment are each checked against what was stored
    * before them. A resubmission of a batch already accepted (its Idempotency-Key is stored) stores
-   * nothing and passes.
+   * nothing and passes: then true. Runs are a batch's or a reproduction's.
    */
-  async check(size: BatchSize, idempotencyKey: string | null): Promise<void> {
+  async check(size: BatchSize, idempotencyKey: string | null, what = 'this batch'): Promise<boolean> {
     const r = await this.pool.query<{ runs: number; bytes: number; resubmitted: boolean }>(
-      `SELECT (SELECT count(*) FROM runs) AS runs, pg_database_size(current_database()) AS bytes,
+      `SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM reproduction_runs) AS runs, pg_database_size(current_database()) AS bytes,
               EXISTS (SELECT 1 FROM batches WHERE idempotency_key = $1) AS resubmitted`,
       [idempotencyKey],
     );
     const used = r.rows[0];
-    if (used.resubmitted) return;
+    if (used.resubmitted) return true;
     if (used.runs + size.runs > this.limits.storedRuns) {
       throw new RequestError(
         413,
-        `this batch's ${size.runs} runs and the ${used.runs} runs stored would be more than MAX_STORED_RUNS = ${this.limits.storedRuns}; delete old data or raise the limit`,
+        `${what}'s ${size.runs} runs and the ${used.runs} runs stored would be more than MAX_STORED_RUNS = ${this.limits.storedRuns}; delete old data or raise the limit`,
         { limit: 'MAX_STORED_RUNS', value: this.limits.storedRuns, size: size.runs, used: used.runs },
       );
     }
     if (used.bytes + size.bytes > this.limits.databaseBytes) {
       throw new RequestError(
         413,
-        `this batch (${size.runs} runs, about ${size.bytes} bytes) and the database's ${used.bytes} bytes would be more than MAX_DATABASE_BYTES = ${this.limits.databaseBytes}; delete old data or raise the limit`,
+        `${what} (${size.runs} runs, about ${size.bytes} bytes) and the database's ${used.bytes} bytes would be more than MAX_DATABASE_BYTES = ${this.limits.databaseBytes}; delete old data or raise the limit`,
         { limit: 'MAX_DATABASE_BYTES', value: this.limits.databaseBytes, size: size.bytes, used: used.bytes },
       );
     }
+    return false;
   }
 }

@@ -17,6 +17,8 @@ export interface Plan {
   points: PlannedPoint[];
   /** The base scenario with every default filled in. */
   normalised: Scenario;
+  /** What its runs cost in work units (sim/cost.ts), once the budgets have been asked. */
+  cost?: number;
 }
 
 export interface PlanLimits {

@@ -1,13 +1,13 @@
 // The simulator as the service uses it: the native `tcpsim` binary (a child process per call), or
 // the WebAssembly build (@tcb-lab/sim, worker threads) when the binary is missing. Both validate
 // with sim-core's own parser, so errors carry the CLI's JSON path and words.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 // Types only: the package itself is loaded at run time, when the WASM engine is chosen.
 import type * as Sim from '@tcb-lab/sim';
 import type { GridPlan, Paper } from '@tcb-lab/sim';
 import type { Trace as TraceLevel } from '../schemas/batches.js';
+import { spawnSimulator, type SimulatorLimits } from './spawn.js';
 
 export type { GridPlan, Paper, TraceLevel };
 
@@ -34,6 +34,8 @@ export type RunOutcome =
     }
   | { ok: false; kind: 'scenario'; path: string; problem: string }
   | { ok: false; kind: 'timeout'; message: string }
+  /** The run needed more memory than its limit (its own account, or the process's address space). */
+  | { ok: false; kind: 'memory'; message: string }
   | { ok: false; kind: 'aborted'; message: string }
   | { ok: false; kind: 'internal'; message: string };
 
@@ -92,9 +94,11 @@ interface ChildResult {
   aborted: boolean;
 }
 
-function runChild(file: string, args: string[], input: string, timeoutMs: number, signal?: AbortSignal): Promise<ChildResult> {
+function runChild(
+  file: string, command: string, args: string[], input: string, timeoutMs: number, limits: SimulatorLimits, signal?: AbortSignal,
+): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnSimulator(file, command, args, limits);
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let timedOut = false;
@@ -136,10 +140,20 @@ function runChild(file: string, args: string[], input: string, timeoutMs: number
 
 const listTimeoutMs = 30_000;
 
+/** tcpsim's exit code for a run over its memory limit (sim-core/cli/cli_common.h kResourceLimit). */
+const memoryExitCode = 3;
+
+/**
+ * The native engine: a tcpsim process per call. `limits` bound every process it starts (its runs'
+ * memory account and the address space that goes with it, sim/spawn.ts).
+ */
 export class NativeEngine implements Engine {
   readonly kind = 'native' as const;
   readonly pipelined: boolean = false;
-  constructor(readonly tcpsimPath: string) {}
+  constructor(
+    readonly tcpsimPath: string,
+    readonly limits: SimulatorLimits = {},
+  ) {}
 
   async validate(scenarioText: string): Promise<Validation> {
     const r = await this.#check('validate', scenarioText);
@@ -153,7 +167,7 @@ export class NativeEngine implements Engine {
 
   /** `tcpsim <command> -` on `input`: what it prints, or the input's error (exit 2, path and problem). */
   async #check(command: 'validate' | 'grid', input: string): Promise<{ ok: true; value: unknown } | { ok: false; path: string; problem: string }> {
-    const r = await runChild(this.tcpsimPath, [command, '-'], input, listTimeoutMs);
+    const r = await runChild(this.tcpsimPath, command, ['-'], input, listTimeoutMs, this.limits);
     if (r.code === 0) return { ok: true, value: JSON.parse(r.stdout) };
     const error = parseCliError(r.stderr);
     if (r.code === 2 && error) return { ok: false, ...error };
@@ -161,9 +175,9 @@ export class NativeEngine implements Engine {
   }
 
   async run(scenarioText: string, request: RunRequest): Promise<RunOutcome> {
-    const args = ['run', '-', '--trace', request.trace, '--stats'];
+    const args = ['-', '--trace', request.trace, '--stats'];
     if (request.seed !== undefined) args.push('--seed', String(request.seed));
-    const r = await runChild(this.tcpsimPath, args, scenarioText, request.timeoutMs, request.signal);
+    const r = await runChild(this.tcpsimPath, 'run', args, scenarioText, request.timeoutMs, this.limits, request.signal);
     if (r.aborted) return { ok: false, kind: 'aborted', message: 'the run was cancelled' };
     if (r.timedOut) return { ok: false, kind: 'timeout', message: `the run exceeded its time limit of ${request.timeoutMs / 1000} s` };
     if (r.code === 0) {
@@ -173,18 +187,22 @@ export class NativeEngine implements Engine {
     }
     const error = parseCliError(r.stderr);
     if (r.code === 2 && error) return { ok: false, kind: 'scenario', ...error };
+    if (r.code === memoryExitCode) {
+      const line = r.stderr.split('\n').find((l) => l.startsWith('error: memory: ')) ?? 'error: memory: out of memory';
+      return { ok: false, kind: 'memory', message: line.slice('error: memory: '.length) };
+    }
     const reason = r.code === null ? `killed by ${r.signal}` : `exit code ${r.code}`;
     return { ok: false, kind: 'internal', message: `tcpsim failed (${reason}): ${r.stderr.trim().split('\n').pop() ?? ''}` };
   }
 
   async #lines(args: string[]): Promise<string[]> {
-    const r = await runChild(this.tcpsimPath, args, '', listTimeoutMs);
+    const r = await runChild(this.tcpsimPath, args[0], args.slice(1), '', listTimeoutMs, this.limits);
     if (r.code !== 0) throw new Error(`tcpsim ${args.join(' ')} failed: ${r.stderr.trim()}`);
     return r.stdout.split('\n').filter((line) => line !== '');
   }
 
   async #document(args: string[]): Promise<Record<string, unknown> | null> {
-    const r = await runChild(this.tcpsimPath, args, '', listTimeoutMs);
+    const r = await runChild(this.tcpsimPath, args[0], args.slice(1), '', listTimeoutMs, this.limits);
     if (r.code === 0) return JSON.parse(r.stdout);
     if (r.code === 2) return null;
     throw new Error(`tcpsim ${args.join(' ')} failed: ${r.stderr.trim()}`);
@@ -203,7 +221,7 @@ export class NativeEngine implements Engine {
     return this.#document(['experiment', name]);
   }
   async papers(): Promise<Paper[]> {
-    const r = await runChild(this.tcpsimPath, ['papers'], '', listTimeoutMs);
+    const r = await runChild(this.tcpsimPath, 'papers', [], '', listTimeoutMs, this.limits);
     if (r.code !== 0) throw new Error(`tcpsim papers failed: ${r.stderr.trim()}`);
     return (JSON.parse(r.stdout) as { papers: Paper[] }).papers;
   }
@@ -246,10 +264,12 @@ export class WasmEngine implements Engine {
   readonly pipelined = false;
   readonly #simulator: SimSimulator;
   readonly #ScenarioError: SimPackage['ScenarioError'];
+  readonly #OutOfMemoryError: SimPackage['OutOfMemoryError'];
 
   private constructor(pkg: SimPackage, maxWorkers: number) {
     this.#simulator = pkg.createSimulator({ maxWorkers });
     this.#ScenarioError = pkg.ScenarioError;
+    this.#OutOfMemoryError = pkg.OutOfMemoryError;
   }
 
   static async create(maxWorkers: number): Promise<WasmEngine> {
@@ -283,6 +303,8 @@ export class WasmEngine implements Engine {
       if (error instanceof this.#ScenarioError) return { ok: false, kind: 'scenario', path: error.path, problem: error.problem };
       if (timeout.aborted) return { ok: false, kind: 'timeout', message: `the run exceeded its time limit of ${request.timeoutMs / 1000} s` };
       if (request.signal?.aborted) return { ok: false, kind: 'aborted', message: 'the run was cancelled' };
+      // The module's own maximum memory bounds a WASM run (wasm/: 1 GB).
+      if (error instanceof this.#OutOfMemoryError) return { ok: false, kind: 'memory', message: `the run needs more than the WebAssembly module's memory: ${error.message}` };
       return { ok: false, kind: 'internal', message: `the WASM engine failed: ${(error as Error).message}` };
     }
   }
@@ -308,8 +330,8 @@ export class WasmEngine implements Engine {
 }
 
 /** The native engine when the binary exists, else the WASM one; an error when neither is built. */
-export async function createRunEngine(tcpsimPath: string, maxWasmWorkers: number): Promise<Engine> {
-  if (existsSync(tcpsimPath)) return new NativeEngine(tcpsimPath);
+export async function createRunEngine(tcpsimPath: string, maxWasmWorkers: number, limits: SimulatorLimits = {}): Promise<Engine> {
+  if (existsSync(tcpsimPath)) return new NativeEngine(tcpsimPath, limits);
   if (wasmPackagePath()) return WasmEngine.create(maxWasmWorkers);
   throw new Error(
     `no simulator: neither ${tcpsimPath} (scripts/build-sim-core release) nor the WASM package (scripts/build-wasm) is built`,
@@ -320,9 +342,9 @@ export async function createRunEngine(tcpsimPath: string, maxWasmWorkers: number
  * The engine that validates request bodies in the API process: the WASM build when it is there
  * (no process per validation, which matters for grids of many points), else the native one.
  */
-export async function createValidationEngine(tcpsimPath: string): Promise<Engine> {
+export async function createValidationEngine(tcpsimPath: string, limits: SimulatorLimits = {}): Promise<Engine> {
   if (wasmPackagePath()) return WasmEngine.create(1);
-  if (existsSync(tcpsimPath)) return new NativeEngine(tcpsimPath);
+  if (existsSync(tcpsimPath)) return new NativeEngine(tcpsimPath, limits);
   throw new Error(
     `no simulator: neither ${tcpsimPath} (scripts/build-sim-core release) nor the WASM package (scripts/build-wasm) is built`,
   );

@@ -10,12 +10,16 @@ export class Gate {
   constructor(
     private readonly concurrent: number,
     private readonly waiting: number,
+    /** Retry-After of a refusal: about when a place frees up. */
+    private readonly retryAfterS = 1,
   ) {}
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#active >= this.concurrent) {
       if (this.#queue.length >= this.waiting) {
-        throw new RequestError(429, `the server is running ${this.#active} synchronous runs and has ${this.#queue.length} waiting; try again shortly or submit a batch`);
+        throw new RequestError(429, `the server is running ${this.#active} synchronous runs and has ${this.#queue.length} waiting; try again shortly or submit a batch`, {
+          retryAfterS: this.retryAfterS,
+        });
       }
       await new Promise<void>((resolve) => this.#queue.push(resolve));
     } else {

@@ -13,9 +13,10 @@
 // written behind it are sent again to a new process. An aborted run that has not started yet is
 // dropped (or, if already written, stops the process when its turn comes, rather than running for
 // nothing).
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRunEngine, NativeEngine, type Engine, type RunOutcome, type RunRequest } from './engine.js';
+import { spawnSimulator, type SimulatorLimits } from './spawn.js';
 
 interface Request {
   id: number;
@@ -99,6 +100,7 @@ export function serveOutcome(answer: Answer): RunOutcome {
   if (error.kind === 'scenario' && error.path !== undefined && error.problem !== undefined) {
     return { ok: false, kind: 'scenario', path: error.path, problem: error.problem };
   }
+  if (error.kind === 'memory') return { ok: false, kind: 'memory', message: error.message };
   return { ok: false, kind: 'internal', message: `tcpsim serve: ${error.kind}: ${error.message}` };
 }
 
@@ -129,6 +131,8 @@ export class ServeProcess {
     readonly tcpsimPath: string,
     /** Runs written to the process ahead of their turn (the one running included). */
     readonly depth = 64,
+    /** Each run's memory limit and the process's address space (sim/spawn.ts). */
+    readonly limits: SimulatorLimits = {},
   ) {}
 
   /** Requests waiting or in the process. */
@@ -210,7 +214,7 @@ export class ServeProcess {
   }
 
   #spawn(): ChildProcessWithoutNullStreams {
-    const child = spawn(this.tcpsimPath, ['serve'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnSimulator(this.tcpsimPath, 'serve', [], this.limits);
     this.starts += 1;
     this.#killing = false;
     this.#stderr = '';
@@ -336,7 +340,10 @@ export class ServeProcess {
       else if (head.stopped === 'aborted') this.#settle(head, abortedOutcome);
       else {
         const detail = this.#stderr.trim().split('\n').pop() ?? '';
-        this.#settle(head, { ok: false, kind: 'internal', message: `tcpsim serve failed (${reason})${detail ? `: ${detail}` : ''}` });
+        const message = `tcpsim serve failed (${reason})${detail ? `: ${detail}` : ''}`;
+        // Out of address space where the allocator could not say so (the stack, a thread): the
+        // run's memory, not a fault of the simulator to look into.
+        this.#settle(head, /std::bad_alloc|out of memory|Cannot allocate memory/.test(detail) ? { ok: false, kind: 'memory', message } : { ok: false, kind: 'internal', message });
       }
     }
     // The requests behind the one that ended the process never ran: they go to the next one.
@@ -353,9 +360,9 @@ export class ServeEngine extends NativeEngine {
   override readonly pipelined = true;
   readonly #processes: ServeProcess[];
 
-  constructor(tcpsimPath: string, processes: number) {
-    super(tcpsimPath);
-    this.#processes = Array.from({ length: processes }, () => new ServeProcess(tcpsimPath));
+  constructor(tcpsimPath: string, processes: number, limits: SimulatorLimits = {}) {
+    super(tcpsimPath, limits);
+    this.#processes = Array.from({ length: processes }, () => new ServeProcess(tcpsimPath, 64, limits));
   }
 
   override run(scenarioText: string, request: RunRequest): Promise<RunOutcome> {
@@ -372,7 +379,7 @@ export class ServeEngine extends NativeEngine {
  * A worker's engine: `concurrency` persistent tcpsim serve processes (runner 'serve') or a tcpsim
  * per run ('spawn'); without the native binary, the WASM build with `concurrency` threads.
  */
-export async function createWorkerEngine(tcpsimPath: string, concurrency: number, runner: 'serve' | 'spawn'): Promise<Engine> {
-  if (existsSync(tcpsimPath)) return runner === 'serve' ? new ServeEngine(tcpsimPath, concurrency) : new NativeEngine(tcpsimPath);
-  return createRunEngine(tcpsimPath, concurrency);
+export async function createWorkerEngine(tcpsimPath: string, concurrency: number, runner: 'serve' | 'spawn', limits: SimulatorLimits = {}): Promise<Engine> {
+  if (existsSync(tcpsimPath)) return runner === 'serve' ? new ServeEngine(tcpsimPath, concurrency, limits) : new NativeEngine(tcpsimPath, limits);
+  return createRunEngine(tcpsimPath, concurrency, limits);
 }

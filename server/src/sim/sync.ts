@@ -37,12 +37,31 @@ export function syncTimeoutError(app: FastifyInstance): RequestError {
   );
 }
 
-/** Runs a scenario synchronously; scenario errors become 400s in the body's terms. */
-export async function runSync(app: FastifyInstance, scenario: Record<string, unknown>, trace: TraceLevel): Promise<RunOutcome> {
+/**
+ * 422: the scenario is valid but a run of it needs more memory than a synchronous run may hold; the
+ * message is the simulator's, naming the part of the scenario that grew.
+ */
+export function syncMemoryError(app: FastifyInstance, message: string): RequestError {
+  const limit = app.config.limits.syncMemoryMb;
+  return new RequestError(422, `${message}; a synchronous run may hold SYNC_MAX_MEMORY_MB = ${limit} MiB`, {
+    limit: 'SYNC_MAX_MEMORY_MB',
+    value: limit,
+  });
+}
+
+/**
+ * Runs a scenario synchronously; scenario errors become 400s in the body's terms, and a run over its
+ * memory limit a 422 (or, with `returnMemoryOutcome`, the outcome, as a run over its time limit is:
+ * the caller may queue the run instead).
+ */
+export async function runSync(
+  app: FastifyInstance, scenario: Record<string, unknown>, trace: TraceLevel, options: { returnMemoryOutcome?: boolean } = {},
+): Promise<RunOutcome> {
   const outcome = await app.syncRuns.run(() =>
     app.runner.run(JSON.stringify(scenario), { trace, timeoutMs: app.config.limits.syncTimeoutS * 1000 }),
   );
   if (!outcome.ok && outcome.kind === 'scenario') throw scenarioError('$.scenario', outcome.path, outcome.problem);
+  if (!outcome.ok && outcome.kind === 'memory' && !options.returnMemoryOutcome) throw syncMemoryError(app, outcome.message);
   if (!outcome.ok && outcome.kind === 'internal') throw new RequestError(500, `the simulator failed on this scenario: ${outcome.message}`);
   return outcome;
 }

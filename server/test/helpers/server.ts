@@ -84,6 +84,7 @@ export const testEnv = {
   WORKER_DEAD_AFTER_MS: '3000',
 };
 
+/** `npm start` against `databaseUrl`; with '' (and DATA_DIR in `env`), with its own embedded PostgreSQL. */
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<TestServer> {
   const port = await freePort();
   const { proc } = await start(

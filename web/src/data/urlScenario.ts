@@ -10,6 +10,14 @@ export const URL_SCENARIO_VERSION = '1';
 /** Longer encodings are offered as a saved experiment rather than as a link. */
 export const maxLinkChars = 6000;
 
+/**
+ * The most a link's scenario may decompress to: the server's largest request body
+ * (BODY_LIMIT_BYTES, 2 MiB), so that what a link holds could also be saved. DEFLATE turns a few kB
+ * into a thousand times as much (RFC 1951's longest match, 258 bytes, in a code of a bit or two):
+ * decompression stops here, before anything is parsed, rather than filling the tab's memory.
+ */
+export const maxScenarioBytes = 2 * 1024 * 1024;
+
 export class UrlScenarioError extends Error {
   override name = 'UrlScenarioError';
 }
@@ -17,6 +25,30 @@ export class UrlScenarioError extends Error {
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
   const out = new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream));
   return new Uint8Array(await out.arrayBuffer());
+}
+
+/** Decompresses raw DEFLATE, reading at most `limit` bytes of output; beyond that, UrlScenarioError. */
+async function inflateAtMost(bytes: Uint8Array, limit: number): Promise<Uint8Array> {
+  const reader = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new UrlScenarioError(`the link’s scenario is larger than ${limit / (1024 * 1024)} MiB once decompressed; save large scenarios on the server instead`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
 }
 
 export function toBase64Url(bytes: Uint8Array): string {
@@ -48,7 +80,7 @@ export async function decodeScenario(text: string): Promise<Scenario> {
     throw new UrlScenarioError(`the link’s scenario has format “${version || '(none)'}”; this version of the app reads format ${URL_SCENARIO_VERSION}`);
   let json: string;
   try {
-    json = new TextDecoder('utf-8', { fatal: true }).decode(await pipe(fromBase64Url(text.slice(dot + 1)), new DecompressionStream('deflate-raw')));
+    json = new TextDecoder('utf-8', { fatal: true }).decode(await inflateAtMost(fromBase64Url(text.slice(dot + 1)), maxScenarioBytes));
   } catch (e) {
     if (e instanceof UrlScenarioError) throw e;
     throw new UrlScenarioError('the link’s scenario is damaged (it does not decompress); was the link cut short?');

@@ -81,6 +81,13 @@ export class BatchViews {
     this.#computing.delete(id);
   }
 
+  /** Drops everything kept and every computation under way from being kept (the database restarted). */
+  forgetAll(): void {
+    this.#entries.clear();
+    this.#computing.clear();
+    this.#bytes = 0;
+  }
+
   /** The answers kept, in characters (for tests). */
   get bytes(): number {
     return this.#bytes;

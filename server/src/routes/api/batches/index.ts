@@ -11,9 +11,11 @@ import { errorResponses, ErrorBody, IdParams } from '../../../schemas/common.js'
 import { Batch, batchBody, BatchCreated, ResultsQuery, RunResult } from '../../../schemas/batches.js';
 import { RequestError } from '../../../responses.js';
 import { planBatch } from '../../../sim/batch.js';
+import { runCost } from '../../../sim/cost.js';
 import { metricDefinitions, metricInfos } from '../../../sim/metrics.js';
 import { BatchRepository, type BatchView, type ResultRow } from '../../../repositories/batches.js';
 import { BatchViews } from './batch-views.js';
+import { onConnectionLost } from '../../../db/pool.js';
 
 /** The text of a results download, a few tens of kilobytes per chunk. */
 async function* chunked(pieces: AsyncIterable<string>): AsyncGenerator<string> {
@@ -54,8 +56,57 @@ function present(batch: BatchView) {
 /** A batch in one of these is finished: none of its runs will change (see batch-views.ts). */
 const finishedStatuses: ReadonlySet<BatchView['status']> = new Set(['completed', 'failed', 'cancelled']);
 
+/**
+ * The results downloads open now, per client and in all: at most EXPORTS_PER_CLIENT of one
+ * client's, and no more than the exports' pool has connections (EXPORT_CONNECTIONS), so that a
+ * download never waits for a connection while holding its client. Beyond either, a 429.
+ */
+class Downloads {
+  readonly #byClient = new Map<string, number>();
+  #open = 0;
+
+  constructor(
+    private readonly perClient: number,
+    private readonly connections: number,
+  ) {}
+
+  /** Takes a place for `client`'s download; returns the function that frees it (once). */
+  open(client: string): () => void {
+    const mine = this.#byClient.get(client) ?? 0;
+    if (mine >= this.perClient) {
+      throw new RequestError(429, `this client has ${mine} results downloads open, the most EXPORTS_PER_CLIENT = ${this.perClient} allows; retry when one has ended`, {
+        limit: 'EXPORTS_PER_CLIENT',
+        value: this.perClient,
+        retryAfterS: 5,
+      });
+    }
+    if (this.#open >= this.connections) {
+      throw new RequestError(429, `all ${this.connections} connections for results downloads are in use (EXPORT_CONNECTIONS); retry shortly`, {
+        limit: 'EXPORT_CONNECTIONS',
+        value: this.connections,
+        retryAfterS: 5,
+      });
+    }
+    this.#byClient.set(client, mine + 1);
+    this.#open += 1;
+    let freed = false;
+    return () => {
+      if (freed) return;
+      freed = true;
+      this.#open -= 1;
+      const n = (this.#byClient.get(client) ?? 1) - 1;
+      if (n === 0) this.#byClient.delete(client);
+      else this.#byClient.set(client, n);
+    };
+  }
+}
+
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const views = new BatchViews();
+  // A finished batch's view is kept for good; a database that restarts may have lost the last
+  // commits of its runs (they run again), so what was kept before is forgotten.
+  onConnectionLost(app.db, () => views.forgetAll());
+  const downloads = new Downloads(app.config.exports.perClient, app.config.exports.connections);
   /** Batch `id` as GET answers it, serialised by the route's schema (null: no such batch). */
   const view = (id: string, reply: FastifyReply) =>
     views.get(id, async () => {
@@ -88,9 +139,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const trace = request.body.trace ?? 'none';
       const idempotencyKey = request.headers['idempotency-key'] ?? null;
       const size = await app.storage.sizeOf(plan.points.length * replications, trace, Buffer.byteLength(JSON.stringify(plan.points)));
-      await app.storage.check(size, idempotencyKey);
+      // A resubmission (its Idempotency-Key stored) stores and runs nothing: no budget is asked.
+      if (!(await app.storage.check(size, idempotencyKey))) {
+        const cost = plan.points.reduce((sum, point) => sum + runCost(point.scenario), 0) * replications;
+        await app.budget.check(request.ip, cost, `this batch (${size.runs} runs)`);
+        plan.cost = cost;
+      }
       const outcome = await app.batches.create(
-        { title: request.body.title ?? null, scenario, grid, replications, trace, idempotencyKey },
+        { title: request.body.title ?? null, scenario, grid, replications, trace, idempotencyKey, client: request.ip, cost: plan.cost ?? 0 },
         plan,
       );
       if (outcome.kind === 'conflict') {
@@ -140,10 +196,28 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const withSummary = !csv && request.query.summary === 'true';
       const pointers = await app.batches.pointers(request.params.id);
       if (!pointers) throw new RequestError(404, `no batch ${request.params.id}`);
-      const rows = (await app.batches.streamResults(request.params.id, withSummary)) as AsyncIterable<ResultRow> & Readable;
+      const release = downloads.open(request.ip);
+      let rows: AsyncIterable<ResultRow> & Readable;
+      try {
+        rows = (await app.batches.streamResults(request.params.id, withSummary, app.exportsDb)) as AsyncIterable<ResultRow> & Readable;
+      } catch (error) {
+        release();
+        throw error;
+      }
       const body = Readable.from(chunked(csv ? csvResults(rows, pointers) : jsonResults(rows, withSummary)));
-      // The client went away: stop reading the cursor (its connection goes back to the pool).
-      body.once('close', () => rows.destroy());
+      // A client that stops reading stalls the download (the cursor is read only as fast as the
+      // client takes the rows): once its connection has been idle EXPORT_IDLE_TIMEOUT_S, the
+      // download is cut, its database connection and its place given back. (PostgreSQL's own
+      // statement_timeout, EXPORT_STATEMENT_TIMEOUT_S, bounds a download that goes on reading.)
+      reply.raw.setTimeout(app.config.exports.idleTimeoutS * 1000, () => reply.raw.destroy());
+      // Done: the connection may idle as any other (keep-alive) again.
+      reply.raw.once('finish', () => reply.raw.setTimeout(0));
+      // The client went away, or the download ended: stop reading the cursor (its connection goes
+      // back to the pool) and free the client's place.
+      body.once('close', () => {
+        rows.destroy();
+        release();
+      });
       if (csv) {
         reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="batch-${request.params.id}.csv"`);
       } else {

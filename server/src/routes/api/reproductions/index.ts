@@ -11,6 +11,8 @@ import { ReportQuery, Reproduction, ReproductionBody, ReproductionCreated } from
 import { ReproductionRepository, type ReproductionView } from '../../../repositories/reproductions.js';
 import { RequestError, scenarioError } from '../../../responses.js';
 import { ExperimentEngine, ExperimentEngineMissing } from '../../../sim/experiment-engine.js';
+import { runCost } from '../../../sim/cost.js';
+import { reproductionRunBytes } from '../../../repositories/storage.js';
 
 function present(view: ReproductionView) {
   const { reportJson, ...rest } = view;
@@ -81,12 +83,32 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           value: limits.durationS,
         });
       }
+      // Each point's runs run one scenario: its cost, from the point's first run's scenario. The
+      // points are bounded as a batch's are, so that costing them is too.
+      const points = plan.runs / plan.replications;
+      if (points > limits.gridPoints) {
+        throw new RequestError(413, `$.experiment: ${points} points (variants x axis values) is more than MAX_GRID_POINTS = ${limits.gridPoints}`, {
+          path: '$.experiment',
+          limit: 'MAX_GRID_POINTS',
+          value: limits.gridPoints,
+          size: points,
+        });
+      }
+      const validated = JSON.stringify(plan.experiment);
+      let cost = 0;
+      for (let point = 0; point < points; ++point) {
+        cost += runCost(JSON.parse(await sim.runScenario(validated, mode, point * plan.replications)) as Record<string, unknown>) * plan.replications;
+      }
+      await app.storage.check({ runs: plan.runs, bytes: plan.runs * reproductionRunBytes + Buffer.byteLength(validated) }, null, 'this reproduction');
+      await app.budget.check(request.ip, cost, `this reproduction (${plan.runs} runs)`);
       const name = plan.experiment.name;
       const id = await repository.create({
+        client: request.ip,
+        cost,
         experiment: name,
         title: plan.experiment.title ?? name,
         // The document as validated: what the workers expand again, whatever later becomes of a built-in.
-        source: JSON.stringify(plan.experiment),
+        source: validated,
         mode,
         runs: plan.runs,
         replications: plan.replications,
