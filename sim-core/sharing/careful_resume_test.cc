@@ -45,6 +45,8 @@ class HandDriven {
     sender.controller = cc.get();
     cc->OnEstablished(now(), false);
   }
+  // The member is destroyed before the scheme whose entry it leaves.
+  ~HandDriven() { cc.reset(); }
 
   SimTime now() const { return sender.now; }
   void Advance(SimTime by) { sender.now = sender.now + by; }
