@@ -48,7 +48,7 @@ Bytes EnsembleMember::ssthresh() const { return std::as_const(group_).tcb().ssth
 double EnsembleMember::pacing_rate_bps() const {
   const EnsembleGroup& group = group_;
   const double total = group.total_share();
-  const double rate = group.pacer().rate_bps(group.tcb().mss);
+  const double rate = group.pacer().window_rate_bps(group.tcb().mss);
   return total > 0 ? rate * share_ / total : rate;
 }
 
@@ -137,8 +137,9 @@ void EnsembleGroup::Pump() {
   BeforePump();
   const SimTime now = Now();
   while (InFlight() + tcb_.mss <= tcb_.cwnd) {
-    if (!pacer_.Allows(now)) {
-      env().sim->events().Schedule(*this, pacer_.next());
+    const SimTime paced = pacer_.NextSendTime(now);
+    if (paced > now) {
+      env().sim->events().Schedule(*this, paced);
       break;
     }
     // A member with a retransmission waiting goes first (the last such member, if several).
@@ -158,7 +159,7 @@ void EnsembleGroup::Pump() {
     if (m->sender_.SendNewSegment() == 0) continue;
     ++m->grants_;
     OnGranted(*m);
-    pacer_.OnSent(now, tcb_.mss);
+    pacer_.OnWindowSegmentSent(now);
   }
   pumping_ = false;
 }

@@ -16,8 +16,8 @@
 #include "sharing/sharing_config.h"
 #include "sharing/sharing_group.h"
 #include "sharing/stride_scheduler.h"
-#include "sharing/window_pacer.h"
 #include "tcp/congestion_ops.h"
+#include "tcp/pacer.h"
 #include "tcp/tcb.h"
 
 namespace tcb {
@@ -117,13 +117,13 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   // The member closed.
   void Leave(EnsembleMember& member);
   // Hands send opportunities to members in scheduler order while the window, and the pacer when it
-  // runs, allow. Re-entrant calls (a send that triggers another CanSend) return at once.
+  // paces a window, allow. Re-entrant calls (a send that triggers another CanSend) return at once.
   void Pump();
   void OnEvent() override { Pump(); }  // The pacer's timer.
 
   const Tcb& tcb() const { return tcb_; }
   const TcpConfig& config() const { return config_; }
-  const WindowPacer& pacer() const { return pacer_; }
+  const Pacer& pacer() const { return pacer_; }
   double total_share() const;
   // The group's entry in the summary's "groups".
   nlohmann::json Describe() const;
@@ -177,7 +177,7 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   CongestionOps& ops() { return *ops_; }
   OutstandingList<EnsembleMember>& outstanding() { return outstanding_; }
   const OutstandingList<EnsembleMember>& outstanding() const { return outstanding_; }
-  WindowPacer& pacer() { return pacer_; }
+  Pacer& pacer() { return pacer_; }
   const std::vector<EnsembleMember*>& members() const { return members_; }
   // Changes a member's share (E-TCP's ticket decay).
   void SetShare(EnsembleMember& m, double share);
@@ -201,7 +201,7 @@ class EnsembleGroup : public SharingGroup, public EventSource {
   std::vector<EnsembleMember*> members_;  // Live members. Not owned.
   StrideScheduler<EnsembleMember> scheduler_;
   OutstandingList<EnsembleMember> outstanding_;
-  WindowPacer pacer_;
+  Pacer pacer_;  // Paces a window (Pacer::PaceWindow) when the policy asks.
   bool pumping_ = false;
   // Members with priority (EnsembleMember::GivePriority): the pump looks for them only while any.
   int prioritized_ = 0;

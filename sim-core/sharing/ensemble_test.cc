@@ -26,7 +26,7 @@ class FixedWindowGroup final : public EnsembleGroup {
       : EnsembleGroup(env, "test", "key", config) {
     mutable_tcb().cwnd = cwnd;
   }
-  void Pace(SimTime interval, Bytes budget) { pacer().Start(Now(), interval, budget, 0); }
+  void Pace(SimTime interval, int64_t segments) { pacer().PaceWindow(Now(), interval, segments); }
   void Prioritise(EnsembleMember& m) { m.GivePriority(); }
   void Share(EnsembleMember& m, double share) { SetShare(m, share); }
   std::vector<FlowId> granted;  // In grant order, by the member's traits.weight as an id.
@@ -123,7 +123,7 @@ TEST(EnsembleTest, PriorityOutlivesOtherMembersLeavingAndEndsWithItsOwnMember) {
 
 TEST(EnsembleTest, ThePacerSpacesGrantsUntilItsBudgetIsSpent) {
   Fixture f(10 * kMss, 1);
-  f.group->Pace(SimTime::Milliseconds(10), 3 * kMss);
+  f.group->Pace(SimTime::Milliseconds(10), 3);
   EXPECT_DOUBLE_EQ(f.controls[0]->pacing_rate_bps(), kMss * 8 / 0.010);
   f.group->Pump();
   EXPECT_EQ(f.group->granted.size(), 1u);

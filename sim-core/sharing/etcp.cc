@@ -25,7 +25,7 @@ class EtcpEcb final : public EnsembleGroup {
     // restart, brings the ensemble's window back after idle, for a member that resumes or a
     // newcomer to an idle active ECB alike. A newcomer that has just activated the ECB was dealt
     // with on joining (a cached ECB already paces; a new or expired one starts as a new TCB).
-    if (pacer().active() || (first && members().size() == 1)) return;
+    if (pacer().pacing_window() || (first && members().size() == 1)) return;
     StartPacing();
   }
   void OnSegmentSent(EnsembleMember& m, const SentSegment& s) override {
@@ -42,7 +42,7 @@ class EtcpEcb final : public EnsembleGroup {
   }
   void BeforePump() override {
     // §4.2: when every member is half-closed, pacing keeps a newcomer from bursting a whole window.
-    if (scheme_.pace_half_closed && !pacer().active() && AllHalfClosed() && !outstanding().empty()) StartPacing();
+    if (scheme_.pace_half_closed && !pacer().pacing_window() && AllHalfClosed() && !outstanding().empty()) StartPacing();
   }
   void OnGranted(EnsembleMember& m) override {
     if (scheme_.tickets == TicketPolicy::kDecay && m.traits().tickets <= 0) {
@@ -67,6 +67,8 @@ class EtcpEcb final : public EnsembleGroup {
   SimTime cached_at_;
   SimTime last_decrease_;   // TCP-INT's decr_ts: one window reduction per window of data.
   uint64_t last_sent_uid_ = 0;
+  // The last packet sent before pacing began: ACKs of later ones tell that the ACK clock runs.
+  uint64_t paced_after_uid_ = 0;
   int incarnations_ = 0;  // Times the ECB went from no connections to some.
   int cached_reuses_ = 0;
   std::vector<EnsembleMember*> skipped_owners_;  // OnAck's, kept for its capacity.
@@ -75,7 +77,7 @@ class EtcpEcb final : public EnsembleGroup {
 void EtcpEcb::Reset() {
   mutable_tcb().cwnd = config().InitialWindowBytes();
   mutable_tcb().ssthresh = config().initial_ssthresh;
-  pacer().Stop();
+  pacer().StopWindow();
   outstanding().Clear();
   has_state_ = false;
 }
@@ -99,7 +101,7 @@ void EtcpEcb::OnLeft(EnsembleMember&) {
   // §3.2: the last connection to close turns the ECB into a cached one.
   if (members().empty()) {
     cached_at_ = Now();
-    pacer().Stop();
+    pacer().StopWindow();
     outstanding().Clear();
   }
 }
@@ -128,8 +130,8 @@ bool EtcpEcb::OnAck(EnsembleMember& m, const AckInfo& ack, bool new_data) {
     // window has been paced out (Pump). Stopping at the first such ACK with part of the window
     // unsent would send that part as one burst, which pacing is there to avoid (§4.2); that happens
     // whenever the cached srtt exceeds the current RTT.
-    if (pacer().active() && ack.echo_uid > pacer().from_uid() && outstanding().bytes() + tcb().mss > tcb().cwnd) {
-      pacer().Stop();
+    if (pacer().pacing_window() && ack.echo_uid > paced_after_uid_ && outstanding().bytes() + tcb().mss > tcb().cwnd) {
+      pacer().StopWindow();
     }
   }
   // §3.3: every packet sent before the ACK'ed one counts a skipped ACK, and each connection with
@@ -187,8 +189,9 @@ void EtcpEcb::OnRetransmissionTimeout(EnsembleMember& m) {
 
 void EtcpEcb::StartPacing() {
   if (!tcb().rtt.has_sample() || tcb().cwnd <= tcb().mss) return;  // Nothing to pace from.
-  pacer().Start(Now(), SimTime::Nanoseconds(tcb().rtt.srtt().ns() * tcb().mss / tcb().cwnd), tcb().cwnd,
-                last_sent_uid_);
+  pacer().PaceWindow(Now(), SimTime::Nanoseconds(tcb().rtt.srtt().ns() * tcb().mss / tcb().cwnd),
+                     (tcb().cwnd + tcb().mss - 1) / tcb().mss);
+  paced_after_uid_ = last_sent_uid_;
 }
 
 bool EtcpEcb::AllHalfClosed() const {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "sharing/spand_math.h"
-#include "tcp/token_bucket.h"
+#include "tcp/pacer.h"
 
 namespace tcb {
 
@@ -55,7 +55,7 @@ class SpandScheme::Member final : public ForwardingControl {
     // A reused connection restarting after idle: its previous transfer ended without a loss report.
     if (!first && !loss_reported_ && tcb().rtt.has_sample()) Report(now, Packets(tcb().cwnd));
     loss_reported_ = false;
-    pacing_ = false;
+    pacer_.StopWindow();
     // §5.1: "At connection start up or upon restart after an idle period, the application ...
     // extracts the current estimation of W_c and RTT from the performance gateway".
     const SpandGateway::Estimate e = gateway_.Lookup(network_, now);
@@ -76,26 +76,19 @@ class SpandScheme::Member final : public ForwardingControl {
     // §5.2.5: pace the initial window with a token bucket of depth 4 at cwnd/srtt; once it has all
     // been paced out, standard TCP takes over.
     const double srtt_s = std::max(tcb().rtt.srtt().seconds(), 1e-6);
-    bucket_ = TokenBucket(scheme_.bucket_depth, static_cast<double>(w.cwnd) / srtt_s, now);
-    paced_left_ = w.cwnd;
-    pacing_ = true;
+    pacer_.PaceWindowWithBurst(now, static_cast<double>(w.cwnd) / srtt_s, scheme_.bucket_depth, w.cwnd);
     ++optimal_starts_;
     group_.Record(now, tcb().rtt.srtt(), tcb().rtt.rttvar());
   }
 
-  // The token bucket's rate (segments per second) in bits per second.
-  double pacing_rate_bps() const override {
-    return pacing_ ? bucket_.rate() * static_cast<double>(tcb().mss) * 8.0 : 0.0;
-  }
+  double pacing_rate_bps() const override { return pacer_.window_rate_bps(tcb().mss); }
 
   SimTime NextSendTime(SimTime now) const override {
-    return pacing_ ? bucket_.NextSendTime(now) : ForwardingControl::NextSendTime(now);
+    return pacer_.pacing_window() ? pacer_.NextSendTime(now) : ForwardingControl::NextSendTime(now);
   }
   void OnSegmentSent(SimTime now, const SentSegment& s) override {
     ForwardingControl::OnSegmentSent(now, s);
-    if (!pacing_ || s.retransmission) return;
-    bucket_.Consume(now);
-    if (--paced_left_ <= 0) pacing_ = false;
+    if (!s.retransmission) pacer_.OnWindowSegmentSent(now);
   }
 
   void OnDuplicateAck(SimTime now, const AckInfo& ack) override {
@@ -136,9 +129,7 @@ class SpandScheme::Member final : public ForwardingControl {
   uint32_t network_;
   TcbGroup& group_;
   bool loss_reported_ = false;
-  bool pacing_ = false;
-  TokenBucket bucket_;
-  int64_t paced_left_ = 0;
+  Pacer pacer_;  // Paces the optimal initial window (§5.2.5), then the ACK clock takes over.
 };
 
 // ---- The scheme --------------------------------------------------------------------------------

@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include "tcp/pacer.h"
-
 namespace tcb {
 namespace {
 
@@ -119,25 +117,6 @@ TEST(SentLogTest, ApplicationLimitedSamplesAreMarked) {
   EXPECT_FALSE(log.OnAck(Ms(100), 1 + kMss, nullptr, 0).rate.is_app_limited);
   EXPECT_TRUE(log.OnAck(Ms(101), 1 + 2 * kMss, nullptr, 0).rate.is_app_limited);
   EXPECT_FALSE(log.app_limited());
-}
-
-TEST(PacerTest, SpacesSegmentsAtTheRate) {
-  Pacer pacer;
-  // 1000 B at 8 Mb/s: one every millisecond, from the later of now and the last departure.
-  pacer.OnSent(Ms(0), kMss, 8e6);
-  EXPECT_EQ(pacer.NextSendTime(Ms(0)), Ms(1));
-  pacer.OnSent(Ms(1), kMss, 8e6);
-  EXPECT_EQ(pacer.NextSendTime(Ms(1)), Ms(2));
-  pacer.OnSent(Ms(10), kMss, 8e6);  // After idle, pacing starts from now.
-  EXPECT_EQ(pacer.NextSendTime(Ms(10)), Ms(11));
-}
-
-TEST(PacerTest, LinuxRateIsTwiceInSlowStartAndAFifthMoreAfter) {
-  // net/ipv4/tcp_input.c tcp_update_pacing_rate(): 200 % while cwnd < ssthresh / 2, else 120 %.
-  EXPECT_DOUBLE_EQ(LinuxPacingRateBps(10 * kMss, 100 * kMss, 0, Ms(100)), 2.0 * 10 * kMss * 8 / 0.1);
-  EXPECT_DOUBLE_EQ(LinuxPacingRateBps(60 * kMss, 100 * kMss, 0, Ms(100)), 1.2 * 60 * kMss * 8 / 0.1);
-  EXPECT_DOUBLE_EQ(LinuxPacingRateBps(60 * kMss, 100 * kMss, 70 * kMss, Ms(100)), 1.2 * 70 * kMss * 8 / 0.1);
-  EXPECT_EQ(LinuxPacingRateBps(10 * kMss, 100 * kMss, 0, SimTime::Zero()), 0);
 }
 
 }  // namespace
