@@ -130,7 +130,8 @@ export const sweepRuns = (spec: ReuseSpec) => gridRunCount(reuseGridValues(spec)
 
 /**
  * Sweeps up to this many simulated data segments run in the browser's workers; larger ones go to
- * the server. Measured (docs/ARCHITECTURE.md, "The reuse view"): the default question, 421 k
- * segments, takes about 5 s in Chromium on two busy cores, so this is seconds, not minutes.
+ * the server. Measured (docs/PERFORMANCE.md, "The reuse view in the browser"): the default
+ * question, 421 k segments, takes about 5 s in Chromium on two busy cores, so this is seconds, not
+ * minutes.
  */
 export const browserSegmentBudget = 1_000_000;
