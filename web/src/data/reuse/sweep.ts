@@ -121,8 +121,7 @@ export function reuseRequest(path: Scenario, spec: ReuseSpec): { request: ReuseR
  */
 export function sweepSegments(spec: ReuseSpec, mssBytes: number): number {
   const perRun = spec.sizes.reduce<number>((n, s) => n + Math.ceil(visitBytes(spec, s) / mssBytes), 0) / spec.sizes.length;
-  const runs = spec.schemes.length * spec.sizes.length * spec.idle.length * spec.replications;
-  return Math.round(runs * (spec.competitor ? 2 : 1) * 2 * perRun);
+  return Math.round(sweepRuns(spec) * (spec.competitor ? 2 : 1) * 2 * perRun);
 }
 
 /** Runs of the sweep. */
