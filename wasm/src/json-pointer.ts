@@ -106,7 +106,7 @@ export function findInSummary(summary: unknown, pointer: string): unknown {
 /**
  * Path of member `key` under `parent` in the CLI's notation: "$.name" for identifier-like keys,
  * "$['odd key']" otherwise, with ' and \ escaped and control characters as \u00XX (as
- * sim-core/scenario/json_schema_explain.cc's JsonPathChild).
+ * sim-core/json/json_pointer.cc's JsonPathChild).
  */
 export function jsonPathChild(parent: string, key: string): string {
   if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return `${parent}.${key}`;

@@ -3,7 +3,7 @@
 // put on the canvas once per frame. The dense plots are almost all vertical and horizontal runs
 // (segments, step lines), which cost a few array writes each here, where a software-rendered
 // Canvas 2D path of a hundred thousand anti-aliased vertices costs tens of milliseconds a frame
-// (measured: docs/ARCHITECTURE.md, "Large traces"). Fills and text (few per frame) go to the 2D
+// (measured: docs/PERFORMANCE.md, "Drawing a million segments"). Fills and text (few per frame) go to the 2D
 // context after the strokes, in their order. Coordinates are CSS pixels, as with a canvas. It draws
 // on the page's canvas or, in the plot worker (plotWorker.ts), on an OffscreenCanvas.
 import type { Painter } from './painter';

@@ -31,7 +31,7 @@ interface PlotState {
 const plots = new Map<number, PlotState>();
 
 // WebGL2 only where a GPU accelerates it: a software rasteriser (SwiftShader, llvmpipe) draws the
-// dense plots slower than PixelPainter (measured: docs/ARCHITECTURE.md, "Large traces").
+// dense plots slower than PixelPainter (measured: docs/PERFORMANCE.md, "Drawing a million segments").
 let accelerated: boolean | undefined;
 function glAccelerated(): boolean {
   if (accelerated === undefined) {
@@ -116,7 +116,7 @@ let scheduled = false;
 // A task after the messages already queued: the views of a burst of steps are all read, then drawn
 // once. Drawing at the worker's own requestAnimationFrame instead added up to a frame of latency
 // and, measured zooming the million-segment graph with one core busy, a p95 frame of 32-41 ms
-// against 23-27 ms this way (docs/ARCHITECTURE.md, "Large traces").
+// against 23-27 ms this way (docs/PERFORMANCE.md, "The plot worker against the page's thread").
 const channel = new MessageChannel();
 let pending: (() => void) | null = null;
 channel.port1.onmessage = () => {

@@ -4,8 +4,8 @@
 // PixelPainter otherwise (a software WebGL, such as SwiftShader in headless Chromium, is the
 // slowest of the three). Threads: 'worker' draws in the plot worker on an OffscreenCanvas
 // (plotWorker.ts), 'main' on the page's own thread (where the browser has no OffscreenCanvas). The
-// defaults were measured on a busy 2-core machine without a GPU (docs/ARCHITECTURE.md, "Large
-// traces"); ?renderer=pixels|canvas2d|webgl2 and ?thread=main in the address override them for
+// defaults were measured on a busy 2-core machine without a GPU (docs/PERFORMANCE.md, "The
+// dashboard"); ?renderer=pixels|canvas2d|webgl2 and ?thread=main in the address override them for
 // the page load.
 import { webgl2Renderer } from './glPainter';
 import type { Painter } from './plotProtocol';

@@ -121,8 +121,7 @@ export function reuseRequest(path: Scenario, spec: ReuseSpec): { request: ReuseR
  */
 export function sweepSegments(spec: ReuseSpec, mssBytes: number): number {
   const perRun = spec.sizes.reduce<number>((n, s) => n + Math.ceil(visitBytes(spec, s) / mssBytes), 0) / spec.sizes.length;
-  const runs = spec.schemes.length * spec.sizes.length * spec.idle.length * spec.replications;
-  return Math.round(runs * (spec.competitor ? 2 : 1) * 2 * perRun);
+  return Math.round(sweepRuns(spec) * (spec.competitor ? 2 : 1) * 2 * perRun);
 }
 
 /** Runs of the sweep. */
@@ -130,7 +129,8 @@ export const sweepRuns = (spec: ReuseSpec) => gridRunCount(reuseGridValues(spec)
 
 /**
  * Sweeps up to this many simulated data segments run in the browser's workers; larger ones go to
- * the server. Measured (docs/ARCHITECTURE.md, "The reuse view"): the default question, 421 k
- * segments, takes about 5 s in Chromium on two busy cores, so this is seconds, not minutes.
+ * the server. Measured (docs/PERFORMANCE.md, "The reuse view in the browser"): the default
+ * question, 421 k segments, takes about 5 s in Chromium on two busy cores, so this is seconds, not
+ * minutes.
  */
 export const browserSegmentBudget = 1_000_000;
