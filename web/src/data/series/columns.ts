@@ -29,8 +29,13 @@ interface ColumnMeta {
 export const tcpColumns = columnInfo.tcp as unknown as Readonly<Record<string, ColumnMeta>>;
 
 type TcpTable = typeof columnInfo.tcp;
-/** The TCP series' state columns: those with a `labels` list in columns.json. */
-export type StateKey = { [K in keyof TcpTable]: TcpTable[K] extends { labels: readonly string[] } ? K : never }[keyof TcpTable];
+/**
+ * The TCP series' state columns drawn as bands: those with a `labels` list and display names in
+ * columns.json (the `endpoint` column has labels too, but it picks rows; it is not a state).
+ */
+export type StateKey = {
+  [K in keyof TcpTable]: TcpTable[K] extends { labels: readonly string[]; display: { names: readonly string[] } } ? K : never;
+}[keyof TcpTable];
 
 /** A number with an SI prefix and a unit: 1.5 MB, 9.5 Mb/s. */
 export const si = (unit: string) => (v: number) => {
