@@ -28,9 +28,9 @@ const rowKeys = new Set(['timeNs', 'flow', 'endpoint']);
  * A flow's rows of the endpoint that carried its data: both endpoints that send (a request and its
  * response) write rows of their own windows under one flow (the series' `endpoint` column); the one
  * whose peak in flight is larger is the flow's sender. Results stored before the column existed
- * keep all their rows.
+ * keep all their rows. On equal peaks (neither sent, or both alike) the initiator's rows are kept.
  */
-function senderRows(endpoint: ArrayLike<number> | undefined, inFlight: ArrayLike<number>, rows: Int32Array): Int32Array {
+export function senderRows(endpoint: ArrayLike<number> | undefined, inFlight: ArrayLike<number>, rows: Int32Array): Int32Array {
   if (!endpoint) return rows;
   const peak = [0, 0];
   for (const i of rows) peak[endpoint[i]] = Math.max(peak[endpoint[i]], inFlight[i]);
