@@ -29,8 +29,12 @@ interface ColumnMeta {
 export const tcpColumns = columnInfo.tcp as unknown as Readonly<Record<string, ColumnMeta>>;
 
 type TcpTable = typeof columnInfo.tcp;
-/** The TCP series' state columns: those with a `labels` list in columns.json. */
-export type StateKey = { [K in keyof TcpTable]: TcpTable[K] extends { labels: readonly string[] } ? K : never }[keyof TcpTable];
+/**
+ * The TCP series' state columns: those with a `labels` list in columns.json, but for `endpoint`,
+ * which names the side that wrote a row (a key of the row, as `flow` is: windows.ts's senderRows)
+ * rather than a state of the connection.
+ */
+export type StateKey = Exclude<{ [K in keyof TcpTable]: TcpTable[K] extends { labels: readonly string[] } ? K : never }[keyof TcpTable], 'endpoint'>;
 
 /** A number with an SI prefix and a unit: 1.5 MB, 9.5 Mb/s. */
 export const si = (unit: string) => (v: number) => {
