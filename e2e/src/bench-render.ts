@@ -42,7 +42,7 @@ try {
   const large = parts.has('large-runs') ? await measureLargeRuns(browser, server.url, process.env.BENCH_PROFILE) : null;
   if (large) {
     console.log(
-      `dumbbell-bulk run and ${large.reruns} re-runs: longest main-thread task ${large.firstLongestMs.toFixed(0)} ms after the run, ${large.rerunLongestMs.toFixed(0)} ms over the re-runs (target: none over 200 ms); page JS heap ${large.firstHeapMiB.toFixed(0)} MiB after the run, ${large.heapMiB.toFixed(0)} MiB after the re-runs (target: under 350 MB)`,
+      `dumbbell-bulk run and ${large.reruns} re-runs: longest main-thread task ${large.firstLongestMs.toFixed(0)} ms after the run, ${large.rerunLongestMs.toFixed(0)} ms over the re-runs (target: none over 200 ms); page heap (JS, DOM and array buffers) ${large.firstHeapMiB.toFixed(0)} MiB after the run, ${large.heapMiB.toFixed(0)} MiB after the re-runs (target: under 350 MB)`,
     );
     console.log(`  main-thread tasks over 50 ms: ${large.longTasksMs.join(', ') || 'none'}`);
   }
