@@ -3,7 +3,7 @@
 // endpoint with the larger peak in flight, so that a flow's window chart shows its data sender and
 // not the side that only acknowledges.
 import { describe, expect, it } from 'vitest';
-import { flowWindows, senderRows } from '../src/data/series';
+import { closedWindows, flowWindows, senderRows } from '../src/data/series';
 import { fakeResult } from './fixtures';
 
 const INITIATOR = 0;
@@ -64,5 +64,25 @@ describe('senderRows', () => {
     expect(Array.from(a.inFlight)).toEqual([2000, 4000]);
     // Flow 1 has only initiator rows: all kept.
     expect(Array.from(b.t)).toEqual([0.012, 0.031]);
+  });
+});
+
+describe('flowWindows’ columns', () => {
+  it('are the plotted arrays where plotted as recorded, and one array of zeros for what the run left at 0', () => {
+    const r = fakeResult();
+    const [a] = flowWindows(r);
+    expect(a.columns.cwndBytes).toBe(a.cwnd);
+    expect(a.columns.inFlightBytes).toBe(a.inFlight);
+    // fakeResult leaves CUBIC's and BBR's columns at 0 in every row: shared, and zeros.
+    expect(a.columns.wMaxBytes).toBe(a.columns.btlBwBps);
+    expect(Array.from(a.columns.wMaxBytes)).toEqual([0, 0, 0]);
+    // A column recorded with values gets its own array.
+    expect(Array.from(a.columns.rttvarNs)).toEqual([0, 5e6, 5e6]);
+    // closedWindows cuts a shared array once, and every column still ends where the flow ended.
+    const [ca] = closedWindows([a], r);
+    expect(ca.columns.cwndBytes).toBe(ca.cwnd);
+    expect(ca.columns.wMaxBytes).toBe(ca.columns.btlBwBps);
+    expect(Array.from(ca.columns.wMaxBytes)).toEqual([0, 0, 0, NaN]);
+    expect(Array.from(ca.columns.rttvarNs)).toEqual([0, 5e6, 5e6, NaN]);
   });
 });
