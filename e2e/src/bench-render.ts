@@ -8,8 +8,10 @@
 // zoom's frame rates (the graph's drawn frames and the page's). Renderers side by side in one run
 // (BENCH_RENDERERS, "painter" or "painter@thread" as in renderer.ts: "auto" is the default, the
 // plot worker; "pixels@main" PixelPainter on the page's thread, the default before the worker).
-// `npm run bench:render --workspace e2e` (after the builds of web, server and e2e). Printed,
-// never asserted.
+// `npm run bench:render --workspace e2e` (after the builds of web, server and e2e); with
+// BENCH_PARTS (a comma list of "first-plot", "large-runs", "zoom"; all by default) only those parts;
+// with BENCH_PROFILE a path, the main thread's CPU profile over the large runs goes there.
+// Printed, never asserted.
 import { launchBrowser, startServer } from './harness.js';
 import { describePhases, describeZoom, firstPlotPhases, measureLargeRuns, measureZoom, median, openLargeTrace, rendererMemory, rendererQuery, withLoad } from './measure.js';
 
@@ -18,11 +20,12 @@ const millionS = Number(process.env.BENCH_1M_DURATION_S ?? 85);
 const longS = (process.env.BENCH_LONG_DURATION_S ?? '400').split(',').map(Number);
 // The default first, then what it replaced.
 const renderers = (process.env.BENCH_RENDERERS ?? 'auto,pixels@main').split(',');
+const parts = new Set((process.env.BENCH_PARTS ?? 'first-plot,large-runs,zoom').split(','));
 
 const server = await startServer();
 const browser = await launchBrowser();
 try {
-  for (const load of [false, true]) {
+  for (const load of parts.has('first-plot') ? [false, true] : []) {
     const label = load ? 'one core busy' : 'quiet';
     await withLoad(load, async () => {
       for (const renderer of renderers) {
@@ -36,11 +39,14 @@ try {
   }
   // A large run as the preset gives it, and three re-runs: the main thread's longest task and the
   // page's heap, against the targets (no task over 200 ms, a heap under 350 MB).
-  const large = await measureLargeRuns(browser, server.url);
-  console.log(
-    `dumbbell-bulk run and ${large.reruns} re-runs: longest main-thread task ${large.firstLongestMs.toFixed(0)} ms after the run, ${large.rerunLongestMs.toFixed(0)} ms over the re-runs (target: none over 200 ms); page JS heap after the re-runs ${large.heapMiB.toFixed(0)} MiB (target: under 350 MB)`,
-  );
-  const sizes = [millionS, ...(process.env.BENCH_LONG ? longS : [])];
+  const large = parts.has('large-runs') ? await measureLargeRuns(browser, server.url, process.env.BENCH_PROFILE) : null;
+  if (large) {
+    console.log(
+      `dumbbell-bulk run and ${large.reruns} re-runs: longest main-thread task ${large.firstLongestMs.toFixed(0)} ms after the run, ${large.rerunLongestMs.toFixed(0)} ms over the re-runs (target: none over 200 ms); page heap (JS, DOM and array buffers) ${large.firstHeapMiB.toFixed(0)} MiB after the run, ${large.heapMiB.toFixed(0)} MiB after the re-runs (target: under 350 MB)`,
+    );
+    console.log(`  main-thread tasks over 50 ms: ${large.longTasksMs.join(', ') || 'none'}`);
+  }
+  const sizes = parts.has('zoom') ? [millionS, ...(process.env.BENCH_LONG ? longS : [])] : [];
   for (const durationS of sizes) {
     for (const renderer of renderers) {
       const { page, readyMs, close } = await openLargeTrace(browser, server.url, durationS, renderer);

@@ -3,7 +3,7 @@
 // page's), with and without another process keeping one core busy (a loop of native tcpsim runs,
 // as a busy machine would have).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { repoRoot } from './harness.js';
@@ -285,13 +285,30 @@ export const describeZoom = (z: ZoomFigures) =>
 
 export { median, percentile };
 
+/** What measureLargeRuns saw. */
+export interface LargeRunFigures {
+  reruns: number;
+  /** The longest main-thread task during the first run and its plots, ms. */
+  firstLongestMs: number;
+  /** The longest main-thread task during the re-runs, ms. */
+  rerunLongestMs: number;
+  /** Every main-thread task over 50 ms (the Long Tasks API's threshold), in order, ms. */
+  longTasksMs: number[];
+  /** The page's heap in use after a garbage collection (with typed arrays' backing stores): after the first run, and after the re-runs (MiB). */
+  firstHeapMiB: number;
+  heapMiB: number;
+}
+
 /**
  * dumbbell-bulk as it is (60 s, 20 flows, full trace), run and then re-run three times with the Run
  * button: the longest main-thread task (the Long Tasks API) during the first run's plots and during
- * the re-runs, and the page's JavaScript heap in use after the re-runs and a garbage collection
- * (DevTools' Runtime.getHeapUsage). The targets: no task over 200 ms, a heap under 350 MB.
+ * the re-runs, and the page's heap in use after the first run and after the re-runs, each after a
+ * garbage collection (DevTools' Runtime.getHeapUsage: JavaScript objects, the DOM's heap and the
+ * typed arrays' backing stores). The targets: no task over 200 ms, a
+ * heap under 350 MB. With `profile` a path, the main thread's CPU profile over the whole sequence
+ * is written there (a .cpuprofile that Chromium's DevTools opens).
  */
-export async function measureLargeRuns(browser: Browser, base: string): Promise<{ firstLongestMs: number; rerunLongestMs: number; heapMiB: number; reruns: number }> {
+export async function measureLargeRuns(browser: Browser, base: string, profile?: string): Promise<LargeRunFigures> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
   await context.addInitScript(() => {
     const w = window as unknown as { tcbLongTasks: number[] };
@@ -301,18 +318,37 @@ export async function measureLargeRuns(browser: Browser, base: string): Promise<
     }).observe({ type: 'longtask', buffered: true });
   });
   const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+    await cdp.send('Profiler.start');
+  }
   const upToDate = async (runs: number) =>
     page.waitForFunction(
       (n) => performance.getEntriesByName('tcb:run-end').length >= n && document.querySelector('[data-testid=run-status]')?.textContent === 'up to date' && !!document.querySelector('figure[data-plot="time-sequence"][data-frames]'),
       runs,
       { timeout: 600_000, polling: 200 },
     );
-  const longest = () => page.evaluate(() => Math.max(0, ...(window as unknown as { tcbLongTasks: number[] }).tcbLongTasks.splice(0)));
+  const longTasksMs: number[] = [];
+  const longest = async () => {
+    const tasks = await page.evaluate(() => (window as unknown as { tcbLongTasks: number[] }).tcbLongTasks.splice(0));
+    longTasksMs.push(...tasks.map((t) => Math.round(t)));
+    return Math.max(0, ...tasks);
+  };
+  // The page's heap: the JavaScript objects, the embedder's (the DOM's) and the typed arrays'
+  // backing stores, which hold a run's columns and which V8 counts outside its own heap.
+  const heapMiB = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; embedderHeapUsedSize?: number; backingStorageSize?: number };
+    return (heap.usedSize + (heap.embedderHeapUsedSize ?? 0) + (heap.backingStorageSize ?? 0)) / 2 ** 20;
+  };
   try {
     await page.goto(`${base}/?preset=dumbbell-bulk`);
     await upToDate(1);
     await page.waitForTimeout(2000);
     const firstLongestMs = await longest();
+    const firstHeapMiB = await heapMiB();
     const reruns = 3;
     for (let i = 0; i < reruns; i++) {
       await page.locator('[data-testid=run]').click();
@@ -320,10 +356,11 @@ export async function measureLargeRuns(browser: Browser, base: string): Promise<
       await page.waitForTimeout(1000);
     }
     const rerunLongestMs = await longest();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('HeapProfiler.collectGarbage');
-    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-    return { firstLongestMs, rerunLongestMs, heapMiB: heap.usedSize / 2 ** 20, reruns };
+    if (profile) {
+      const { profile: p } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+      writeFileSync(profile, JSON.stringify(p));
+    }
+    return { reruns, firstLongestMs, rerunLongestMs, longTasksMs, firstHeapMiB, heapMiB: await heapMiB() };
   } finally {
     await context.close();
   }

@@ -26,6 +26,7 @@ import {
 } from '@tcb-lab/sim';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PaperRef, PresetInfo } from './data/presets';
+import { releaseRun } from './data/release';
 
 export { getPreset, planExperiment, planGrid, runExperiment, runScenario, summarizeSamples, validateScenario };
 
@@ -135,6 +136,15 @@ export function useRunner() {
   }, []);
   const cancel = useCallback(() => controller.current?.abort(), []);
   useEffect(() => () => controller.current?.abort(), []);
+  // Once a new result is on screen, the one it replaced is released (data/release.ts): React would
+  // otherwise keep it, and the plot columns derived from it, reachable until every component that
+  // showed it renders again.
+  const shown = useRef<SimulationResult | null>(null);
+  useEffect(() => {
+    const previous = shown.current;
+    shown.current = state.result;
+    if (previous && previous !== state.result) releaseRun(previous);
+  }, [state.result]);
   return { state, run, cancel };
 }
 

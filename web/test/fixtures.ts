@@ -45,7 +45,8 @@ export function fakeResult(): SimulationResult {
       tcp: {
         timeNs: Float64Array.from([0, 10e6, 12e6, 20e6, 31e6]),
         flow: Int32Array.from([0, 0, 1, 0, 1]),
-        endpoint: Uint8Array.from([0, 0, 0, 0, 0]),
+        // Flow 0's initiator sends its data, flow 1's responder (as in the trace above).
+        endpoint: Uint8Array.from([0, 0, 1, 0, 1]),
         cwndBytes: Float64Array.from([100, 200, 50, 300, 100]),
         ssthreshBytes: Float64Array.from([-1, -1, -1, 150, -1]),
         srttNs: Float64Array.from([0, 10e6, 0, 12e6, 10e6]),

@@ -3,7 +3,7 @@ import { findInSummary, jsonPathToPointer, type Scenario } from '@tcb-lab/sim';
 import schema from '@schema/scenario.schema.json';
 import { scalarPointers, schemesOf, withScheme } from '../src/data/scenarioEdit';
 import { gridPointerOf, parseRange, parseValues, valueLabel } from '../src/data/sweepValues';
-import { firstSentence, groupPresets, paperOf, referenceOf } from '../src/data/presets';
+import { afterFirstSentence, firstSentence, groupPresets, paperOf, referenceOf } from '../src/data/presets';
 import { branchLabel, controlOf, discriminator, initialValue, labelOf, matchBranch, parseNumberInput, resolve, type SchemaNode } from '../src/data/schemaForm';
 
 const root = schema as unknown as SchemaNode;
@@ -96,6 +96,10 @@ describe('presets', () => {
   });
   it('shortens descriptions to their first sentence', () => {
     expect(firstSentence('One 100 KB Reno transfer. More text.')).toBe('One 100 KB Reno transfer.');
+  });
+  it('keeps what a description says after its first sentence, for the explorer’s “more”', () => {
+    expect(afterFirstSentence('One 100 KB Reno transfer (Fig. 3).  Why it  matters. And how.')).toBe('Why it matters. And how.');
+    expect(afterFirstSentence('One 100 KB Reno transfer.')).toBe('');
   });
 });
 

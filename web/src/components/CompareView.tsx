@@ -195,7 +195,11 @@ function CompareResults({ results, plots }: { results: { label: string; result: 
   const summaries = useMemo(() => results.map((r) => r.result.summary), [results]);
   const rows = useMemo(() => differenceTable(summaries), [summaries]);
   const derived = useMemo(
-    () => results.map((r) => ({ label: r.label, ts: timeSequence(r.result), windows: closedWindows(flowWindows(r.result), r.result), groups: groupWindows(r.result) })),
+    () =>
+      results.map((r) => {
+        const flows = flowWindows(r.result);
+        return { label: r.label, ts: timeSequence(r.result), windows: closedWindows(flows, r.result), groups: groupWindows(r.result, flows) };
+      }),
     [results],
   );
   // Every variant draws the same panels, so that the panels of one kind line up across the

@@ -83,3 +83,8 @@ export function firstSentence(text: string): string {
   }
   return t;
 }
+
+/** What a description says after its first sentence (the scenario's details), '' if nothing. */
+export function afterFirstSentence(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').slice(firstSentence(text).length).trim();
+}

@@ -41,10 +41,11 @@ export function SummaryStrip({ result }: { result: SimulationResult }) {
     </dl>
     {unfair && (
       <p className="note" data-testid="unfair-note">
-        Jain's index {formatValue(jain)} over {flows} flows: a few flows take most of the bottleneck while others starve. Long flows that start together behind a
-        drop-tail queue lock into phase: the same flows' packets arrive just after the queue frees a slot and the others' just after it fills, so the others lose
-        packets round after round (Floyd and Jacobson, “On Traffic Phase Effects in Packet-Switched Gateways”, 1992). Random
-        start times (<code>startJitterS</code>), loss on the path, or a larger queue break the lock-in.
+        Jain's index {formatValue(jain)} over {flows} flows: a few flows take most of the bottleneck while others starve. Flows with equal round-trip
+        times behind a drop-tail queue can lock into phase (Floyd and Jacobson, “On Traffic Phase Effects in Packet-Switched Gateways”, 1992): a flow
+        whose window has stopped growing (at its receive window, <code>tcp.receiveWindowBytes</code>) sends one packet per ACK, so its packets reach the
+        queue just after one of its own has left and are never dropped, while the flows still growing take every drop. Which flow gets there first can
+        depend on the seed; a receive window larger than the path's share lets every window grow and breaks the lock-in.
       </p>
     )}
     </>

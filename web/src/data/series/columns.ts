@@ -30,12 +30,11 @@ export const tcpColumns = columnInfo.tcp as unknown as Readonly<Record<string, C
 
 type TcpTable = typeof columnInfo.tcp;
 /**
- * The TCP series' state columns drawn as bands: those with a `labels` list and display names in
- * columns.json (the `endpoint` column has labels too, but it picks rows; it is not a state).
+ * The TCP series' state columns: those with a `labels` list in columns.json, but for `endpoint`,
+ * which names the side that wrote a row (a key of the row, as `flow` is: windows.ts's senderRows)
+ * rather than a state of the connection.
  */
-export type StateKey = {
-  [K in keyof TcpTable]: TcpTable[K] extends { labels: readonly string[]; display: { names: readonly string[] } } ? K : never;
-}[keyof TcpTable];
+export type StateKey = Exclude<{ [K in keyof TcpTable]: TcpTable[K] extends { labels: readonly string[] } ? K : never }[keyof TcpTable], 'endpoint'>;
 
 /** A number with an SI prefix and a unit: 1.5 MB, 9.5 Mb/s. */
 export const si = (unit: string) => (v: number) => {

@@ -24,13 +24,16 @@ export interface GroupWindow {
 /**
  * Per sharing group: the aggregate window from the group series and each member's share, stacked.
  * For one-window schemes a member's share is its bytes in flight; for schemes in which members keep
- * their own windows (TCBI, RFC 9040, SPAND) it is the member's cwnd while it is open.
+ * their own windows (TCBI, RFC 9040, SPAND) it is the member's cwnd while it is open. `windows`:
+ * the run's flowWindows, when the caller has them already.
  */
-export function groupWindows(result: Pick<SimulationResult, 'series' | 'flows' | 'groups' | 'summary'>): GroupWindow[] {
+export function groupWindows(result: Pick<SimulationResult, 'series' | 'flows' | 'groups' | 'summary'>, windows?: FlowWindow[]): GroupWindow[] {
   const g = result.series?.group;
   if (!g) return [];
   const rows = rowsByKey(g.group, result.groups.length);
-  const flows = flowWindows(result);
+  if (rows.every((r) => r.length === 0)) return [];
+  // The members' windows: flowWindows' (not closed), computed here unless the caller has them.
+  const flows = windows ?? flowWindows(result);
   const byFlow = new Map(flows.map((f) => [f.flow, f]));
   const out: GroupWindow[] = [];
   rows.forEach((r, group) => {

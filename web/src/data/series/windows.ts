@@ -28,9 +28,9 @@ const rowKeys = new Set(['timeNs', 'flow', 'endpoint']);
  * A flow's rows of the endpoint that carried its data: both endpoints that send (a request and its
  * response) write rows of their own windows under one flow (the series' `endpoint` column); the one
  * whose peak in flight is larger is the flow's sender. Results stored before the column existed
- * keep all their rows.
+ * keep all their rows. On equal peaks (neither sent, or both alike) the initiator's rows are kept.
  */
-function senderRows(endpoint: ArrayLike<number> | undefined, inFlight: ArrayLike<number>, rows: Int32Array): Int32Array {
+export function senderRows(endpoint: ArrayLike<number> | undefined, inFlight: ArrayLike<number>, rows: Int32Array): Int32Array {
   if (!endpoint) return rows;
   const peak = [0, 0];
   for (const i of rows) peak[endpoint[i]] = Math.max(peak[endpoint[i]], inFlight[i]);
@@ -48,30 +48,42 @@ export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>):
   const rows = rowsByKey(tcp.flow, result.flows.length);
   const out: FlowWindow[] = [];
   const endpoint = (tcp as { endpoint?: ArrayLike<number> }).endpoint;
+  const recorded = Object.entries(tcp as unknown as Record<string, ArrayLike<number>>).filter(([key, column]) => !rowKeys.has(key) && ArrayBuffer.isView(column));
+  // Columns the run left at 0 in every row (another flavour's state, pacing where nothing paced):
+  // each flow's copy of them is one array of zeros, shared, not one per column.
+  const zero = new Set(recorded.filter(([, column]) => allZero(column)).map(([key]) => key));
   rows.forEach((all, flow) => {
     const r = senderRows(endpoint, tcp.inFlightBytes, all);
     if (r.length === 0) return;
+    const zeros = new Float64Array(r.length);
     const ssthresh = pick(tcp.ssthreshBytes, r);
     for (let i = 0; i < ssthresh.length; i++) if (ssthresh[i] < 0) ssthresh[i] = NaN;
     const srtt = pick(tcp.srttNs, r, NS);
     for (let i = 0; i < srtt.length; i++) if (srtt[i] <= 0) srtt[i] = NaN;
+    // The columns plotted as recorded are the same arrays in `columns`.
+    const asRecorded: Record<string, Float64Array> = {
+      cwndBytes: pick(tcp.cwndBytes, r),
+      inFlightBytes: pick(tcp.inFlightBytes, r),
+      pacingBps: tcp.pacingBps && !zero.has('pacingBps') ? pick(tcp.pacingBps, r) : zeros,
+    };
     out.push({
       flow,
       name: result.flows[flow],
       t: pick(tcp.timeNs, r, NS),
-      cwnd: pick(tcp.cwndBytes, r),
+      cwnd: asRecorded.cwndBytes,
       ssthresh,
       srttS: srtt,
-      inFlight: pick(tcp.inFlightBytes, r),
-      pacingBps: tcp.pacingBps ? pick(tcp.pacingBps, r) : new Float64Array(r.length),
-      columns: Object.fromEntries(
-        Object.entries(tcp as unknown as Record<string, ArrayLike<number>>)
-          .filter(([key, column]) => !rowKeys.has(key) && ArrayBuffer.isView(column))
-          .map(([key, column]) => [key, pick(column, r)]),
-      ),
+      inFlight: asRecorded.inFlightBytes,
+      pacingBps: asRecorded.pacingBps,
+      columns: Object.fromEntries(recorded.map(([key, column]) => [key, asRecorded[key] ?? (zero.has(key) ? zeros : pick(column, r))])),
     });
   });
   return out;
+}
+
+function allZero(column: ArrayLike<number>): boolean {
+  for (let i = 0; i < column.length; i++) if (column[i] !== 0) return false;
+  return true;
 }
 
 /**
@@ -85,10 +97,16 @@ export function closedWindows(windows: FlowWindow[], result: Pick<SimulationResu
     const end = ends.get(w.flow);
     if (end == null) return w;
     const n = lowerBound(w.t, end);
+    // An array shared by several columns (flowWindows' zeros, the columns plotted as recorded) is cut once.
+    const done = new Map<Float64Array, Float64Array>();
     const cut = (column: Float64Array, last: number) => {
-      const out = new Float64Array(n + 1);
-      out.set(column.subarray(0, n));
-      out[n] = last;
+      let out = done.get(column);
+      if (!out) {
+        out = new Float64Array(n + 1);
+        out.set(column.subarray(0, n));
+        out[n] = last;
+        done.set(column, out);
+      }
       return out;
     };
     return {

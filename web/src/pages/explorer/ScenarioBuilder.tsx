@@ -6,7 +6,7 @@ import { useDeferredValue, useEffect, useRef, useState, type Dispatch } from 're
 import { useNavigate } from 'react-router-dom';
 import { SchemaForm, type FieldError } from '../../components/SchemaForm';
 import { SkipLink } from '../../components/SkipLink';
-import { firstSentence, paperOf, referenceOf, type groupPresets } from '../../data/presets';
+import { afterFirstSentence, firstSentence, paperOf, referenceOf, type groupPresets } from '../../data/presets';
 import { schemesOf, withScheme } from '../../data/scenarioEdit';
 import { initialValue } from '../../data/schemaForm';
 import { scenarioSchema, schemeNames } from '../../schema';
@@ -105,6 +105,13 @@ export function ScenarioBuilder({ state, dispatch, initial, forked, grouped, pap
               <strong>{paperOf(preset, papers).title}.</strong> {paperOf(preset, papers).finding}
             </p>
             <p>{firstSentence(preset.description)}</p>
+            {/* The rest of the description: what the scenario shows and why (e.g. dumbbell-bulk's phase effects). */}
+            {afterFirstSentence(preset.description) && (
+              <details className="preset-more" data-testid="preset-more">
+                <summary>More about this scenario</summary>
+                <p>{afterFirstSentence(preset.description)}</p>
+              </details>
+            )}
             <p className="hint">{referenceOf(preset, papers)}</p>
           </div>
         )}
