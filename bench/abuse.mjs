@@ -56,6 +56,7 @@ async function main() {
   try {
     for (const probe of probes) {
       if (emergency) break;
+      monitor.phase = probe.finding;
       const started = Date.now();
       try {
         const v = await probe.run(ctx);
@@ -64,14 +65,16 @@ async function main() {
       } catch (error) {
         rows.push({ finding: probe.finding, verdict: 'FAILED', detail: `the probe failed: ${error.message}` });
       }
+      monitor.phase = '';
       console.log(`# ${rows[rows.length - 1].verdict}: ${probe.finding}`);
     }
   } finally {
     const watched = await monitor.stop();
     await server?.stop().catch(() => {});
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    console.log('\n| finding | verdict | measured |\n|---|---|---|');
-    for (const r of rows) console.log(`| ${r.finding} | ${r.verdict} | ${r.detail.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
+    console.log('\n| finding | verdict | measured | health, slowest |\n|---|---|---|---|');
+    const slowest = (phase) => (watched.healthMaxByPhase.has(phase) ? `${watched.healthMaxByPhase.get(phase).toFixed(0)} ms` : '-');
+    for (const r of rows) console.log(`| ${r.finding} | ${r.verdict} | ${r.detail.replace(/\|/g, '\\|').replace(/\n/g, ' ')} | ${slowest(r.finding)} |`);
     const ms = watched.healthMs;
     const slowHealth = ms.filter((t) => t > 1000).length;
     console.log('');
