@@ -328,15 +328,21 @@ export const probes: Probe[] = [
       await fetch(`${ctx.url}/api/batches/${id}`, { method: 'DELETE' });
       const controllers = [new AbortController(), new AbortController(), new AbortController()];
       const downloads = await Promise.all(controllers.map((c) => fetch(`${ctx.url}/api/batches/${id}/results`, { signal: c.signal }).catch(() => undefined)));
-      for (const c of controllers) c.abort();
-      const responses = [...short, ...(await Promise.all(slow)), ...downloads.filter((r) => r !== undefined)];
-      const limited = responses.filter((r) => r.status === 429);
-      const withHeader = limited.filter((r) => /^\d+$/.test(r.headers.get('retry-after') ?? ''));
-      const kinds = await Promise.all(limited.map(async (r) => {
+      /** What refused a 429: the limit it names, or the synchronous runs' gate (which names none). */
+      const refusal = async (r: Response) => {
         const body = await bodyOf(r);
         return body.limit ? String(body.limit) : /synchronous runs/.test(String(body.error)) ? 'synchronous runs' : 'unnamed';
-      }));
-      await Promise.all(responses.filter((r) => r.status !== 429).map((r) => r.arrayBuffer().catch(() => undefined)));
+      };
+      // The refusals' bodies are read before the open downloads are cut.
+      const early = [...short, ...downloads.filter((r) => r !== undefined)].filter((r) => r.status === 429);
+      const kinds = await Promise.all(early.map(refusal));
+      for (const c of controllers) c.abort();
+      const slowDone = await Promise.all(slow);
+      const late = slowDone.filter((r) => r.status === 429);
+      kinds.push(...(await Promise.all(late.map(refusal))));
+      await Promise.all([...short, ...slowDone].filter((r) => r.status !== 429).map((r) => r.arrayBuffer().catch(() => undefined)));
+      const limited = [...early, ...late];
+      const withHeader = limited.filter((r) => /^\d+$/.test(r.headers.get('retry-after') ?? ''));
       const gate = kinds.includes('synchronous runs');
       const exports = kinds.includes('EXPORTS_PER_CLIENT');
       return {
