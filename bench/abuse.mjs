@@ -12,7 +12,7 @@
 // are printed, not part of it: machines are noisy). To keep a failure from taking a shared host,
 // run it under a limit of its own (`prlimit --as=$((8<<30)) -- npm run abuse`, or a cgroup).
 //
-// Recorded runs and their figures: docs/SECURITY.md, "The outside probe, replayed".
+// A recorded run and its figures: docs/PERFORMANCE.md, "The outside probe, replayed".
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
