@@ -15,7 +15,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { deflateRawSync } from 'node:zlib';
-import { artifacts, axeViolations, launchBrowser, repoRoot, startServer, type Server } from './harness.js';
+import { artifacts, axeViolations, launchBrowser, repoRoot, startServer, watchErrors, type Server } from './harness.js';
 import { describeZoom, firstPlotTimes, measureZoom, median, openLargeTrace, withLoad } from './measure.js';
 
 let server: Server;
@@ -37,7 +37,7 @@ async function newPage(): Promise<{ page: Page; errors: string[]; close: () => P
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  await watchErrors(page, errors);
   return { page, errors, close: () => context.close() };
 }
 
@@ -441,6 +441,48 @@ test('a title holding markup is shown as text on the experiment and batch pages'
       assert.equal(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected), undefined, path);
     }
     assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+// docs/SECURITY.md: the Content-Security-Policy's style-src is 'self' alone. An inline style (a
+// style attribute in markup, a <style> element) is refused and reported, which every test's
+// watchErrors turns into a failure; a style set through the CSSOM, as React and D3 set theirs, is
+// not restricted (CSP Level 3, "style-src").
+test('the page refuses inline styles and reports them; styles set through the CSSOM apply', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${server.url}/?preset=${PRESET}`);
+    await page.locator('figure[data-plot="time-sequence"]').waitFor({ timeout: 60_000 });
+    await settled(page);
+    assert.deepEqual(errors, [], 'the app itself breaks no rule of the policy');
+    const colours = await page.evaluate(() => {
+      const host = document.createElement('div');
+      document.body.append(host);
+      host.innerHTML = '<span style="color: rgb(1, 2, 3)">markup</span>';
+      const markup = getComputedStyle(host.firstElementChild!).color;
+      const sheet = document.createElement('style');
+      sheet.textContent = '#csp-probe { color: rgb(4, 5, 6) }';
+      document.head.append(sheet);
+      const probe = document.createElement('span');
+      probe.id = 'csp-probe';
+      host.append(probe);
+      const element = getComputedStyle(probe).color;
+      const cssom = document.createElement('span');
+      host.append(cssom);
+      cssom.style.color = 'rgb(7, 8, 9)';
+      const result = { markup, element, cssom: getComputedStyle(cssom).color };
+      host.remove();
+      sheet.remove();
+      return result;
+    });
+    assert.notEqual(colours.markup, 'rgb(1, 2, 3)', 'a style attribute in markup is refused');
+    assert.notEqual(colours.element, 'rgb(4, 5, 6)', 'a <style> element is refused');
+    assert.equal(colours.cssom, 'rgb(7, 8, 9)', 'element.style applies');
+    // The reports arrive as console messages, after the evaluation.
+    for (let i = 0; i < 50 && errors.length < 2; ++i) await page.waitForTimeout(100);
+    assert.ok(errors.length >= 2 && errors.every((e) => /style-src|Content Security Policy/.test(e)), errors.join('\n'));
   } finally {
     await close();
   }

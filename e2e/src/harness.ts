@@ -78,6 +78,23 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * Collects into `errors` what must not happen on a page: an uncaught error, and any breach of the
+ * app's Content-Security-Policy (an inline style or script it refused, docs/SECURITY.md), as the
+ * page's `securitypolicyviolation` events and Chromium's console report them.
+ */
+export async function watchErrors(page: Page, errors: string[]): Promise<void> {
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|securitypolicyviolation/.test(m.text())) errors.push(m.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`securitypolicyviolation: ${e.effectiveDirective} refused ${e.blockedURI || 'inline'} ${e.sample}`);
+    });
+  });
+}
+
 const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { artifacts, axeViolations, launchBrowser, startServer, type Server } from './harness.js';
+import { artifacts, axeViolations, launchBrowser, startServer, watchErrors, type Server } from './harness.js';
 
 let server: Server;
 let browser: Browser;
@@ -29,7 +29,7 @@ async function newPage(width = 1400, height = 1100): Promise<{ page: Page; error
   const context = await browser.newContext({ viewport: { width, height }, bypassCSP: false });
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  await watchErrors(page, errors);
   return { page, errors, close: () => context.close() };
 }
 

@@ -1,14 +1,15 @@
 // Limits that hold under pressure: batch work runs at a lower priority (workers and their
 // simulators), the API answers health checks promptly while batches keep every core busy
 // (measured and printed, not asserted: machines are noisy), and a batch that would take the stored
-// runs or the database past their budgets is refused up front, naming the limit and its size.
+// runs or the database past their budgets is refused up front, naming the limit and its size, and
+// so is a reproduction, whose runs count beside batches'.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { startTestDatabase, type TestDatabase } from './helpers/postgres.js';
 import { json, post, startServer, waitFor, type TestServer } from './helpers/server.js';
 import { preset } from './helpers/native.js';
-import { defaultSummaryBytes, runRowBytes } from '../src/repositories/storage.js';
+import { defaultSummaryBytes, reproductionRunBytes, runRowBytes } from '../src/repositories/storage.js';
 import { percentile } from './helpers/latency.js';
 import { descendants, stat } from './helpers/processes.js';
 
@@ -100,6 +101,55 @@ describe('under pressure', () => {
     assert.equal(again.status, 202, 'the same batch again stores nothing');
     assert.equal((await json(again)).id, (await json(accepted)).id);
     assert.equal(Number((await db.query('SELECT count(*) AS n FROM runs')).rows[0].n), 10, 'nothing was stored for the refused batch');
+  });
+});
+
+describe('reproductions in the storage budgets', () => {
+  // A custom experiment of `replications` runs of a small scenario: a reproduction of as many runs.
+  const experiment = (replications: number) => ({
+    schemaVersion: 1,
+    name: 'budgeted',
+    scenario: { ...preset('spand-single-30k'), durationS: 1 },
+    variants: [{ name: 'as-is' }],
+    replications,
+    metrics: [{ name: 'events', pointer: '/run/events' }],
+  });
+
+  test('a reproduction\'s runs count toward MAX_STORED_RUNS beside batches\' runs, and a reproduction past it is refused', async () => {
+    const stored = Number((await db.query('SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM reproduction_runs) AS n')).rows[0].n);
+    const server = await startServer(db.url, { WORKERS: '0', MAX_STORED_RUNS: String(stored + 5) });
+    try {
+      const accepted = await post(`${server.url}/api/reproductions`, { experiment: experiment(3) });
+      assert.equal(accepted.status, 202, await accepted.clone().text());
+      // Three of the five places taken by the reproduction: a batch of three runs does not fit.
+      const r = await post(`${server.url}/api/batches`, { scenario: preset('spand-single-30k'), grid: {}, replications: 3 });
+      const body = await json(r);
+      assert.equal(r.status, 413, JSON.stringify(body));
+      assert.deepEqual({ limit: body.limit, size: body.size, used: body.used }, { limit: 'MAX_STORED_RUNS', size: 3, used: stored + 3 });
+      // Nor does another reproduction of three.
+      const again = await post(`${server.url}/api/reproductions`, { experiment: experiment(3) });
+      const refused = await json(again);
+      assert.equal(again.status, 413, JSON.stringify(refused));
+      assert.deepEqual({ limit: refused.limit, size: refused.size, used: refused.used }, { limit: 'MAX_STORED_RUNS', size: 3, used: stored + 3 });
+      assert.match(refused.error, /^this reproduction's 3 runs/);
+      await fetch(`${server.url}/api/reproductions/${(await json(accepted)).id}`, { method: 'DELETE' });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a reproduction whose estimated size would take the database past MAX_DATABASE_BYTES is refused', async () => {
+    const server = await startServer(db.url, { WORKERS: '0', MAX_DATABASE_BYTES: '1' });
+    try {
+      const r = await post(`${server.url}/api/reproductions`, { experiment: experiment(2) });
+      const body = await json(r);
+      assert.equal(r.status, 413, JSON.stringify(body));
+      assert.equal(body.limit, 'MAX_DATABASE_BYTES');
+      assert.ok(body.size > 2 * reproductionRunBytes, `size ${body.size}`);
+      assert.match(body.error, /^this reproduction \(2 runs, about \d+ bytes\)/);
+    } finally {
+      await server.stop();
+    }
   });
 });
 

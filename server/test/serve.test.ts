@@ -10,6 +10,7 @@ import { ServeEngine, ServeProcess } from '../src/sim/serve.js';
 import { addressSpaceMb, findPrlimit, spawnSimulator } from '../src/sim/spawn.js';
 import type { RunOutcome } from '../src/sim/engine.js';
 import { preset, runNative, tcpsim, validateError } from './helpers/native.js';
+import { flood } from './helpers/scenarios.js';
 
 const serve = new ServeProcess(tcpsim);
 after(() => serve.close());
@@ -224,5 +225,29 @@ test('a simulator runs under the address-space limit that goes with its memory l
     assert.deepEqual(line.split(/\s{2,}/).slice(1, 3), [expected, expected]);
   } finally {
     child.kill('SIGKILL');
+  }
+});
+
+// What the memory account misses still meets the address-space limit: here serve's account is set
+// far above the address space (a stand-in that starts tcpsim serve so), and a flood into a queue
+// without a cap grows until an allocation fails. That is the run's memory (a run that died of its
+// limit fails and is not retried, queue/run-task.ts), not a fault of the simulator, and the
+// process, or its replacement, serves on.
+test('a run that outgrows the address space before its account is a memory outcome', { skip: !findPrlimit() && 'no prlimit' }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tcblab-unaccounted-'));
+  const wrapper = join(dir, 'tcpsim');
+  writeFileSync(wrapper, `#!/bin/sh\nexec '${tcpsim}' serve --max-memory-mb 65536 --parent-pid ${process.pid}\n`);
+  chmodSync(wrapper, 0o755);
+  // Under the address space of a 64 MiB run: 384 MiB.
+  const p = new ServeProcess(wrapper, 64, { memoryMb: 64 });
+  try {
+    const outcome = await p.run(JSON.stringify(flood(60, 100_000_000)), { trace: 'none', timeoutMs: 120_000 });
+    assert.ok(!outcome.ok && outcome.kind === 'memory', JSON.stringify(outcome));
+    assert.doesNotMatch(outcome.message, /memory limit of/, 'not the account\'s error');
+    const scenario = preset('scheme-etcp');
+    assert.deepEqual(summaryOf(await p.run(JSON.stringify(scenario), { seed: 4, trace: 'none', timeoutMs: 60_000 })), runNative(scenario, ['--seed', '4', '--trace', 'none']));
+  } finally {
+    await p.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import QueryStream from 'pg-query-stream';
 import type { Pool } from '../db/pool.js';
-import { transaction } from '../db/pool.js';
+import { integerArray, transaction } from '../db/pool.js';
 import { newId } from '../ids.js';
 import { batchRuns, readRunCounts } from './run-counts.js';
 import { metricDefinitions } from '../sim/metrics.js';
@@ -140,9 +140,12 @@ export class BatchRepository {
       // (cutIntoJobs; a point's replications, then the next point's: a sweep of many points with
       // few replications each still queues few jobs; the task claims them by each point's expected
       // run time), added in this transaction: a batch is queued entirely or not at all.
+      // (As one text, not a row per run: rows of a large batch take the event loop a while to read.)
       const runIds = (
-        await client.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('runs', 'id')) AS id FROM generate_series(1, $1::int)`, [total])
-      ).rows.map((r) => r.id);
+        await client.query<{ ids: string }>(`SELECT string_agg(nextval(pg_get_serial_sequence('runs', 'id'))::text, ',') AS ids FROM generate_series(1, $1::int)`, [total])
+      ).rows[0].ids
+        .split(',')
+        .map(Number);
       const points = plan.points.flatMap((_, point) => Array.from({ length: batch.replications }, () => point));
       const pointsOfJobs = cutIntoJobs(points, this.jobRuns);
       const jobs = await addJobs(client, cutIntoJobs(runIds, this.jobRuns).map((runs, j) => runJobSpec(id, runs, pointsOfJobs[j])));
@@ -154,7 +157,7 @@ export class BatchRepository {
         `INSERT INTO runs (id, batch_id, point_index, replication, seed, job_id)
          SELECT r.id, $1, r.point_index, r.replication, r.seed, r.job_id
          FROM unnest($2::bigint[], $3::int[], $4::int[], $5::bigint[], $6::bigint[]) AS r(id, point_index, replication, seed, job_id)`,
-        [id, runIds, points, replications, seeds, runIds.map((run) => jobOf.get(run))],
+        [id, integerArray(runIds), integerArray(points), integerArray(replications), integerArray(seeds), integerArray(runIds.map((run) => jobOf.get(run)!))],
       );
       return { kind: 'created', id, runs: total };
     });

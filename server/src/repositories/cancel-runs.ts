@@ -21,12 +21,17 @@ export async function cancelOwner(client: PoolClient, t: RunTables, id: string):
 
 /** The owner's unfinished runs become cancelled, their queued jobs go, and the workers running one are told. */
 export async function stopOpenRuns(client: PoolClient, t: RunTables, id: string): Promise<void> {
-  const stopped = await client.query<{ job_id: number | null }>(
-    `UPDATE ${t.runs} SET status = 'cancelled', finished_at = now()
-     WHERE ${t.owner} = $1 AND status IN ('pending', 'running')
-     RETURNING job_id`,
+  // Their jobs, each once (a job holds many runs: a row per run of a large batch would take the
+  // API's event loop a while to read).
+  const stopped = await client.query<{ job_id: number }>(
+    `WITH stopped AS (
+       UPDATE ${t.runs} SET status = 'cancelled', finished_at = now()
+       WHERE ${t.owner} = $1 AND status IN ('pending', 'running')
+       RETURNING job_id
+     )
+     SELECT DISTINCT job_id FROM stopped WHERE job_id IS NOT NULL`,
     [id],
   );
-  await completeJobs(client, stopped.rows.flatMap((r) => (r.job_id === null ? [] : [r.job_id])));
+  await completeJobs(client, stopped.rows.map((r) => r.job_id));
   await client.query('SELECT pg_notify($1, $2)', [cancelChannel, id]);
 }

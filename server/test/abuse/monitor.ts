@@ -29,12 +29,16 @@ export interface Watched {
   /** The service's own process tree (not its simulators) at its largest. */
   maxServiceRssBytes: number;
   healthMs: number[];
+  /** The slowest health check while each phase (`Monitor.phase`) went on, ms. */
+  healthMaxByPhase: Map<string, number>;
   /** Health checks that failed to answer (a connection error) or answered 5xx other than 503. */
   healthFailures: string[];
 }
 
 export class Monitor {
-  readonly watched: Watched = { minAvailableBytes: Infinity, maxSimulatorRssBytes: 0, maxServiceRssBytes: 0, healthMs: [], healthFailures: [] };
+  readonly watched: Watched = { minAvailableBytes: Infinity, maxSimulatorRssBytes: 0, maxServiceRssBytes: 0, healthMs: [], healthMaxByPhase: new Map(), healthFailures: [] };
+  /** What goes on now (the probe being replayed): a health check is counted to the phase it began in. */
+  phase = '';
   #stopped = false;
   #loops: Promise<void>[] = [];
 
@@ -86,13 +90,19 @@ export class Monitor {
   async #watchHealth(): Promise<void> {
     while (!this.#stopped) {
       const started = performance.now();
+      const phase = this.phase;
+      const took = () => {
+        const ms = performance.now() - started;
+        this.watched.healthMs.push(ms);
+        this.watched.healthMaxByPhase.set(phase, Math.max(ms, this.watched.healthMaxByPhase.get(phase) ?? 0));
+      };
       try {
         const r = await fetch(`${this.url}/api/health`, { signal: AbortSignal.timeout(30_000) });
         await r.arrayBuffer();
-        this.watched.healthMs.push(performance.now() - started);
+        took();
         if (r.status >= 500 && r.status !== 503) this.watched.healthFailures.push(`status ${r.status}`);
       } catch (error) {
-        this.watched.healthMs.push(performance.now() - started);
+        took();
         this.watched.healthFailures.push((error as Error).message);
       }
       await sleep(250);

@@ -8,6 +8,7 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { descendants, running, stat } from '../helpers/processes.js';
+import { flood, tiny } from '../helpers/scenarios.js';
 import { currentRss } from './monitor.js';
 
 export interface AbuseContext {
@@ -108,25 +109,6 @@ async function finished(ctx: AbuseContext, id: string, seconds: number): Promise
     return b.counts?.pending === 0 ? b : undefined;
   });
 }
-
-/** A UDP source at 100 Gb/s into a 1 Mb/s link whose queue has no limit of its own. */
-function flood(durationS: number, unlimitedQueuePackets?: number): Record<string, unknown> {
-  return {
-    schemaVersion: 1,
-    durationS,
-    ...(unlimitedQueuePackets ? { unlimitedQueuePackets } : {}),
-    topology: { kind: 'single-link', link: { bandwidthMbps: 1, delayMs: 10 } },
-    traffic: [{ type: 'onoff-udp', from: 'server', to: 'client', rateKbps: 100_000_000, meanOnS: 1000, meanOffS: 0.001 }],
-  };
-}
-
-/** One transfer of 30 kB over 1 Mb/s: a run of a few milliseconds. */
-const tiny = {
-  schemaVersion: 1,
-  durationS: 1,
-  topology: { kind: 'single-link', link: { bandwidthMbps: 1, delayMs: 10 } },
-  traffic: [{ type: 'transfers', from: 'server', to: 'client', bytes: 30_000, atS: [0] }],
-};
 
 /** A bulk transfer on a dumbbell for 3000 s: a run of a minute or so. */
 const slow = {
@@ -331,18 +313,42 @@ export const probes: Probe[] = [
     },
   },
   {
-    finding: 'A 429 without Retry-After',
+    finding: "The synchronous runs' queue answered 429 without Retry-After (and so may every other 429)",
     quick: true,
     async run(ctx) {
+      // More synchronous runs at once than their gate has places and waiting room (server/src/sim/gate.ts:
+      // at most 4 and 16): four runs of seconds (the dumbbell-bulk preset's 20 flows for 300 s, the
+      // longest a synchronous run may simulate), then 17 short ones behind them.
+      const busy = { ...(await bodyOf(await fetch(`${ctx.url}/api/presets/dumbbell-bulk`))), durationS: 300 };
+      const slow = Array.from({ length: 4 }, () => postJson(`${ctx.url}/api/runs`, { scenario: busy }));
+      await sleep(300);
+      const short = await Promise.all(Array.from({ length: 17 }, () => postJson(`${ctx.url}/api/runs`, { scenario: tiny })));
       // Three results downloads at once from one address: EXPORTS_PER_CLIENT (2) refuses the third.
       const id = await batch(ctx, { ...tiny, durationS: 0.01 }, 50_000);
       await fetch(`${ctx.url}/api/batches/${id}`, { method: 'DELETE' });
       const controllers = [new AbortController(), new AbortController(), new AbortController()];
-      const responses = await Promise.all(controllers.map((c) => fetch(`${ctx.url}/api/batches/${id}/results`, { signal: c.signal }).catch(() => undefined)));
-      const limited = responses.filter((r) => r?.status === 429);
-      const withHeader = limited.filter((r) => /^\d+$/.test(r!.headers.get('retry-after') ?? ''));
+      const downloads = await Promise.all(controllers.map((c) => fetch(`${ctx.url}/api/batches/${id}/results`, { signal: c.signal }).catch(() => undefined)));
+      /** What refused a 429: the limit it names, or the synchronous runs' gate (which names none). */
+      const refusal = async (r: Response) => {
+        const body = await bodyOf(r);
+        return body.limit ? String(body.limit) : /synchronous runs/.test(String(body.error)) ? 'synchronous runs' : 'unnamed';
+      };
+      // The refusals' bodies are read before the open downloads are cut.
+      const early = [...short, ...downloads.filter((r) => r !== undefined)].filter((r) => r.status === 429);
+      const kinds = await Promise.all(early.map(refusal));
       for (const c of controllers) c.abort();
-      return { held: limited.length > 0 && withHeader.length === limited.length, detail: `${limited.length} refused, ${withHeader.length} with Retry-After` };
+      const slowDone = await Promise.all(slow);
+      const late = slowDone.filter((r) => r.status === 429);
+      kinds.push(...(await Promise.all(late.map(refusal))));
+      await Promise.all([...short, ...slowDone].filter((r) => r.status !== 429).map((r) => r.arrayBuffer().catch(() => undefined)));
+      const limited = [...early, ...late];
+      const withHeader = limited.filter((r) => /^\d+$/.test(r.headers.get('retry-after') ?? ''));
+      const gate = kinds.includes('synchronous runs');
+      const exports = kinds.includes('EXPORTS_PER_CLIENT');
+      return {
+        held: gate && exports && withHeader.length === limited.length,
+        detail: `${limited.length} refused (${[...new Set(kinds)].join(', ')}), ${withHeader.length} with Retry-After`,
+      };
     },
   },
   {
