@@ -285,7 +285,10 @@ bool WithinTolerance(double ours, std::optional<double> min, std::optional<doubl
   auto slack = [&t](double end) { return std::max(t.relative * std::fabs(end), t.absolute); };
   if (min && ours < *min - slack(*min)) return false;
   if (max && ours > *max + slack(*max)) return false;
-  return true;
+  // An absolute tolerance (a printing precision) widens a number near zero by more than half of it:
+  // it never lets a number more than 2 times away agree.
+  const std::optional<double> factor = MagnitudeFactor(ours, min, max);
+  return !factor || (*factor >= 0.5 && *factor <= 2);
 }
 
 std::string FactorText(double factor) { return "×" + FormatSignificant(factor); }

@@ -44,8 +44,8 @@ const char* ClaimMeasureName(ClaimMeasure measure);
 
 // How close our number must be to the paper's for the magnitudes to agree: |ours - paper| <=
 // max(relative * |paper|, absolute); a range [min, max] is widened by as much at each end. relative
-// is at most 0.5 (the schema's bound), so a number that agrees is never 2 times away; absolute is
-// the paper's printing precision, for numbers it prints near zero.
+// is at most 0.5 (the schema's bound); absolute is the paper's printing precision, for numbers it
+// prints near zero. A number more than 2 times away never agrees (WithinTolerance).
 struct Tolerance {
   double relative = 0;
   double absolute = 0;

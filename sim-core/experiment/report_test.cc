@@ -481,6 +481,10 @@ TEST(ExperimentReportTest, AbsoluteTolerancesNearZero) {
   const Tolerance t{0.1, 0.005, "two decimals"};
   EXPECT_TRUE(WithinTolerance(0.004, 0.0, 0.0, t));
   EXPECT_FALSE(WithinTolerance(0.006, 0.0, 0.0, t));
+  // ... but not a number more than 2 times away: 0.009 is within 0.004 ± 0.005, yet 2.25 times it.
+  EXPECT_TRUE(WithinTolerance(0.008, 0.004, 0.004, t));
+  EXPECT_FALSE(WithinTolerance(0.009, 0.004, 0.004, t));
+  EXPECT_FALSE(WithinTolerance(0.0019, 0.004, 0.004, t));
   EXPECT_FALSE(MagnitudeFactor(0.004, 0.0, 0.0).has_value());
   EXPECT_DOUBLE_EQ(*MagnitudeFactor(4.5, 1.0, 1.0), 4.5);
   EXPECT_DOUBLE_EQ(*MagnitudeFactor(0.01, 0.06, 0.46), 0.01 / 0.06);
@@ -602,6 +606,33 @@ TEST_P(BuiltInClaimsTest, VerdictsAreWhatTheirNotesSayOnQuick) {
   }
   EXPECT_TRUE(ClaimsHold(report));
   ExpectConformsToReportSchema(report);
+}
+
+// No claim agrees with a paper number more than 2 times away from ours (or of the opposite sign):
+// a magnitude that far off is "magnitude differs" (or "differs"), and its note says the cause found
+// in our model or the paper's setup ("Found: ...", "Found in part: ...") or plainly that it was not
+// found ("Not found. ..."). Savorić et al.'s Table 2 throughputs (several times the paper's), E-TCP's
+// Fig. 5 gains (a tenth of the paper's) and every other such gap are checked here on --quick.
+TEST_P(BuiltInClaimsTest, NoClaimAgreesWithAPaperNumberMoreThanTwiceAway) {
+  const Experiment e = ParseExperimentText(*ExperimentText(GetParam()));
+  const json report = RunExperiment(e, ExperimentMode::kQuick);
+  for (size_t i = 0; i < e.claims.size(); ++i) {
+    const json& claim = report["claims"][i];
+    for (const json& r : claim["results"]) {
+      for (const json& m : r.value("magnitudes", json::array())) {
+        const bool far = m["factor"].is_number() ? m["factor"].get<double>() > 2 || m["factor"].get<double>() < 0.5
+                                                 : m.value("note", "") == "opposite sign";
+        if (!far) continue;
+        EXPECT_FALSE(m["within"].get<bool>()) << e.claims[i].text << ": " << m.dump();
+        EXPECT_NE(claim["verdict"], "agrees") << e.claims[i].text << ": " << m.dump();
+        const std::string& cause = claim["verdict"] == "differs" ? KnownDifference(e.claims[i], ExperimentMode::kQuick)
+                                                                 : KnownMagnitudeDifference(e.claims[i], ExperimentMode::kQuick);
+        const bool says = cause.starts_with("Found") || cause.starts_with("Not found");
+        EXPECT_TRUE(says) << e.claims[i].text << ": a paper number " << m.dump()
+                          << " needs a cause that says whether it was found, not \"" << cause << "\"";
+      }
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Experiments, BuiltInClaimsTest, ::testing::ValuesIn(ExperimentNames()),
