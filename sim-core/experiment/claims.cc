@@ -79,12 +79,14 @@ double Ratio(const SampleSummary& a, const SampleSummary& b) {
   return a.mean == 0 ? 1.0 : (a.mean > 0 ? kInfinity : -kInfinity);
 }
 
-// The ratio in the claim's measure, and the measure's value for "no change".
-double Measured(ClaimMeasure measure, double ratio) {
+// The comparison of a and b in the claim's measure (`ratio` is Ratio(a, b)), and the measure's
+// value for "no change".
+double Measured(ClaimMeasure measure, double ratio, const SampleSummary& a, const SampleSummary& b) {
   switch (measure) {
     case ClaimMeasure::kRatio: return ratio;
     case ClaimMeasure::kReduction: return 1 - ratio;
     case ClaimMeasure::kIncrease: return ratio - 1;
+    case ClaimMeasure::kSaving: return b.mean - a.mean;
   }
   return ratio;
 }
@@ -168,7 +170,7 @@ json CheckRatio(const Claim& claim, const SampleSummary& a, const SampleSummary&
     out["outcome"] = agrees ? "agrees" : "differs";
     return out;
   }
-  const double measured = Measured(claim.measure, ratio);
+  const double measured = Measured(claim.measure, ratio, a, b);
   if (claim.measure != ClaimMeasure::kRatio) out["measured"] = FiniteOrText(measured);
   json comparison{{"source", "claim"}};
   comparison.update(Comparison(measured, claim.paper->min, claim.paper->max, claim.tolerance));

@@ -148,6 +148,7 @@ std::string MagnitudeText(const json& report, const json& m, const json& checked
 const char* MeasureWords(const std::string& measure) {
   if (measure == "reduction") return "1 - mean(a) / mean(b)";
   if (measure == "increase") return "mean(a) / mean(b) - 1";
+  if (measure == "saving") return "mean(b) - mean(a)";
   return "mean(a) / mean(b)";
 }
 
@@ -384,6 +385,11 @@ RunRecord RecordRun(const Experiment& experiment, const nlohmann::json& summary)
     const json* value = FindInSummary(summary, m.pointer);
     std::optional<double> number;
     if (value != nullptr && value->is_number()) number = value->get<double>();
+    if (number && !m.per.empty()) {
+      const json* per = FindInSummary(summary, m.per);
+      const bool divisor = per != nullptr && per->is_number() && per->get<double>() != 0;
+      number = divisor ? std::optional<double>(*number / per->get<double>()) : std::nullopt;
+    }
     record.metrics.push_back(number);
   }
   if (summary.contains("resultHash")) record.result_hash = summary["resultHash"].get<std::string>();
@@ -454,7 +460,9 @@ nlohmann::json BuildReport(const Experiment& e, const ExperimentPlan& plan,
   report["points"] = std::move(point_list);
   json metric_list = json::array();
   for (const ExperimentMetric& m : e.metrics) {
-    metric_list.push_back({{"name", m.name}, {"label", m.label}, {"unit", m.unit}, {"pointer", m.pointer}});
+    json metric{{"name", m.name}, {"label", m.label}, {"unit", m.unit}, {"pointer", m.pointer}};
+    if (!m.per.empty()) metric["per"] = m.per;
+    metric_list.push_back(std::move(metric));
   }
   report["metrics"] = std::move(metric_list);
   if (e.paper_tolerance) {

@@ -434,6 +434,51 @@ TEST(ExperimentReportTest, RangesOfReductions) {
   EXPECT_EQ(off["claims"][0]["verdictText"], "direction agrees, magnitude ×0.83, opposite sign at 1 point");
 }
 
+// "a completes 2.8-3.4 RTTs sooner than b" (Yanev et al. 2025, cited by RFC 9959 §1.4): a saving,
+// mean(b) - mean(a) in the metric's unit, against the paper's range.
+TEST(ExperimentReportTest, SavingsAreDifferencesOfMeans) {
+  // Ours: b - a = 1 at x = 1, 2.
+  json claim = PaperRatio({{"min", 0.9}, {"max", 1.2}, {"source", "§5"}}, {{"measure", "saving"}});
+  const json report = Report(json::array({claim}));
+  EXPECT_EQ(report["claims"][0]["measure"], "saving");
+  EXPECT_NEAR(report["claims"][0]["results"][0]["measured"].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(report["claims"][0]["results"][0]["ratio"].get<double>(), 0.5, 1e-12);
+  EXPECT_EQ(report["claims"][0]["verdict"], "agrees");
+  claim["paper"] = {{"min", 2.8}, {"max", 3.4}, {"source", "§5"}};
+  const json far = Report(json::array({claim}));
+  EXPECT_EQ(far["claims"][0]["verdict"], "magnitude differs");
+  EXPECT_EQ(far["claims"][0]["verdictText"], "direction agrees, magnitude ×0.36");  // 1 / 2.8.
+  // b saves against a: the wrong way.
+  claim = Compare("ratio", "b", "a", {{"paper", {{"min", 0.9}, {"source", "§5"}}}, {"measure", "saving"}});
+  EXPECT_EQ(Verdict(claim), "differs");
+  EXPECT_NE(FormatReport(report).find("mean(b) - mean(a) against the paper's 0.9–1.2"), std::string::npos);
+}
+
+// A metric divided by another number of the same run: a completion time in RTTs.
+TEST(ExperimentReportTest, AMetricPerAnotherNumberOfTheSameRun) {
+  json doc = SyntheticExperiment(json::array());
+  doc["metrics"][1]["per"] = "/flows/0/initial/srttS";
+  const Experiment e = ParseExperiment(doc);
+  const json summary = {{"run", {{"timeouts", 2}, {"meanCompletionTimeS", 1.5}}},
+                        {"flows", json::array({{{"initial", {{"srttS", 0.5}}}}})}};
+  const RunRecord r = RecordRun(e, summary);
+  EXPECT_EQ(r.metrics[0], 2.0);
+  EXPECT_EQ(r.metrics[1], 3.0);
+  json no_rtt = summary;
+  no_rtt["flows"][0]["initial"]["srttS"] = 0;
+  EXPECT_FALSE(RecordRun(e, no_rtt).metrics[1].has_value());
+  no_rtt["flows"][0]["initial"]["srttS"] = nullptr;
+  EXPECT_FALSE(RecordRun(e, no_rtt).metrics[1].has_value());
+  EXPECT_EQ(ReportOf(doc)["metrics"][1]["per"], "/flows/0/initial/srttS");
+  doc["metrics"][1]["per"] = "/run/nothing";
+  try {
+    ParseExperiment(doc);
+    FAIL() << "a per pointer to nothing";
+  } catch (const ScenarioError& error) {
+    EXPECT_EQ(error.path(), "$.metrics[1].per");
+  }
+}
+
 // Without a paper number of its own, a claim compares the paper values of the cells it reads.
 TEST(ExperimentReportTest, OrderAndSignificanceClaimsCompareTheirCellsPaperValues) {
   // b's cell at x = 2 has the paper's 2.1 (ours 2).
