@@ -414,10 +414,14 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
   }
 
   // The magnitudes over every point checked: how many paper numbers, how many within their
-  // tolerance, the factor farthest from 1 among the others, and at how many points all were within.
+  // tolerance, the factor farthest from 1 among the others, at how many points all were within, and
+  // the farthest comparison (one outside its tolerance if any is; no factor counts as farthest).
   size_t compared = 0, within = 0, points_compared = 0, points_within = 0;
   int opposite = 0;
   std::optional<double> worst;
+  const json* farthest = nullptr;
+  const json* farthest_at = nullptr;
+  double farthest_distance = -1;
   for (const json& r : results) {
     if (!r.contains("magnitudes")) continue;
     ++points_compared;
@@ -425,6 +429,17 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
     for (const json& m : r["magnitudes"]) all_within = all_within && m["within"].get<bool>();
     points_within += all_within;
     for (const json& m : r["magnitudes"]) {
+      const bool outside = !m["within"].get<bool>();
+      const double distance = m["factor"].is_number() && m["factor"].get<double>() > 0
+                                  ? std::fabs(std::log(m["factor"].get<double>()))
+                                  : kInfinity;
+      const bool farthest_outside = farthest != nullptr && !(*farthest)["within"].get<bool>();
+      if (farthest == nullptr || (outside && !farthest_outside) ||
+          (outside == farthest_outside && distance > farthest_distance)) {
+        farthest = &m;
+        farthest_at = &r["point"];
+        farthest_distance = distance;
+      }
       ++compared;
       if (m["within"].get<bool>()) {
         ++within;
@@ -469,6 +484,7 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
                  {"agree", magnitudes_agree},
                  {"worstFactor", worst ? json(*worst) : json(nullptr)}};
     if (opposite > 0) magnitude["oppositeSign"] = opposite;
+    magnitude["farthest"] = {{"at", *farthest_at}, {"comparison", *farthest}};
   }
   out["verdict"] = verdict;
   out["mark"] = VerdictOf(verdict).mark;

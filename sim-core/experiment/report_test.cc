@@ -411,6 +411,12 @@ TEST(ExperimentReportTest, RangesOfReductions) {
   const json far = Report(json::array({claim}));
   EXPECT_EQ(far["claims"][0]["verdict"], "magnitude differs");
   EXPECT_EQ(far["claims"][0]["verdictText"], "direction agrees, magnitude ×1.7");  // 0.5 / 0.3.
+  // The claim sums up with its farthest comparison: the paper's number, ours and the ratio.
+  const json& farthest = far["claims"][0]["magnitude"]["farthest"];
+  EXPECT_EQ(farthest["at"], json({{"x", 1}}));
+  EXPECT_EQ(farthest["comparison"]["paper"], json({{"min", 0.06}, {"max", 0.3}}));
+  EXPECT_NEAR(farthest["comparison"]["ours"].get<double>(), 0.5, 1e-12);
+  EXPECT_NEAR(farthest["comparison"]["factor"].get<double>(), 0.5 / 0.3, 1e-12);
   // A bound: "more than 60 % faster".
   EXPECT_EQ(Verdict(PaperRatio({{"min", 0.6}, {"source", "§6"}}, {{"measure", "reduction"}})), "magnitude differs");
   EXPECT_EQ(Verdict(PaperRatio({{"min", 0.45}, {"source", "§6"}}, {{"measure", "reduction"}})), "agrees");
@@ -428,6 +434,8 @@ TEST(ExperimentReportTest, RangesOfReductions) {
   EXPECT_EQ(mixed["claims"][0]["verdict"], "agrees");
   EXPECT_EQ(mixed["claims"][0]["magnitude"]["within"], 2);
   EXPECT_EQ(mixed["claims"][0]["results"][2]["magnitudes"][0]["note"], "opposite sign");
+  // Farthest: the one outside the tolerance, without a factor.
+  EXPECT_EQ(mixed["claims"][0]["magnitude"]["farthest"]["at"], json({{"x", 3}}));
   most["paper"]["min"] = 0.6;  // 0.5 is outside 0.6 - 10 % at x = 1 and 2 as well.
   const json off = Report(json::array({most}));
   EXPECT_EQ(off["claims"][0]["verdict"], "magnitude differs");
