@@ -673,7 +673,8 @@ std::string FormatClaimsOverview(const std::vector<nlohmann::json>& reports) {
     }
     counts.push_back(std::move(line));
     for (const json& claim : report["claims"]) {
-      if (!claim.contains("magnitude")) continue;
+      // Reports saved before claims named their farthest comparison are left out.
+      if (!claim.contains("magnitude") || !claim["magnitude"].contains("farthest")) continue;
       const json& farthest = claim["magnitude"]["farthest"];
       const json& m = farthest["comparison"];
       std::string where;
