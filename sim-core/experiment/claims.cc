@@ -79,12 +79,14 @@ double Ratio(const SampleSummary& a, const SampleSummary& b) {
   return a.mean == 0 ? 1.0 : (a.mean > 0 ? kInfinity : -kInfinity);
 }
 
-// The ratio in the claim's measure, and the measure's value for "no change".
-double Measured(ClaimMeasure measure, double ratio) {
+// The comparison of a and b in the claim's measure (`ratio` is Ratio(a, b)), and the measure's
+// value for "no change".
+double Measured(ClaimMeasure measure, double ratio, const SampleSummary& a, const SampleSummary& b) {
   switch (measure) {
     case ClaimMeasure::kRatio: return ratio;
     case ClaimMeasure::kReduction: return 1 - ratio;
     case ClaimMeasure::kIncrease: return ratio - 1;
+    case ClaimMeasure::kSaving: return b.mean - a.mean;
   }
   return ratio;
 }
@@ -168,7 +170,7 @@ json CheckRatio(const Claim& claim, const SampleSummary& a, const SampleSummary&
     out["outcome"] = agrees ? "agrees" : "differs";
     return out;
   }
-  const double measured = Measured(claim.measure, ratio);
+  const double measured = Measured(claim.measure, ratio, a, b);
   if (claim.measure != ClaimMeasure::kRatio) out["measured"] = FiniteOrText(measured);
   json comparison{{"source", "claim"}};
   comparison.update(Comparison(measured, claim.paper->min, claim.paper->max, claim.tolerance));
@@ -285,7 +287,10 @@ bool WithinTolerance(double ours, std::optional<double> min, std::optional<doubl
   auto slack = [&t](double end) { return std::max(t.relative * std::fabs(end), t.absolute); };
   if (min && ours < *min - slack(*min)) return false;
   if (max && ours > *max + slack(*max)) return false;
-  return true;
+  // An absolute tolerance (a printing precision) widens a number near zero by more than half of it:
+  // it never lets a number more than 2 times away agree.
+  const std::optional<double> factor = MagnitudeFactor(ours, min, max);
+  return !factor || (*factor >= 0.5 && *factor <= 2);
 }
 
 std::string FactorText(double factor) { return "×" + FormatSignificant(factor); }
@@ -409,10 +414,14 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
   }
 
   // The magnitudes over every point checked: how many paper numbers, how many within their
-  // tolerance, the factor farthest from 1 among the others, and at how many points all were within.
+  // tolerance, the factor farthest from 1 among the others, at how many points all were within, and
+  // the farthest comparison (one outside its tolerance if any is; no factor counts as farthest).
   size_t compared = 0, within = 0, points_compared = 0, points_within = 0;
   int opposite = 0;
   std::optional<double> worst;
+  const json* farthest = nullptr;
+  const json* farthest_at = nullptr;
+  double farthest_distance = -1;
   for (const json& r : results) {
     if (!r.contains("magnitudes")) continue;
     ++points_compared;
@@ -420,6 +429,17 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
     for (const json& m : r["magnitudes"]) all_within = all_within && m["within"].get<bool>();
     points_within += all_within;
     for (const json& m : r["magnitudes"]) {
+      const bool outside = !m["within"].get<bool>();
+      const double distance = m["factor"].is_number() && m["factor"].get<double>() > 0
+                                  ? std::fabs(std::log(m["factor"].get<double>()))
+                                  : kInfinity;
+      const bool farthest_outside = farthest != nullptr && !(*farthest)["within"].get<bool>();
+      if (farthest == nullptr || (outside && !farthest_outside) ||
+          (outside == farthest_outside && distance > farthest_distance)) {
+        farthest = &m;
+        farthest_at = &r["point"];
+        farthest_distance = distance;
+      }
       ++compared;
       if (m["within"].get<bool>()) {
         ++within;
@@ -464,6 +484,7 @@ nlohmann::json EvaluateClaim(const Experiment& e, const ExperimentPlan& plan, co
                  {"agree", magnitudes_agree},
                  {"worstFactor", worst ? json(*worst) : json(nullptr)}};
     if (opposite > 0) magnitude["oppositeSign"] = opposite;
+    magnitude["farthest"] = {{"at", *farthest_at}, {"comparison", *farthest}};
   }
   out["verdict"] = verdict;
   out["mark"] = VerdictOf(verdict).mark;

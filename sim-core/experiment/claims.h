@@ -49,7 +49,8 @@ const VerdictInfo& VerdictOf(const std::string& verdict);
 // allowed): ours / paper for a value, ours over the nearer end of a range when outside it, 1 inside.
 // nullopt when no factor says it: ours and the paper's number have opposite signs, or the paper's is 0.
 std::optional<double> MagnitudeFactor(double ours, std::optional<double> min, std::optional<double> max);
-// Whether ours is within the tolerance of the paper's number (a range is widened at each end).
+// Whether ours is within the tolerance of the paper's number (a range is widened at each end), and
+// not more than 2 times away from it (which an absolute tolerance near zero would allow).
 bool WithinTolerance(double ours, std::optional<double> min, std::optional<double> max, const Tolerance& tolerance);
 
 // "×4.5", "×0.067": a factor as verdicts print it (two significant digits).

@@ -286,6 +286,10 @@ void ParseMetrics(const json& d, const Scenario& scenario, Experiment& e, NameIn
     if (auto problem = CheckSummaryPointer(metric.pointer, scenario)) {
       throw ScenarioError(Child(path, "pointer"), *problem);
     }
+    if (m.contains("per")) {
+      metric.per = m["per"].get<std::string>();
+      if (auto problem = CheckSummaryPointer(metric.per, scenario)) throw ScenarioError(Child(path, "per"), *problem);
+    }
     e.metrics.push_back(std::move(metric));
   }
 }
@@ -383,6 +387,7 @@ void ParseClaims(const json& d, Experiment& e, const NameIndex& variants, const 
       const std::string m = c["measure"].get<std::string>();
       claim.measure = m == "reduction" ? ClaimMeasure::kReduction
                       : m == "increase" ? ClaimMeasure::kIncrease
+                      : m == "saving"   ? ClaimMeasure::kSaving
                                         : ClaimMeasure::kRatio;
       if (claim.measure != ClaimMeasure::kRatio && !claim.paper) {
         throw ScenarioError(Child(path, "measure"), "a measure is what the paper's number is in: it needs paper");
@@ -567,6 +572,7 @@ const char* ClaimMeasureName(ClaimMeasure measure) {
     case ClaimMeasure::kRatio: return "ratio";
     case ClaimMeasure::kReduction: return "reduction";
     case ClaimMeasure::kIncrease: return "increase";
+    case ClaimMeasure::kSaving: return "saving";
   }
   return "ratio";
 }

@@ -38,14 +38,15 @@ enum class AgreementKind : uint8_t { kOrder, kRatio, kMagnitude, kSignificance }
 const char* AgreementKindName(AgreementKind kind);
 
 // The quantity a ratio claim compares with the paper's: mean(a)/mean(b), the reduction
-// 1 - mean(a)/mean(b) ("a is 17 % faster than b") or the increase mean(a)/mean(b) - 1.
-enum class ClaimMeasure : uint8_t { kRatio, kReduction, kIncrease };
+// 1 - mean(a)/mean(b) ("a is 17 % faster than b"), the increase mean(a)/mean(b) - 1, or the saving
+// mean(b) - mean(a) in the metric's unit ("a completes 3 RTTs sooner", of a metric in RTTs).
+enum class ClaimMeasure : uint8_t { kRatio, kReduction, kIncrease, kSaving };
 const char* ClaimMeasureName(ClaimMeasure measure);
 
 // How close our number must be to the paper's for the magnitudes to agree: |ours - paper| <=
 // max(relative * |paper|, absolute); a range [min, max] is widened by as much at each end. relative
-// is at most 0.5 (the schema's bound), so a number that agrees is never 2 times away; absolute is
-// the paper's printing precision, for numbers it prints near zero.
+// is at most 0.5 (the schema's bound); absolute is the paper's printing precision, for numbers it
+// prints near zero. A number more than 2 times away never agrees (WithinTolerance).
 struct Tolerance {
   double relative = 0;
   double absolute = 0;
@@ -116,6 +117,7 @@ struct ExperimentMetric {
   std::string label;
   std::string unit;
   std::string pointer;  // Into a run summary; see FindInSummary.
+  std::string per;      // If set, a pointer into the same summary that each run's value is divided by.
   std::optional<Tolerance> paper_tolerance;  // For the paper's values of this metric.
 };
 

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <stdexcept>
 
 #include "experiment/claims.h"
@@ -148,6 +147,7 @@ std::string MagnitudeText(const json& report, const json& m, const json& checked
 const char* MeasureWords(const std::string& measure) {
   if (measure == "reduction") return "1 - mean(a) / mean(b)";
   if (measure == "increase") return "mean(a) / mean(b) - 1";
+  if (measure == "saving") return "mean(b) - mean(a)";
   return "mean(a) / mean(b)";
 }
 
@@ -347,30 +347,6 @@ std::vector<std::pair<const json*, const json*>> ClaimMagnitudes(const json& cla
   return outside;
 }
 
-// The farthest comparison of a claim (outside the tolerance if any is), for the overview.
-const json* WorstMagnitude(const json& claim, const json** result) {
-  const json* worst = nullptr;
-  double worst_distance = -1;
-  bool worst_outside = false;
-  for (const json& r : claim["results"]) {
-    if (!r.contains("magnitudes")) continue;
-    for (const json& m : r["magnitudes"]) {
-      const bool outside = !m["within"].get<bool>();
-      const double distance =
-          m["factor"].is_number() && m["factor"].get<double>() > 0 ? std::fabs(std::log(m["factor"].get<double>()))
-                                                                    : std::numeric_limits<double>::infinity();
-      if (worst == nullptr || (outside && !worst_outside) ||
-          (outside == worst_outside && distance > worst_distance)) {
-        worst = &m;
-        *result = &r;
-        worst_distance = distance;
-        worst_outside = outside;
-      }
-    }
-  }
-  return worst;
-}
-
 }  // namespace
 
 const nlohmann::json& ReportSchemaDocument() {
@@ -384,6 +360,11 @@ RunRecord RecordRun(const Experiment& experiment, const nlohmann::json& summary)
     const json* value = FindInSummary(summary, m.pointer);
     std::optional<double> number;
     if (value != nullptr && value->is_number()) number = value->get<double>();
+    if (number && !m.per.empty()) {
+      const json* per = FindInSummary(summary, m.per);
+      const bool divisor = per != nullptr && per->is_number() && per->get<double>() != 0;
+      number = divisor ? std::optional<double>(*number / per->get<double>()) : std::nullopt;
+    }
     record.metrics.push_back(number);
   }
   if (summary.contains("resultHash")) record.result_hash = summary["resultHash"].get<std::string>();
@@ -454,7 +435,9 @@ nlohmann::json BuildReport(const Experiment& e, const ExperimentPlan& plan,
   report["points"] = std::move(point_list);
   json metric_list = json::array();
   for (const ExperimentMetric& m : e.metrics) {
-    metric_list.push_back({{"name", m.name}, {"label", m.label}, {"unit", m.unit}, {"pointer", m.pointer}});
+    json metric{{"name", m.name}, {"label", m.label}, {"unit", m.unit}, {"pointer", m.pointer}};
+    if (!m.per.empty()) metric["per"] = m.per;
+    metric_list.push_back(std::move(metric));
   }
   report["metrics"] = std::move(metric_list);
   if (e.paper_tolerance) {
@@ -690,22 +673,20 @@ std::string FormatClaimsOverview(const std::vector<nlohmann::json>& reports) {
     }
     counts.push_back(std::move(line));
     for (const json& claim : report["claims"]) {
-      if (!claim.contains("magnitude")) continue;
-      const json* result = nullptr;
-      const json* m = WorstMagnitude(claim, &result);
+      // Reports saved before claims named their farthest comparison are left out.
+      if (!claim.contains("magnitude") || !claim["magnitude"].contains("farthest")) continue;
+      const json& farthest = claim["magnitude"]["farthest"];
+      const json& m = farthest["comparison"];
       std::string where;
-      if (m != nullptr && (*m)["source"] == "cell") where = VariantLabel(report, (*m)["variant"]);
-      if (result != nullptr && PointText(report, (*result)["point"]) != "all") {
-        where += (where.empty() ? "" : ", ") + PointText(report, (*result)["point"]);
-      }
+      if (m["source"] == "cell") where = VariantLabel(report, m["variant"]);
+      if (PointText(report, farthest["at"]) != "all") where += (where.empty() ? "" : ", ") + PointText(report, farthest["at"]);
       const int64_t total = claim["magnitude"]["compared"].get<int64_t>();
-      std::string ratio = m == nullptr ? "–" : (*m)["factor"].is_number() ? FactorText((*m)["factor"].get<double>())
-                                                                          : (*m).value("note", "–");
+      std::string ratio = m["factor"].is_number() ? FactorText(m["factor"].get<double>()) : m.value("note", "–");
       if (total > 1) {
         ratio += " (" + std::to_string(claim["magnitude"]["within"].get<int64_t>()) + " of " + std::to_string(total) +
-                 " within " + ToleranceText((*m)["tolerance"]) + ")";
-      } else if (m != nullptr) {
-        ratio += std::string((*m)["within"].get<bool>() ? ", within " : ", outside ") + ToleranceText((*m)["tolerance"]);
+                 " within " + ToleranceText(m["tolerance"]) + ")";
+      } else {
+        ratio += std::string(m["within"].get<bool>() ? ", within " : ", outside ") + ToleranceText(m["tolerance"]);
       }
       const std::string verdict = claim["verdict"].get<std::string>();
       std::string cause;
@@ -715,8 +696,8 @@ std::string FormatClaimsOverview(const std::vector<nlohmann::json>& reports) {
       }
       if (verdict != "agrees" && verdict != "not checked" && !claim["explained"].get<bool>()) cause = "none given";
       rows.push_back({name, claim["text"].get<std::string>(), claim["kind"].get<std::string>(),
-                      m == nullptr ? "–" : PaperNumberText((*m)["paper"]) + (where.empty() ? "" : " (" + where + ")"),
-                      m == nullptr ? "–" : Number((*m)["ours"]), ratio, ClaimHeadline(claim), cause});
+                      PaperNumberText(m["paper"]) + (where.empty() ? "" : " (" + where + ")"), Number(m["ours"]), ratio,
+                      ClaimHeadline(claim), cause});
     }
   }
   return MdTable(counts) + "\n" + MdTable(rows);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSimulator } from '@tcb-lab/sim';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { SweepChart } from '../src/charts/SweepChart';
 import { estimateText, ReproductionReport } from '../src/components/ReproductionReport';
 import { cellAt, claimViews, docSection, figureHasPaper, headingAnchor, reportFigures, sweepAxis, verdictCounts, type BarFigure, type ClaimFigure, type SweepFigure, type TableFigure } from '../src/data/reproduction';
 import { formatValue } from '../src/data/summary';
@@ -117,6 +118,66 @@ describe('reports as figures', () => {
       expect(e.mean).toBe(claim.results[i].measured);
     });
     expect(claim.verdict).toBe('magnitude differs');
+  });
+});
+
+describe('the paper’s numbers on every figure', () => {
+  // Every built-in experiment at the quick size: each paper number of a cell is on its metric's
+  // figure, and each claim's own paper number on a figure of the claim, so that no chart whose
+  // paper gives numbers is left without its ◇ marks.
+  it('every paper number of every experiment is on a figure', { timeout: 600_000 }, async () => {
+    for (const name of await sim.listExperiments()) {
+      const { report } = await sim.runExperiment(name, { quick: true });
+      const figures = reportFigures(report);
+      const cellsWithPaper = report.cells.filter((c) => c.paper !== undefined);
+      for (const cell of cellsWithPaper) {
+        const metric = report.metrics.findIndex((m) => m.name === cell.metric);
+        const variant = report.variants.findIndex((v) => v.name === cell.variant);
+        const point = report.points.findIndex((p) => report.axes.every((a) => p.point[a.name] === cell.point[a.name]));
+        const shown = figures.some((f) => {
+          if (f.kind === 'table') return f.rows.some((r) => r.metric === metric && r.values[variant]?.paper === cell.paper);
+          if (f.kind === 'bars') return f.metric === metric && f.series[variant]?.values[point]?.paper === cell.paper;
+          if (f.kind === 'sweep') return f.metric === metric && f.lines.some((l) => l.points.some((p) => p.paper === cell.paper));
+          return false;
+        });
+        expect(shown, `${name}: ${cell.variant} ${cell.metric} ${JSON.stringify(cell.point)}`).toBe(true);
+      }
+      report.claims.forEach((c, k) => {
+        if (!c.paper || c.results.length === 0) return;
+        const figure = figures.find((f): f is ClaimFigure => f.kind === 'claim' && f.claim === k);
+        expect(figure, `${name}: ${c.text}`).toBeDefined();
+        expect(figure!.values.every((e) => e.paper !== null)).toBe(true);
+      });
+      expect(figures.some(figureHasPaper)).toBe(cellsWithPaper.length > 0 || report.claims.some((c) => c.paper && c.results.length > 0));
+    }
+  });
+
+  it('a sweep chart draws a paper range as a ◇ at each end joined by a dashed line, and a value as one ◇', () => {
+    const html = renderToStaticMarkup(
+      createElement(SweepChart, {
+        title: 'Gain',
+        xLabel: 'connections',
+        yLabel: 'reduction',
+        lines: [{ name: 'TCP/SPAND', points: [{ x: 1, mean: 0.4, ci: null, paper: { min: 0.35, max: 0.65 } }, { x: 2, mean: 0.5, ci: null, paper: 0.5 }, { x: 3, mean: 0.6, ci: null }] }],
+      }),
+    );
+    expect(html.match(/<title>TCP\/SPAND, connections 1: paper 0.35–0.65<\/title>/g)?.length).toBe(2);
+    expect(html.match(/<title>TCP\/SPAND, connections 2: paper 0.5<\/title>/g)?.length).toBe(1);
+    expect(html).toContain('stroke-dasharray="3 2"');
+    expect(html).toContain('the paper’s number');
+  });
+
+  it('RFC 9959 and [CR25]: the RTTs saved as a claim figure, the paper’s range beside ours at each path and size', slow, async () => {
+    const { report } = await sim.runExperiment('careful-resume-rfc9959', { quick: true });
+    const k = report.claims.findIndex((c) => c.measure === 'saving');
+    const figure = reportFigures(report).find((f): f is ClaimFigure => f.kind === 'claim' && f.claim === k)!;
+    expect(figure.yLabel).toBe('completion time of the measured transfer, in RTTs, saving: standard congestion control − Careful Resume');
+    expect(figure.categories.length).toBe(4);
+    figure.values.forEach((e, i) => {
+      expect(e.paper).toEqual({ min: 2.8, max: 3.4 });
+      expect(e.mean).toBe(report.claims[k].results[i].measured);
+    });
+    expect(report.claims[k].verdict).toBe('magnitude differs');
   });
 });
 

@@ -2,15 +2,16 @@
 // all SVG: React renders every element, d3 gives the scales and ticks. A line named after a scheme
 // has the scheme's colour (data/palette.ts). A line identical to an earlier one says so in the
 // legend and is drawn dashed, so that neither hides the other. Where a paper printed a number, it
-// is drawn beside ours as a hollow diamond. With no values at all, it says so.
+// is drawn beside ours as a hollow diamond (a range as a diamond at each end joined by a dashed
+// line). With no values at all, it says so.
 import { scaleLinear, scalePoint } from 'd3-scale';
 import { toCsv } from '../data/csv';
 import { colorOf, schemeColor } from '../data/palette';
-import { axisFormat, hasPaper, margin, PaperMark, paperEntry, StaticFigure, YGrid, YLabel } from './staticChart';
+import { axisFormat, hasPaper, margin, paperEnds, PaperMarks, paperEntry, type PaperValue, StaticFigure, YGrid, YLabel } from './staticChart';
 
 export interface SweepLine {
   name: string;
-  points: { x: number | string; mean: number | null; ci: [number, number] | null; paper?: number | null }[];
+  points: { x: number | string; mean: number | null; ci: [number, number] | null; paper?: PaperValue | null }[];
 }
 
 /** For each line, the earlier line with the very same points (none: -1). */
@@ -26,7 +27,7 @@ const lineColor = (l: SweepLine, k: number) => schemeColor(l.name) ?? colorOf(k)
 export function SweepChart({ title, xLabel, yLabel, lines, height = 280, caption }: { title: string; xLabel: string; yLabel: string; lines: SweepLine[]; height?: number; caption?: string }) {
   const xs = [...new Set(lines.flatMap((l) => l.points.map((p) => p.x)))];
   const numeric = xs.every((v) => typeof v === 'number');
-  const values = lines.flatMap((l) => l.points.flatMap((p) => [p.mean, ...(p.ci ?? []), p.paper ?? null])).filter((v): v is number => v !== null && Number.isFinite(v));
+  const values = lines.flatMap((l) => l.points.flatMap((p) => [p.mean, ...(p.ci ?? []), ...paperEnds(p.paper)])).filter((v): v is number => v !== null && Number.isFinite(v));
   const anyPaper = lines.some((l) => hasPaper(l.points.map((p) => p.paper)));
   const same = sameAs(lines);
   const xFmt = axisFormat(xLabel);
@@ -80,7 +81,9 @@ export function SweepChart({ title, xLabel, yLabel, lines, height = 280, caption
               return (
                 <g key={l.name} stroke={color} fill={color}>
                   <path d={pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.x)},${y(p.mean!)}`).join('')} fill="none" strokeWidth={1.5} strokeDasharray={same[k] >= 0 ? '6 4' : undefined} />
-                  {l.points.map((p) => (p.paper !== null && p.paper !== undefined ? <PaperMark key={`paper-${p.x}`} x={px(p.x)} y={y(p.paper)} label={`${l.name}, ${xLabel} ${p.x}: paper ${p.paper}`} /> : null))}
+                  {l.points.map((p) =>
+                    paperEnds(p.paper).length > 0 ? <PaperMarks key={`paper-${p.x}`} x={px(p.x)} y={y} value={p.paper!} label={`${l.name}, ${xLabel} ${p.x}: paper ${paperEnds(p.paper).join('–')}`} /> : null,
+                  )}
                   {pts.map((p) => (
                     <g key={String(p.x)}>
                       {p.ci && <path d={`M${px(p.x)},${y(p.ci[0])}V${y(p.ci[1])}M${px(p.x) - 4},${y(p.ci[0])}h8M${px(p.x) - 4},${y(p.ci[1])}h8`} fill="none" />}

@@ -194,8 +194,6 @@ export function estimateText(e: Estimate): string {
   return `${ours} (paper ${paperText(e.paper, formatValue)}${ratio})`;
 }
 
-const numberOrNull = (p: Estimate['paper']) => (typeof p === 'number' ? p : null);
-
 function FigureView({ figure, size }: { figure: Figure; size: ReportSize }) {
   if (figure.kind === 'bars')
     return (
@@ -225,7 +223,7 @@ function FigureView({ figure, size }: { figure: Figure; size: ReportSize }) {
         title={figure.title}
         xLabel={figure.xLabel}
         yLabel={figure.yLabel}
-        lines={figure.lines.map((l) => ({ name: l.name, points: l.points.map((p) => ({ x: p.x, mean: p.mean, ci: p.ci, paper: numberOrNull(p.paper) })) }))}
+        lines={figure.lines.map((l) => ({ name: l.name, points: l.points.map((p) => ({ x: p.x, mean: p.mean, ci: p.ci, paper: p.paper })) }))}
       />
     );
   return (

@@ -182,6 +182,7 @@ const measureWords: Record<NonNullable<Claim['measure']>, (a: string, b: string)
   ratio: (a, b) => `${a} / ${b}`,
   reduction: (a, b) => `reduction: 1 − ${a} / ${b}`,
   increase: (a, b) => `increase: ${a} / ${b} − 1`,
+  saving: (a, b) => `saving: ${b} − ${a}`,
 };
 
 function variantLabel(report: Report, name: string): string {
