@@ -3,7 +3,7 @@
 // one-shot derivation gives, however the slices are spread over tasks.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSimulator, type SimulationResult } from '@tcb-lab/sim';
-import { derived, derivedSlices } from '../src/data/derived';
+import { derived, derivedSlices, keepDerived, keptDerived } from '../src/data/derived';
 import { runFor, runSliced, SlicesAborted, type Slices } from '../src/data/slices';
 import { fakeResult } from './fixtures';
 
@@ -50,5 +50,18 @@ describe('the plot columns in slices', () => {
     abort.abort();
     await expect(first).rejects.toBeInstanceOf(SlicesAborted);
     expect(await runSliced(work, { budgetMs: 0 })).toEqual(one);
+  });
+
+  it('kept with a shown run, they outlive the trace and series of the run, which are released', async () => {
+    const result: SimulationResult = await sim.runScenario(await sim.getPreset('etcp-fig4-fair'), { trace: 'full' });
+    const d = derived(result);
+    const copy = derived(await sim.runScenario(await sim.getPreset('etcp-fig4-fair'), { trace: 'full' }));
+    keepDerived(result, d);
+    expect(keptDerived(result)).toBe(d);
+    expect(result.trace!.timeNs.length).toBe(0);
+    expect(result.series!.tcp!.cwndBytes.length).toBe(0);
+    // No plot column is a view of a released column.
+    expect(d).toEqual(copy);
+    expect(d.windows.length).toBe(3);
   });
 });

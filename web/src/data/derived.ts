@@ -2,7 +2,7 @@
 // each flow ended), the paced and BBR flows, the groups, the queues, the run's end and a bin width.
 // In slices (data/slices.ts), so that a large run's derivation does not block the page in one task.
 import type { SimulationResult } from '@tcb-lab/sim';
-import { derivedFrom } from './release';
+import { derivedFrom, releaseColumns } from './release';
 import { bbrWindows, closedWindowsSlices, flowWindowsSlices, groupWindows, niceBin, pacedWindows, queueLinesSlices } from './series';
 import { runAll } from './slices';
 import { timeSequenceSlices } from './timeseq';
@@ -33,3 +33,21 @@ export type Derived = ReturnType<typeof derivedSlices> extends Generator<unknown
 
 /** The run's plot columns in one go. */
 export const derived = (result: SimulationResult): Derived => runAll(derivedSlices(result));
+
+const kept = new WeakMap<SimulationResult, Derived>();
+
+/** The plot columns kept for a run shown (keepDerived), if any. */
+export const keptDerived = (result: SimulationResult): Derived | undefined => kept.get(result);
+
+/**
+ * Keeps a shown run's plot columns for as long as the run is reachable (a view of it mounted again
+ * takes them, not a new derivation) and releases the run's packet trace and series: the page reads
+ * them only to derive the plot columns (the trace about 135 MiB, the series about 100 MiB for
+ * dumbbell-bulk's 60 s), and the derived columns are copies, not views of them.
+ */
+export function keepDerived(result: SimulationResult, d: Derived) {
+  if (kept.get(result) === d) return;
+  kept.set(result, d);
+  releaseColumns(result.trace);
+  releaseColumns(result.series);
+}

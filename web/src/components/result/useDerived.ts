@@ -1,15 +1,18 @@
 // A run's plot columns (data/derived.ts), derived in slices: what fits in the first slice is
 // derived while rendering (a small run's plots appear with its summary); the rest in tasks of about
-// 30 ms after the summary is on screen. Null until they are ready.
+// 30 ms after the summary is on screen. Null until they are ready. Once shown they are kept with
+// the run, whose trace and series are released (data/derived.ts).
 import type { SimulationResult } from '@tcb-lab/sim';
 import { useEffect, useMemo, useState } from 'react';
-import { derivedSlices, type Derived } from '../../data/derived';
+import { derivedSlices, keepDerived, keptDerived, type Derived } from '../../data/derived';
 import { runFor, runSliced, SlicesAborted } from '../../data/slices';
 
 const SLICE_MS = 30;
 
 export function useDerived(result: SimulationResult): Derived | null {
   const started = useMemo(() => {
+    const d = keptDerived(result);
+    if (d) return { work: null, first: { done: true, value: d } as const };
     const work = derivedSlices(result);
     return { work, first: runFor(work, SLICE_MS) };
   }, [result]);
@@ -19,7 +22,7 @@ export function useDerived(result: SimulationResult): Derived | null {
     error?: unknown;
   } | null>(null);
   useEffect(() => {
-    if (started.first.done) return;
+    if (started.first.done || !started.work) return;
     const abort = new AbortController();
     runSliced(started.work, { budgetMs: SLICE_MS, signal: abort.signal }).then(
       (d) => setDone({ result, d }),
@@ -29,10 +32,13 @@ export function useDerived(result: SimulationResult): Derived | null {
     );
     return () => abort.abort();
   }, [started, result]);
-  if (started.first.done) return started.first.value;
-  if (done?.result !== result) return null;
-  if (done.error !== undefined) throw done.error;
-  return done.d!;
+  const d = started.first.done ? started.first.value : done?.result === result ? done.d : undefined;
+  // Kept once on screen; the run's trace and series are released then (data/derived.ts).
+  useEffect(() => {
+    if (d) keepDerived(result, d);
+  }, [result, d]);
+  if (!started.first.done && done?.result === result && done.error !== undefined) throw done.error;
+  return d ?? null;
 }
 
 export type { Derived };
