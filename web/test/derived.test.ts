@@ -58,6 +58,7 @@ describe('the plot columns in slices', () => {
     const copy = derived(await sim.runScenario(await sim.getPreset('etcp-fig4-fair'), { trace: 'full' }));
     keepDerived(result, d);
     expect(keptDerived(result)).toBe(d);
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(result.trace!.timeNs.length).toBe(0);
     expect(result.series!.tcp!.cwndBytes.length).toBe(0);
     // No plot column is a view of a released column.

@@ -43,11 +43,15 @@ export const keptDerived = (result: SimulationResult): Derived | undefined => ke
  * Keeps a shown run's plot columns for as long as the run is reachable (a view of it mounted again
  * takes them, not a new derivation) and releases the run's packet trace and series: the page reads
  * them only to derive the plot columns (the trace about 135 MiB, the series about 100 MiB for
- * dumbbell-bulk's 60 s), and the derived columns are copies, not views of them.
+ * dumbbell-bulk's 60 s), and the derived columns are copies, not views of them. The release comes in
+ * a task after this one.
  */
 export function keepDerived(result: SimulationResult, d: Derived) {
   if (kept.get(result) === d) return;
   kept.set(result, d);
-  releaseColumns(result.trace);
-  releaseColumns(result.series);
+  // In a task of its own: freeing a large run's buffers takes tens of milliseconds.
+  setTimeout(() => {
+    releaseColumns(result.trace);
+    releaseColumns(result.series);
+  }, 0);
 }
