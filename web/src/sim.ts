@@ -143,7 +143,8 @@ export function useRunner() {
   useEffect(() => {
     const previous = shown.current;
     shown.current = state.result;
-    if (previous && previous !== state.result) releaseRun(previous);
+    // In a task of its own: freeing a large run's buffers takes tens of milliseconds.
+    if (previous && previous !== state.result) setTimeout(() => releaseRun(previous), 0);
   }, [state.result]);
   return { state, run, cancel };
 }

@@ -5,7 +5,7 @@
 import { useCallback, useMemo } from 'react';
 import { lowerBound, upperBound } from '../data/columns';
 import { toCsv } from '../data/csv';
-import { cubicKMarks, isClosedRow, stateInfo, stateRuns, windowColumn, windowView, type FlowWindow, type WindowView } from '../data/series';
+import { cubicKMarks, isClosedRow, stateInfo, stateRuns, windowColumn, windowView, type FlowWindow, type WindowColumn, type WindowView } from '../data/series';
 import { useFocus } from './focus';
 import type { MarksStyle } from './marks';
 import { bandLayout } from './marks/primitives';
@@ -29,17 +29,25 @@ export function FlowSeriesChart({
   ...time
 }: { windows: FlowWindow[]; view: WindowView; yShared?: (x0: number, x1: number) => Domain; title?: string; plotKey?: string; tEnd?: number } & TimeProps) {
   const { focus, shown } = useFocus();
-  // The view's columns that any connection has a value of (CUBIC's W_max only where CUBIC ran).
-  const columns = useMemo(
-    () => view.columns.map(windowColumn).filter((c, k) => k === 0 || windows.some((w) => c.values(w).some((v) => !Number.isNaN(v)))),
-    [view, windows],
-  );
+  // The view's columns that any connection has a value of (CUBIC's W_max only where CUBIC ran), and
+  // their values per connection, computed once: the marks, the y extent at every zoom and the hover
+  // read them.
+  const { columns, valuesOf } = useMemo(() => {
+    const computed = new Map<WindowColumn, Map<FlowWindow, Float64Array>>();
+    const columns = view.columns.map(windowColumn).filter((c, k) => {
+      const values = new Map(windows.map((w) => [w, c.values(w)]));
+      const any = k === 0 || [...values.values()].some((v) => v.some((x) => !Number.isNaN(x)));
+      if (any) computed.set(c, values);
+      return any;
+    });
+    return { columns, valuesOf: (c: WindowColumn, w: FlowWindow) => computed.get(c)?.get(w) ?? c.values(w) };
+  }, [view, windows]);
   const csvColumns = useMemo(() => (view.csvColumns ?? view.columns).map(windowColumn).filter((c) => columns.includes(c) || !view.columns.includes(c.key)), [view, columns]);
   const visible = useMemo(() => windows.filter((w) => shown(w.flow)), [windows, shown]);
   const end = tEnd ?? Math.max(0, ...windows.map((w) => (w.t.length ? w.t[w.t.length - 1] : 0)));
   const yExtent = useCallback(
-    (x0: number, x1: number) => extentOf(visible.flatMap((w) => columns.map((c) => ({ t: w.t, y: c.values(w) }))), x0, x1),
-    [visible, columns],
+    (x0: number, x1: number) => extentOf(visible.flatMap((w) => columns.map((c) => ({ t: w.t, y: valuesOf(c, w) }))), x0, x1),
+    [visible, columns, valuesOf],
   );
   const band = useMemo(() => {
     if (!view.band) return null;
@@ -48,16 +56,15 @@ export function FlowSeriesChart({
   }, [view, windows, end]);
   const kMarks = useMemo(() => (view.cubicK ? cubicKMarks(windows, end) : []), [view, windows, end]);
   const marks = useMemo<FlowSeriesMarks>(() => {
-    const values = new Map(columns.map((c) => [c.key, windows.map((w) => c.values(w))]));
     return {
       kind: 'flow-series',
-      lines: windows.map((w, i) => ({ flow: w.flow, t: w.t, values: columns.map((c) => values.get(c.key)![i]) })),
+      lines: windows.map((w) => ({ flow: w.flow, t: w.t, values: columns.map((c) => valuesOf(c, w)) })),
       columns: columns.map((c) => ({ width: c.dashed || c.dotted ? 1 : 1.5, dash: lineDash(c) })),
       tMax: end,
       bands: band ? { lanes: band.runs, colors: band.info.colors, names: band.info.names } : undefined,
       kMarks: kMarks.length ? kMarks.map((m) => ({ flow: m.flow, t: m.t, y: m.wMax })) : undefined,
     };
-  }, [windows, columns, end, band, kMarks]);
+  }, [windows, columns, valuesOf, end, band, kMarks]);
   const hasHovered = windows.some((w) => w.flow === focus.hovered);
   const hovered = hasHovered ? focus.hovered : null;
   const visibleFlows = useMemo(() => visible.map((w) => w.flow), [visible]);
@@ -91,7 +98,7 @@ export function FlowSeriesChart({
         const i = upperBound(w.t, t) - 1;
         if (i < 0 || isClosedRow(w, i)) continue;
         for (const c of columns) {
-          const v = c.values(w)[i];
+          const v = valuesOf(c, w)[i];
           const dist = Math.abs(sy(v) - sy(y));
           if (dist < bestD) {
             bestD = dist;
@@ -102,7 +109,7 @@ export function FlowSeriesChart({
       const describe = (w: FlowWindow, i: number) => {
         if (isClosedRow(w, i)) return `${w.name}: closed`;
         const state = stateAt(w.flow, t);
-        return `${w.name}: ${columns.map((c) => `${c.label} ${c.format(c.values(w)[i])}`).join(', ')}${state ? ` (${state})` : ''}`;
+        return `${w.name}: ${columns.map((c) => `${c.label} ${c.format(valuesOf(c, w)[i])}`).join(', ')}${state ? ` (${state})` : ''}`;
       };
       if (best) lines.push(describe(best, upperBound(best.t, t) - 1));
       else
@@ -125,18 +132,19 @@ export function FlowSeriesChart({
       return { lines, flow: best ? best.flow : null };
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [visible, columns, lanes, bandHeight, band, kMarks, windows, shown],
+    [visible, columns, valuesOf, lanes, bandHeight, band, kMarks, windows, shown],
   );
   const csv = useCallback(() => {
     const rows: (string | number)[][] = [];
     for (const w of windows) {
+      const values = csvColumns.map((c) => valuesOf(c, w));
       for (let i = 0; i < w.t.length; i++) {
-        if (!isClosedRow(w, i)) rows.push([w.name, w.t[i], ...csvColumns.map((c) => c.csv(c.values(w)[i])), ...(band ? [stateAt(w.flow, w.t[i]) ?? ''] : [])]);
+        if (!isClosedRow(w, i)) rows.push([w.name, w.t[i], ...csvColumns.map((c, k) => c.csv(values[k][i])), ...(band ? [stateAt(w.flow, w.t[i]) ?? ''] : [])]);
       }
     }
     return toCsv({ columns: ['flow', 'time_s', ...csvColumns.map((c) => c.csvName), ...(band ? [view.band!] : [])], rows });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [windows, csvColumns, band, view]);
+  }, [windows, csvColumns, valuesOf, band, view]);
   const legend = [
     ...(columns.length > 1 ? columns.map((c) => ({ name: `${c.label}${c.dashed ? ' (dashed)' : c.dotted ? ' (dotted)' : ''}`, color: '#444', dash: lineDash(c) })) : []),
     ...(kMarks.length ? [{ name: 'K: the cubic curve back at W_max', color: '#444', mark: '◇' }] : []),

@@ -71,17 +71,36 @@ export class RemotePlot {
     return plot;
   }
 
-  /** The plot's data (copied to the worker when it is another object than last time). */
+  /**
+   * The plot's data (copied to the worker when it is another object than last time). The copy is
+   * made in a task of its own after the one that set the marks (React's commit of the new plots:
+   * a large run's time–sequence marks take about 100 ms to copy); frames asked for meanwhile follow
+   * it, the last one only.
+   */
   setMarks(marks: Marks) {
     if (marks === this.#marks) return;
     this.#marks = marks;
     if (failed) return;
-    const { copy, transfer } = transferableCopy(marks);
+    const scheduled = this.#pending !== null;
+    this.#pending = { marks, frame: this.#pending?.frame ?? null };
+    if (!scheduled) setTimeout(() => this.#sendMarks(), 0);
+  }
+
+  #pending: { marks: Marks; frame: { view: View; style: MarksStyle } | null } | null = null;
+
+  #sendMarks() {
+    const pending = this.#pending;
+    this.#pending = null;
+    if (!pending || failed) return;
+    const { copy, transfer } = transferableCopy(pending.marks);
     post({ type: 'marks', id: this.id, marks: copy }, transfer);
+    if (pending.frame) this.frame(pending.frame.view, pending.frame.style);
   }
 
   frame(view: View, style: MarksStyle) {
-    if (!failed) post({ type: 'frame', id: this.id, view, style });
+    if (failed) return;
+    if (this.#pending) this.#pending.frame = { view, style };
+    else post({ type: 'frame', id: this.id, view, style });
   }
 
   /** Gives the canvas up, unless the same canvas is mounted again at once. */

@@ -43,3 +43,11 @@ export function releaseRun(run: object) {
   dependents.delete(run);
   detachAll(run, seen);
 }
+
+/**
+ * Releases part of a run that is still shown (its typed arrays become empty), once what is drawn
+ * from it has been derived and nothing will read it again.
+ */
+export function releaseColumns(part: object | undefined) {
+  if (part) detachAll(part, new Set());
+}

@@ -5,6 +5,7 @@
 // SYN and FIN labelled.
 import type { SimulationResult } from '@tcb-lab/sim';
 import { NS } from './columns';
+import { runAll, type Slices } from './slices';
 
 export interface Connection {
   /** Index into result.flows (the trace's flow column). */
@@ -53,8 +54,16 @@ export interface TimeSequence {
 const SYN = 0x02;
 const FIN = 0x01;
 
+/** Trace rows per slice of timeSequenceSlices (a few milliseconds of work). */
+const ROWS_PER_SLICE = 1 << 16;
+
 /** Builds the graph from a run at trace level 'full'; null without a packet trace. */
 export function timeSequence(result: Pick<SimulationResult, 'flows' | 'trace' | 'summary'>): TimeSequence | null {
+  return runAll(timeSequenceSlices(result));
+}
+
+/** timeSequence in slices (data/slices.ts): it yields after each block of trace rows. */
+export function* timeSequenceSlices(result: Pick<SimulationResult, 'flows' | 'trace' | 'summary'>): Slices<TimeSequence | null> {
   const trace = result.trace;
   if (!trace) return null;
   const code = (name: string) => trace.eventNames.indexOf(name);
@@ -70,9 +79,12 @@ export function timeSequence(result: Pick<SimulationResult, 'flows' | 'trace' | 
 
   // The data direction of each flow: the one that sent more payload.
   const bytes = [new Float64Array(flowCount), new Float64Array(flowCount)];
-  for (let i = 0; i < n; i++) {
-    const e = trace.event[i];
-    if ((e === SEND || e === RETX) && trace.payload[i] > 0) bytes[trace.fromInitiator[i]][trace.flow[i]] += trace.payload[i];
+  for (let from = 0; from < n; from += ROWS_PER_SLICE) {
+    for (let i = from, to = Math.min(n, from + ROWS_PER_SLICE); i < to; i++) {
+      const e = trace.event[i];
+      if ((e === SEND || e === RETX) && trace.payload[i] > 0) bytes[trace.fromInitiator[i]][trace.flow[i]] += trace.payload[i];
+    }
+    yield;
   }
   const connOf = new Int32Array(flowCount).fill(-1);
   const connections: Connection[] = [];
@@ -89,17 +101,20 @@ export function timeSequence(result: Pick<SimulationResult, 'flows' | 'trace' | 
   let dropCount = 0;
   let sackCount = 0;
   const ackCount = new Int32Array(connections.length);
-  for (let i = 0; i < n; i++) {
-    const f = trace.flow[i];
-    if (f < 0 || f >= flowCount || connOf[f] < 0) continue;
-    const e = trace.event[i];
-    const data = trace.fromInitiator[i] === dir(f);
-    if ((e === SEND || e === RETX) && data && trace.payload[i] > 0) segCount++;
-    else if ((e === DROP || e === LOSS) && data && trace.payload[i] > 0) dropCount++;
-    else if (e === ACK && !data) {
-      ackCount[connOf[f]]++;
-      if (sackBlocks && sackBlocks[i] > 0) sackCount++;
+  for (let from = 0; from < n; from += ROWS_PER_SLICE) {
+    for (let i = from, to = Math.min(n, from + ROWS_PER_SLICE); i < to; i++) {
+      const f = trace.flow[i];
+      if (f < 0 || f >= flowCount || connOf[f] < 0) continue;
+      const e = trace.event[i];
+      const data = trace.fromInitiator[i] === dir(f);
+      if ((e === SEND || e === RETX) && data && trace.payload[i] > 0) segCount++;
+      else if ((e === DROP || e === LOSS) && data && trace.payload[i] > 0) dropCount++;
+      else if (e === ACK && !data) {
+        ackCount[connOf[f]]++;
+        if (sackBlocks && sackBlocks[i] > 0) sackCount++;
+      }
     }
+    yield;
   }
   const segments = {
     t: new Float64Array(segCount),
@@ -131,51 +146,54 @@ export function timeSequence(result: Pick<SimulationResult, 'flows' | 'trace' | 
   let sk = 0;
   let tMax = 0;
   let seqMax = 0;
-  for (let i = 0; i < n; i++) {
-    const f = trace.flow[i];
-    if (f < 0 || f >= flowCount || connOf[f] < 0) continue;
-    const c = connOf[f];
-    const e = trace.event[i];
-    const t = trace.timeNs[i] / NS;
-    const data = trace.fromInitiator[i] === dir(f);
-    const seq = trace.seq[i];
-    const len = trace.payload[i];
-    if ((e === SEND || e === RETX) && data) {
-      if (len > 0) {
-        segments.t[s] = t;
-        segments.lo[s] = seq;
-        segments.hi[s] = seq + len;
-        segments.conn[s] = c;
-        segments.retx[s] = e === RETX ? 1 : 0;
-        s++;
-        if (seq + len > seqMax) seqMax = seq + len;
+  for (let from = 0; from < n; from += ROWS_PER_SLICE) {
+    for (let i = from, to = Math.min(n, from + ROWS_PER_SLICE); i < to; i++) {
+      const f = trace.flow[i];
+      if (f < 0 || f >= flowCount || connOf[f] < 0) continue;
+      const c = connOf[f];
+      const e = trace.event[i];
+      const t = trace.timeNs[i] / NS;
+      const data = trace.fromInitiator[i] === dir(f);
+      const seq = trace.seq[i];
+      const len = trace.payload[i];
+      if ((e === SEND || e === RETX) && data) {
+        if (len > 0) {
+          segments.t[s] = t;
+          segments.lo[s] = seq;
+          segments.hi[s] = seq + len;
+          segments.conn[s] = c;
+          segments.retx[s] = e === RETX ? 1 : 0;
+          s++;
+          if (seq + len > seqMax) seqMax = seq + len;
+        }
+        const flags = trace.flags[i];
+        if (flags & SYN) labels.push({ t, seq, conn: c, text: 'SYN' });
+        if (flags & FIN) labels.push({ t, seq: seq + len, conn: c, text: 'FIN' });
+        if (t > tMax) tMax = t;
+      } else if ((e === DROP || e === LOSS) && data && len > 0) {
+        drops.t[d] = t;
+        drops.seq[d] = seq;
+        drops.conn[d] = c;
+        drops.link[d] = trace.link[i];
+        drops.loss[d] = e === LOSS ? 1 : 0;
+        d++;
+      } else if (e === ACK && !data) {
+        const k = ackFill[c]++;
+        acks[c].t[k] = t;
+        acks[c].y[k] = trace.ack[i];
+        windows[c].t[k] = t;
+        windows[c].y[k] = trace.ack[i] + trace.window[i];
+        if (sackBlocks && sackBlocks[i] > 0) {
+          sacks.t[sk] = t;
+          sacks.lo[sk] = trace.sackStart[i];
+          sacks.hi[sk] = trace.sackEnd[i];
+          sacks.conn[sk] = c;
+          sk++;
+        }
+        if (t > tMax) tMax = t;
       }
-      const flags = trace.flags[i];
-      if (flags & SYN) labels.push({ t, seq, conn: c, text: 'SYN' });
-      if (flags & FIN) labels.push({ t, seq: seq + len, conn: c, text: 'FIN' });
-      if (t > tMax) tMax = t;
-    } else if ((e === DROP || e === LOSS) && data && len > 0) {
-      drops.t[d] = t;
-      drops.seq[d] = seq;
-      drops.conn[d] = c;
-      drops.link[d] = trace.link[i];
-      drops.loss[d] = e === LOSS ? 1 : 0;
-      d++;
-    } else if (e === ACK && !data) {
-      const k = ackFill[c]++;
-      acks[c].t[k] = t;
-      acks[c].y[k] = trace.ack[i];
-      windows[c].t[k] = t;
-      windows[c].y[k] = trace.ack[i] + trace.window[i];
-      if (sackBlocks && sackBlocks[i] > 0) {
-        sacks.t[sk] = t;
-        sacks.lo[sk] = trace.sackStart[i];
-        sacks.hi[sk] = trace.sackEnd[i];
-        sacks.conn[sk] = c;
-        sk++;
-      }
-      if (t > tMax) tMax = t;
     }
+    yield;
   }
   return { connections, segments, drops, sacks, acks, windows, labels, tMax, seqMax };
 }

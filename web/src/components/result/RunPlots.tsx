@@ -1,7 +1,7 @@
 // The plots the reader chose, of those the run has, on one time axis: toggles for each, then the
 // plots. Rates and RTT samples read every segment: they are computed when first shown.
 import type { SimulationResult } from '@tcb-lab/sim';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import { EnsembleChart } from '../../charts/EnsembleChart';
 import { FlowSeriesChart, PacingChart, WindowChart } from '../../charts/FlowSeriesChart';
 import type { Domain } from '../../charts/Plot';
@@ -10,10 +10,20 @@ import { RateChart } from '../../charts/RateChart';
 import { RttChart } from '../../charts/RttChart';
 import { TimeSequenceChart } from '../../charts/TimeSequenceChart';
 import { otherSeriesColumns, rates, rttSamples, tcpColumns, windowView, type WindowView } from '../../data/series';
-import { defaultPlots, plotKinds, type PlotKind } from './plotKinds';
+import { plotKinds, type PlotKind } from './plotKinds';
 import type { Derived } from './useDerived';
 
-export function RunPlots({ result, d, initialPlots }: { result: SimulationResult; d: Derived; initialPlots?: PlotKind[] }) {
+export function RunPlots({
+  result,
+  d,
+  chosen,
+  setChosen,
+}: {
+  result: SimulationResult;
+  d: Derived;
+  chosen: ReadonlySet<PlotKind>;
+  setChosen: Dispatch<SetStateAction<ReadonlySet<PlotKind>>>;
+}) {
   const full: Domain = useMemo(() => [0, d.tEnd], [d.tEnd]);
   const [xDomain, setXDomain] = useState<Domain>(full);
   useEffect(() => setXDomain(full), [full]);
@@ -21,7 +31,6 @@ export function RunPlots({ result, d, initialPlots }: { result: SimulationResult
   const flowOf = useMemo(() => (conn: number) => d.ts?.connections[conn]?.flow ?? conn, [d.ts]);
   const [groupIndex, setGroupIndex] = useState(0);
   const group = d.groups[Math.min(groupIndex, d.groups.length - 1)];
-  const [chosen, setChosen] = useState<ReadonlySet<PlotKind>>(() => new Set(initialPlots ?? defaultPlots));
 
   // Columns of the TCP series that no plot draws (a flavour's own state, when a flavour records
   // one), plotted as recorded.

@@ -2,6 +2,7 @@
 // goodput and throughput in bins, and RTT samples as tcptrace takes them.
 import type { SimulationResult } from '@tcb-lab/sim';
 import { NS, pick, rowsByKey } from '../columns';
+import { runAll, type Slices } from '../slices';
 import type { TimeSequence } from '../timeseq';
 
 export interface QueueLine {
@@ -15,6 +16,14 @@ export interface QueueLine {
 
 /** Queue occupancy per link direction that ever queued or dropped, in packets. */
 export function queueLines(result: Pick<SimulationResult, 'series' | 'links' | 'trace'>): QueueLine[] {
+  return runAll(queueLinesSlices(result));
+}
+
+/** Trace rows per slice of queueLinesSlices' scan for drops. */
+const ROWS_PER_SLICE = 1 << 18;
+
+/** queueLines in slices (data/slices.ts): it yields after each block of trace rows and each link. */
+export function* queueLinesSlices(result: Pick<SimulationResult, 'series' | 'links' | 'trace'>): Slices<QueueLine[]> {
   const q = result.series?.queue;
   if (!q) return [];
   const rows = rowsByKey(q.link, result.links.length);
@@ -23,17 +32,23 @@ export function queueLines(result: Pick<SimulationResult, 'series' | 'links' | '
   if (tr) {
     const drop = tr.eventNames.indexOf('drop');
     const loss = tr.eventNames.indexOf('loss');
-    for (let i = 0; i < tr.event.length; i++) {
-      const e = tr.event[i];
-      if ((e === drop || e === loss) && tr.link[i] >= 0 && tr.link[i] < dropTimes.length) dropTimes[tr.link[i]].push(tr.timeNs[i] / NS);
+    const n = tr.event.length;
+    for (let from = 0; from < n; from += ROWS_PER_SLICE) {
+      for (let i = from, to = Math.min(n, from + ROWS_PER_SLICE); i < to; i++) {
+        const e = tr.event[i];
+        if ((e === drop || e === loss) && tr.link[i] >= 0 && tr.link[i] < dropTimes.length) dropTimes[tr.link[i]].push(tr.timeNs[i] / NS);
+      }
+      yield;
     }
   }
   const out: QueueLine[] = [];
-  rows.forEach((r, link) => {
+  for (let link = 0; link < rows.length; link++) {
+    const r = rows[link];
     const packets = pick(q.packets, r);
-    if (!packets.some((p) => p > 0) && dropTimes[link].length === 0) return;
+    if (!packets.some((p) => p > 0) && dropTimes[link].length === 0) continue;
     out.push({ link, name: result.links[link], t: pick(q.timeNs, r, NS), packets, dropT: Float64Array.from(dropTimes[link]) });
-  });
+    yield;
+  }
   return out;
 }
 

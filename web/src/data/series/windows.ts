@@ -2,6 +2,7 @@
 // the flow ended, and the flows the pacing and BBR plots show.
 import type { SimulationResult } from '@tcb-lab/sim';
 import { lowerBound, NS, pick, rowsByKey } from '../columns';
+import { runAll, type Slices } from '../slices';
 
 export interface FlowWindow {
   flow: number;
@@ -43,6 +44,11 @@ export function senderRows(endpoint: ArrayLike<number> | undefined, inFlight: Ar
  * (s, bytes, b/s). Results stored before the pacing column existed read as never paced.
  */
 export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>): FlowWindow[] {
+  return runAll(flowWindowsSlices(result));
+}
+
+/** flowWindows in slices (data/slices.ts): it yields after each column it scans and each flow. */
+export function* flowWindowsSlices(result: Pick<SimulationResult, 'series' | 'flows'>): Slices<FlowWindow[]> {
   const tcp = result.series?.tcp;
   if (!tcp) return [];
   const rows = rowsByKey(tcp.flow, result.flows.length);
@@ -51,10 +57,14 @@ export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>):
   const recorded = Object.entries(tcp as unknown as Record<string, ArrayLike<number>>).filter(([key, column]) => !rowKeys.has(key) && ArrayBuffer.isView(column));
   // Columns the run left at 0 in every row (another flavour's state, pacing where nothing paced):
   // each flow's copy of them is one array of zeros, shared, not one per column.
-  const zero = new Set(recorded.filter(([, column]) => allZero(column)).map(([key]) => key));
-  rows.forEach((all, flow) => {
-    const r = senderRows(endpoint, tcp.inFlightBytes, all);
-    if (r.length === 0) return;
+  const zero = new Set<string>();
+  for (const [key, column] of recorded) {
+    if (allZero(column)) zero.add(key);
+    yield;
+  }
+  for (let flow = 0; flow < rows.length; flow++) {
+    const r = senderRows(endpoint, tcp.inFlightBytes, rows[flow]);
+    if (r.length === 0) continue;
     const zeros = new Float64Array(r.length);
     const ssthresh = pick(tcp.ssthreshBytes, r);
     for (let i = 0; i < ssthresh.length; i++) if (ssthresh[i] < 0) ssthresh[i] = NaN;
@@ -77,7 +87,8 @@ export function flowWindows(result: Pick<SimulationResult, 'series' | 'flows'>):
       pacingBps: asRecorded.pacingBps,
       columns: Object.fromEntries(recorded.map(([key, column]) => [key, asRecorded[key] ?? (zero.has(key) ? zeros : pick(column, r))])),
     });
-  });
+    yield;
+  }
   return out;
 }
 
@@ -92,34 +103,45 @@ function allZero(column: ArrayLike<number>): boolean {
  * a closed E-TCP member's share of the ensemble's rate grows as the others leave).
  */
 export function closedWindows(windows: FlowWindow[], result: Pick<SimulationResult, 'summary'>): FlowWindow[] {
+  return runAll(closedWindowsSlices(windows, result));
+}
+
+/** closedWindows in slices (data/slices.ts): it yields after each flow. */
+export function* closedWindowsSlices(windows: FlowWindow[], result: Pick<SimulationResult, 'summary'>): Slices<FlowWindow[]> {
   const ends = new Map((result.summary.flows ?? []).map((f) => [f.id, f.endS]));
-  return windows.map((w) => {
-    const end = ends.get(w.flow);
-    if (end == null) return w;
-    const n = lowerBound(w.t, end);
-    // An array shared by several columns (flowWindows' zeros, the columns plotted as recorded) is cut once.
-    const done = new Map<Float64Array, Float64Array>();
-    const cut = (column: Float64Array, last: number) => {
-      let out = done.get(column);
-      if (!out) {
-        out = new Float64Array(n + 1);
-        out.set(column.subarray(0, n));
-        out[n] = last;
-        done.set(column, out);
-      }
-      return out;
-    };
-    return {
-      ...w,
-      t: cut(w.t, end),
-      cwnd: cut(w.cwnd, NaN),
-      ssthresh: cut(w.ssthresh, NaN),
-      srttS: cut(w.srttS, NaN),
-      inFlight: cut(w.inFlight, NaN),
-      pacingBps: cut(w.pacingBps, NaN),
-      columns: Object.fromEntries(Object.entries(w.columns).map(([key, column]) => [key, cut(column, NaN)])),
-    };
-  });
+  const out: FlowWindow[] = [];
+  for (const w of windows) {
+    out.push(closedWindow(w, ends.get(w.flow)));
+    yield;
+  }
+  return out;
+}
+
+function closedWindow(w: FlowWindow, end: number | null | undefined): FlowWindow {
+  if (end == null) return w;
+  const n = lowerBound(w.t, end);
+  // An array shared by several columns (flowWindows' zeros, the columns plotted as recorded) is cut once.
+  const done = new Map<Float64Array, Float64Array>();
+  const cut = (column: Float64Array, last: number) => {
+    let out = done.get(column);
+    if (!out) {
+      out = new Float64Array(n + 1);
+      out.set(column.subarray(0, n));
+      out[n] = last;
+      done.set(column, out);
+    }
+    return out;
+  };
+  return {
+    ...w,
+    t: cut(w.t, end),
+    cwnd: cut(w.cwnd, NaN),
+    ssthresh: cut(w.ssthresh, NaN),
+    srttS: cut(w.srttS, NaN),
+    inFlight: cut(w.inFlight, NaN),
+    pacingBps: cut(w.pacingBps, NaN),
+    columns: Object.fromEntries(Object.entries(w.columns).map(([key, column]) => [key, cut(column, NaN)])),
+  };
 }
 
 /** Whether the row is the end marker closedWindows adds (cwnd is never NaN otherwise). */
