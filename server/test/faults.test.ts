@@ -87,20 +87,22 @@ test('a worker killed by its pid mid-run: its simulator ends with it, and its ru
   started.push(a, b);
   const id = await batchOf(server, 10);
 
-  // Wait until one of the two workers is in the middle of a run, then kill that process.
-  const victim = await waitFor(
-    'a run in progress',
+  // Wait until one of the two workers is in the middle of a run, its simulator running as its child
+  // (a run is marked running when it is claimed, a moment before the worker's tcpsim serve, started
+  // through prlimit, is tcpsim), then kill that process.
+  const { victim, simulators } = await waitFor(
+    'a run in progress in a simulator',
     async () => {
       const r = await db.query<{ id: number; worker_id: string }>(`SELECT id, worker_id FROM runs WHERE batch_id = $1 AND status = 'running' LIMIT 1`, [id]);
-      return r.rows[0];
+      const run = r.rows[0];
+      const simulators = run ? simulatorsOf(Number(run.worker_id.split(':')[1])) : [];
+      return simulators.length > 0 ? { victim: run, simulators } : undefined;
     },
     60_000,
     20,
   );
   // Its simulator dies with it (tcpsim --parent-pid: PR_SET_PDEATHSIG), rather than running on
   // under PID 1 with nobody to read its answers.
-  const simulators = simulatorsOf(Number(victim.worker_id.split(':')[1]));
-  assert.ok(simulators.length > 0, 'the worker runs its simulator as its child');
   const { pid, survivor } = await killWorkerOf(victim.worker_id, a, b);
   await waitFor('the killed worker\'s simulators to end', async () => (simulators.some(running) ? undefined : true), 30_000, 50);
 

@@ -92,6 +92,21 @@ async function peakSimulatorRss<T>(ctx: AbuseContext, work: Promise<T>): Promise
   }
 }
 
+/**
+ * A batch's results download, as a client should fetch it: refused while this address has its
+ * downloads open (429, EXPORTS_PER_CLIENT: the soak's own readers share the address), it comes back
+ * after Retry-After, for at most a minute.
+ */
+async function results(ctx: AbuseContext, id: string, query = ''): Promise<Response> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const r = await fetch(`${ctx.url}/api/batches/${id}/results${query}`);
+    if (r.status !== 429 || Date.now() > deadline) return r;
+    await r.arrayBuffer();
+    await sleep(Number(r.headers.get('retry-after') ?? 1) * 1000);
+  }
+}
+
 async function batch(ctx: AbuseContext, scenario: unknown, replications: number, grid: Record<string, unknown[]> = {}): Promise<string> {
   const r = await postJson(`${ctx.url}/api/batches`, { scenario, grid, replications });
   const body = await bodyOf(r);
@@ -140,8 +155,8 @@ export const probes: Probe[] = [
     async run(ctx) {
       const { value: b, peak } = await peakSimulatorRss(ctx, (async () => finished(ctx, await batch(ctx, flood(60, 100_000_000), 1), 120))());
       if (!b) return { held: false, detail: 'the batch did not finish within 120 s' };
-      const results = await bodyOf(await fetch(`${ctx.url}/api/batches/${b.id}/results`));
-      const error = String((results as unknown as Array<{ error: string }>)[0]?.error ?? '');
+      const rows = await bodyOf(await results(ctx, b.id));
+      const error = String((rows as unknown as Array<{ error: string }>)[0]?.error ?? '');
       const limitBytes = (2 * ctx.runMemoryMb + 256) * 2 ** 20;
       const held = b.status === 'failed' && /MAX_RUN_MEMORY_MB/.test(error) && peak < limitBytes;
       return {
@@ -279,13 +294,13 @@ export const probes: Probe[] = [
       });
       if (!back) return { held: false, detail: 'PostgreSQL was not back within 120 s' };
       const b = await finished(ctx, id, 180);
-      const results = b ? ((await bodyOf(await fetch(`${ctx.url}/api/batches/${id}/results`))) as unknown as Array<{ replication: number; status: string; error: string | null }>) : [];
-      const errors = [...new Set(results.filter((r) => r.status !== 'done').map((r) => `${r.status}: ${r.error}`))];
-      const once = results.length === runs && results.every((r, i) => r.replication === i && r.status === 'done');
+      const rows = b ? ((await bodyOf(await results(ctx, id))) as unknown as Array<{ replication: number; status: string; error: string | null }>) : [];
+      const errors = [...new Set(rows.filter((r) => r.status !== 'done').map((r) => `${r.status}: ${r.error}`))];
+      const once = rows.length === runs && rows.every((r, i) => r.replication === i && r.status === 'done');
       return {
         held: once && leaked === '',
-        detail: `back by itself; batch ${b?.status ?? 'unfinished'}: ${results.filter((r) => r.status === 'done').length}/${runs} runs done, each recorded once${errors.length ? `; failed: ${errors.join('; ').slice(0, 300)}` : ''}${leaked ? `; health leaked ${leaked.slice(0, 100)}` : ''}`,
-        figure: ['runs lost or recorded twice across the PostgreSQL kill', once ? '0' : `${runs - results.length} lost, ${results.length > runs ? results.length - runs : 0} twice`],
+        detail: `back by itself; batch ${b?.status ?? 'unfinished'}: ${rows.filter((r) => r.status === 'done').length}/${runs} runs done, each recorded once${errors.length ? `; failed: ${errors.join('; ').slice(0, 300)}` : ''}${leaked ? `; health leaked ${leaked.slice(0, 100)}` : ''}`,
+        figure: ['runs lost or recorded twice across the PostgreSQL kill', once ? '0' : `${runs - rows.length} lost, ${rows.length > runs ? rows.length - runs : 0} twice`],
       };
     },
   },
@@ -358,7 +373,7 @@ export const probes: Probe[] = [
       const values = [';=1+1', ' =1+1', '\n=1+1'];
       const id = await batch(ctx, tiny, 1, { '/name': values });
       await fetch(`${ctx.url}/api/batches/${id}`, { method: 'DELETE' });
-      const csv = await (await fetch(`${ctx.url}/api/batches/${id}/results?format=csv`)).text();
+      const csv = await (await results(ctx, id, '?format=csv')).text();
       const neutralised = values.every((v) => csv.includes(`'${v}`));
       return { held: neutralised, detail: neutralised ? 'each written after an apostrophe' : `CSV: ${JSON.stringify(csv.slice(0, 300))}` };
     },
