@@ -140,6 +140,25 @@ TEST_F(CliTest, BadArgumentsAndFiles) {
   EXPECT_EQ(Tcpsim("--help").code, 0);
 }
 
+// `tcpsim COMMAND --help` prints that command's part of the usage.
+TEST_F(CliTest, EachCommandHasItsHelp) {
+  const Result reproduce = Tcpsim("reproduce --help");
+  ASSERT_EQ(reproduce.code, 0) << reproduce.err;
+  EXPECT_NE(reproduce.out.find("reproduce <NAME|file|->"), std::string::npos);
+  EXPECT_NE(reproduce.out.find("--quick | --full"), std::string::npos);
+  EXPECT_NE(reproduce.out.find("--check"), std::string::npos);
+  EXPECT_EQ(reproduce.out.find("report --legend"), std::string::npos);
+  const Result report = Tcpsim("report -h");
+  ASSERT_EQ(report.code, 0);
+  EXPECT_NE(report.out.find("report --overview FILE..."), std::string::npos);
+  EXPECT_NE(report.out.find("report --legend"), std::string::npos);
+  const Result preset = Tcpsim("preset --help");
+  EXPECT_NE(preset.out.find("preset NAME"), std::string::npos);
+  EXPECT_EQ(preset.out.find("list the built-in scenarios"), std::string::npos);  // presets'.
+  EXPECT_NE(Tcpsim("run --help").out.find("--max-memory-mb N"), std::string::npos);
+  ExpectBadInput(Tcpsim("frobnicate --help"), "error: unknown command \"frobnicate\"");
+}
+
 TEST_F(CliTest, RunsFromStdinAndHonoursSeedAndTrace) {
   const Result a = Tcpsim("run - --seed 7 --trace none", kGood);
   ASSERT_EQ(a.code, 0) << a.err;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -224,6 +225,21 @@ int Validate(const std::vector<std::string>& args) {
   return 0;
 }
 
+// The usage's lines for one command (each of its forms and their options), or empty when kUsage has
+// no such command. A command's lines start with two spaces and its name; its options follow,
+// indented further, up to the next command.
+std::string CommandUsage(const std::string& command) {
+  std::istringstream lines(kUsage);
+  std::string line, out;
+  bool in = false;
+  while (std::getline(lines, line)) {
+    const bool command_line = line.size() > 2 && line.compare(0, 2, "  ") == 0 && line[2] != ' ';
+    if (command_line) in = line.compare(2, command.size() + 1, command + " ") == 0 || line.substr(2) == command;
+    if (in) out += line + '\n';
+  }
+  return out;
+}
+
 int Main(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
     std::cout << kUsage;
@@ -231,6 +247,13 @@ int Main(const std::vector<std::string>& args) {
   }
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  // `tcpsim COMMAND --help`: that command's part of the usage (serve prints its protocol itself).
+  if (command != "serve" && rest.size() == 1 && (rest[0] == "--help" || rest[0] == "-h")) {
+    const std::string usage = CommandUsage(command);
+    if (usage.empty()) throw UsageError{"unknown command \"" + command + "\" (see tcpsim --help)"};
+    std::cout << "usage: tcpsim " << command << " ...\n" << usage;
+    return 0;
+  }
   if (command == "run") return Run(rest);
   if (command == "validate") return Validate(rest);
   if (command == "grid") {

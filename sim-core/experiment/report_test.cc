@@ -656,6 +656,15 @@ TEST_P(BuiltInClaimsTest, VerdictsAreWhatTheirNotesSayOnQuick) {
     // The claim's own paper number, or the cells' it reads, are compared: a claim that states one
     // ("paper: 32.5 against 24.5") is not left without.
     if (e.claims[i].paper) EXPECT_TRUE(claim.contains("magnitude")) << e.claims[i].text;
+    // Each claim says what kind it is and its verdict in the one vocabulary; one that compares paper
+    // numbers sums up with the farthest: the paper's number, ours and the ratio.
+    EXPECT_EQ(claim["mark"], VerdictOf(verdict).mark);
+    EXPECT_TRUE(claim["kind"].is_string());
+    if (claim.contains("magnitude")) {
+      const json& farthest = claim["magnitude"]["farthest"]["comparison"];
+      EXPECT_TRUE(farthest.contains("paper") && farthest.contains("ours")) << e.claims[i].text;
+      EXPECT_TRUE(farthest["factor"].is_number() || farthest.contains("note")) << e.claims[i].text;
+    }
   }
   EXPECT_TRUE(ClaimsHold(report));
   ExpectConformsToReportSchema(report);
