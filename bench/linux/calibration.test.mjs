@@ -136,6 +136,7 @@ test('the linux profile runs Linux\'s rules, on the kernel\'s jiffies', () => {
   }
   assert.deepEqual(linuxTcpOptions('reno').reno, { rules: 'linux' });
   assert.deepEqual(linuxTcpOptions('bbr').bbr, { rules: 'linux' });
+  assert.deepEqual(linuxTcpOptions('cubic').cubic, { rules: 'linux' }); // tcp_cubic.c, not RFC 9438
   assert.equal(linuxTcpOptions('reno').linuxHz, DEFAULT_HZ);
   assert.equal(tcpsimScenario(cases('geo-bbr-20s')[0], { hz: 250 }).tcp.linuxHz, 250);
 });
