@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { bytesBy, caseRows, firstEventS, kernelMetrics, offPercent, slowStartExit, spread } from './calibration.mjs';
 import { DEFAULT_HZ, PATHS, bdpPackets, cases, linuxTcpOptions, tcpsimScenario, testbedPath } from './matrix.mjs';
-import { delayLineUs } from './testbed.mjs';
+import { BUCKET_SLACK_US, bucketBytes, delayLineUs } from './testbed.mjs';
 import { tcpsimReuse } from './metrics.mjs';
 import { INFINITE_SSTHRESH, parseTrace } from './trace.mjs';
 
@@ -120,6 +120,11 @@ test('the testbed\'s path and tcpsim\'s link describe the same path', () => {
   // The delay line adds the one transmission tbf does not hold a packet for: 1514 B at 10 Mb/s is
   // 1211.2 µs, a 54-byte ACK 43.2 µs.
   assert.deepEqual(delayLineUs({ rateMbps: 10, delayMs: 10, mssBytes: 1460 }), { forwardUs: 11211.2, reverseUs: 10043.2 });
+  // tbf's bucket: one 1514-byte frame and 100 µs of tokens (125 B at 10 Mb/s, 625 B at 50 Mb/s),
+  // so that a late wake-up is made up (sch_tbf.c tbf_dequeue() caps the tokens at the bucket).
+  assert.equal(BUCKET_SLACK_US, 100);
+  assert.equal(bucketBytes({ rateMbps: 10, mssBytes: 1460 }), 1514 + 125);
+  assert.equal(bucketBytes({ rateMbps: 50, mssBytes: 1460 }), 1514 + 625);
   assert.equal(linuxTcpOptions('bbr').pacing, 'rate');
   assert.equal(linuxTcpOptions('cubic').pacing, 'off');
   assert.equal(linuxTcpOptions('reno').flavor, 'sack');
@@ -136,6 +141,7 @@ test('the linux profile runs Linux\'s rules, on the kernel\'s jiffies', () => {
   }
   assert.deepEqual(linuxTcpOptions('reno').reno, { rules: 'linux' });
   assert.deepEqual(linuxTcpOptions('bbr').bbr, { rules: 'linux' });
+  assert.deepEqual(linuxTcpOptions('cubic').cubic, { rules: 'linux' }); // tcp_cubic.c, not RFC 9438
   assert.equal(linuxTcpOptions('reno').linuxHz, DEFAULT_HZ);
   assert.equal(tcpsimScenario(cases('geo-bbr-20s')[0], { hz: 250 }).tcp.linuxHz, 250);
 });

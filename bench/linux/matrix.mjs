@@ -120,9 +120,12 @@ export function linuxTcpOptions(algorithm, { hz = DEFAULT_HZ } = {}) {
       // counted in segments delivered; SACK recovery as above.
       return { flavor: 'sack', ...common, reno: { rules: 'linux' }, pacing: 'off' };
     case 'cubic':
-      // Without fq the kernel paces only what asks for it (sk_pacing_status, set by BBR): CUBIC
-      // sends as the ACKs clock it.
-      return { flavor: 'cubic', ...common, pacing: 'off' };
+      // net/ipv4/tcp_cubic.c as the kernel runs it (cubic.rules 'linux': its integer curve in
+      // jiffies of linuxHz, ssthresh = cwnd * 717 / 1024, HyStart's ACK train and delay tests in
+      // hystart_update()), with tcp_cong.c's tcp_slow_start() and tcp_cong_avoid_ai(). Without fq
+      // the kernel paces only what asks for it (sk_pacing_status, set by BBR): CUBIC sends as the
+      // ACKs clock it, and HyStart's ACK-train threshold is half the minimum RTT.
+      return { flavor: 'cubic', ...common, cubic: { rules: 'linux' }, pacing: 'off' };
     case 'bbr':
       // The kernel's tcp_bbr.c (6.x, with ACK aggregation); it sets sk_pacing_status =
       // SK_PACING_NEEDED: TCP paces it with its own hrtimer (tcp_internal_pacing()); tcpsim's BBR

@@ -41,7 +41,7 @@ std::unique_ptr<CongestionOps> MakeCongestionOps(const TcpConfig& config) {
       return std::make_unique<RenoOps>();
     case WindowRule::kCubic:
       if (config.cubic.rules == CubicRules::kLinux) {
-        return std::make_unique<LinuxCubicOps>(config.cubic, config.pacing != PacingMode::kOff);
+        return std::make_unique<LinuxCubicOps>(config.cubic, config.pacing != PacingMode::kOff, config.linux_hz);
       }
       return std::make_unique<CubicOps>(config.cubic, config.pacing != PacingMode::kOff);
     case WindowRule::kBbr:

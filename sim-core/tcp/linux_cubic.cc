@@ -19,12 +19,6 @@ bool InSlowStart(const Tcb& tcb) {
   return static_cast<Bytes>(Segments(tcb.cwnd, tcb.mss)) < tcb.ssthresh / tcb.mss;
 }
 
-// include/linux/jiffies.h _usecs_to_jiffies() for HZ dividing 1,000,000: rounds up.
-uint32_t UsecsToJiffies(uint32_t us) {
-  constexpr uint32_t kUsPerJiffy = 1'000'000 / LinuxCubicOps::kHz;
-  return (us + kUsPerJiffy - 1) / kUsPerJiffy;
-}
-
 // include/linux/jiffies.h after(a, b): `a` is later than `b`, modulo 2^32.
 bool After(uint32_t a, uint32_t b) { return static_cast<int32_t>(b - a) < 0; }
 
@@ -68,8 +62,12 @@ uint64_t LinuxCubicParameters::CubeFactor() const {
   return (uint64_t{1} << (10 + 3 * LinuxCubicOps::kBictcpHz)) / (uint64_t{bic_scale} * 10);
 }
 
-LinuxCubicOps::LinuxCubicOps(const CubicOptions& options, bool paced)
-    : params_(LinuxCubicParameters::From(options)), paced_(paced), app_limited_growth_(options.app_limited_growth) {}
+LinuxCubicOps::LinuxCubicOps(const CubicOptions& options, bool paced, int linux_hz)
+    : params_(LinuxCubicParameters::From(options)),
+      paced_(paced),
+      jiffies_(linux_hz),
+      hz_(static_cast<uint32_t>(linux_hz)),
+      app_limited_growth_(options.app_limited_growth) {}
 
 void LinuxCubicOps::Reset() {
   // bictcp_reset(): every field of struct bictcp before `unused` is zeroed (W_max and the minimum
@@ -126,7 +124,7 @@ void LinuxCubicOps::IncreaseWindow(Tcb& tcb, SimTime now, Bytes acked_bytes) {
       return;
     }
   }
-  Update(cwnd, acked, Jiffies(now));
+  Update(cwnd, acked, JiffiesAt(now));
   // tcp_cong.c tcp_cong_avoid_ai(tp, ca->cnt, acked): one segment per `cnt` segments acknowledged,
   // "if credits accumulated at a higher w, apply them gently now" (one segment, and start again).
   const uint32_t w = cnt_;
@@ -148,7 +146,8 @@ void LinuxCubicOps::Update(uint32_t cwnd, uint32_t acked, uint32_t now) {
   // bictcp_update(). cnt_ is only ever 0 right after a reset, when last_cwnd_ is 0 too, so the
   // first return below never leaves tcp_cong_avoid_ai() a zero divisor.
   ack_cnt_ += acked;  // "count the number of ACKed packets"
-  if (last_cwnd_ == cwnd && static_cast<int32_t>(now - last_time_) <= static_cast<int32_t>(kHz / 32)) return;
+  // At most every HZ / 32 jiffies while cwnd stands: 31 ms at HZ 1000, 28 ms at HZ 250.
+  if (last_cwnd_ == cwnd && static_cast<int32_t>(now - last_time_) <= static_cast<int32_t>(hz_ / 32)) return;
   // "The CUBIC function can update ca->cnt at most once per jiffy. On all cwnd reduction events,
   // ca->epoch_start is set to 0, which will force a recalculation of ca->cnt."
   const bool curve_this_jiffy = !(epoch_start_ && now == last_time_);
@@ -168,11 +167,13 @@ void LinuxCubicOps::Update(uint32_t cwnd, uint32_t acked, uint32_t now) {
         bic_origin_point_ = last_max_cwnd_;
       }
     }
-    // t = now - epoch_start + delay_min, in 1/1024 s (the curve one minimum RTT ahead).
+    // t = now - epoch_start + delay_min, in 1/1024 s (the curve one minimum RTT ahead): jiffies,
+    // delay_min rounded up to a whole jiffy (usecs_to_jiffies()), then << BICTCP_HZ and
+    // do_div(t, HZ).
     auto t = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(now - *epoch_start_)));
-    t += UsecsToJiffies(delay_min_us_);
+    t += static_cast<uint64_t>(jiffies_.FromTime(SimTime::Microseconds(delay_min_us_)));
     t <<= kBictcpHz;
-    t /= kHz;  // do_div(t, HZ)
+    t /= hz_;
     const uint64_t offs = t < bic_k_ ? bic_k_ - t : t - bic_k_;
     // "c/rtt * (t-K)^3": cube_rtt_scale = bic_scale * 10 = 1024 C, and (t - K)^3 carries 2^30.
     const auto delta =
@@ -237,8 +238,8 @@ void LinuxCubicOps::OnStateChange(Tcb&, SimTime now, CongestionState state) {
 void LinuxCubicOps::OnSendingResumed(Tcb&, SimTime now, SimTime last_sent) {
   // cubictcp_cwnd_event(CA_EVENT_TX_START): "We were application limited (idle) for a while.
   // Shift epoch_start to keep cwnd growth to cubic curve." lsndtime is the last send, in jiffies.
-  const uint32_t now_j = Jiffies(now);
-  const auto delta = static_cast<int32_t>(now_j - Jiffies(last_sent));
+  const uint32_t now_j = JiffiesAt(now);
+  const auto delta = static_cast<int32_t>(now_j - JiffiesAt(last_sent));
   if (epoch_start_ && delta > 0) {
     *epoch_start_ += static_cast<uint32_t>(delta);
     if (After(*epoch_start_, now_j)) epoch_start_ = now_j;
@@ -329,7 +330,7 @@ void LinuxCubicOps::OnAckSample(Tcb& tcb, const AckSample& sample) {
   if (!sample.has_rtt) return;
   // "Discard delay samples right after fast recovery": for a second (HZ jiffies) after the epoch
   // began.
-  if (epoch_start_ && static_cast<int32_t>(Jiffies(sample.now) - *epoch_start_) < static_cast<int32_t>(kHz)) return;
+  if (epoch_start_ && static_cast<int32_t>(JiffiesAt(sample.now) - *epoch_start_) < static_cast<int32_t>(hz_)) return;
   uint32_t delay = static_cast<uint32_t>(sample.rtt.ns() / 1000);
   if (delay == 0) delay = 1;
   // "first time call or link delay decreases"
@@ -344,7 +345,7 @@ void LinuxCubicOps::DescribeState(const Tcb& tcb, TcpSeriesRow& row) const {
   const uint32_t w_max = epoch_start_ ? bic_origin_point_ : last_max_cwnd_;
   row.w_max_bytes = static_cast<int64_t>(w_max) * tcb.mss;
   row.cubic_k_ns = static_cast<int64_t>(bic_k_) * 1'000'000'000 / 1024;
-  row.cubic_epoch_ns = epoch_start_ ? static_cast<int64_t>(*epoch_start_) * (1'000'000'000 / kHz) : 0;
+  row.cubic_epoch_ns = epoch_start_ ? jiffies_.Time(*epoch_start_).ns() : 0;
 }
 
 }  // namespace tcb

@@ -20,6 +20,7 @@
 #include <optional>
 
 #include "tcp/congestion_ops.h"
+#include "tcp/jiffies.h"
 
 namespace tcb {
 
@@ -53,8 +54,6 @@ class LinuxCubicOps final : public CongestionOps {
   // tcp_cubic.c's constants.
   static constexpr uint32_t kBetaScale = 1024;  // BICTCP_BETA_SCALE.
   static constexpr uint32_t kBictcpHz = 10;     // BICTCP_HZ: the curve's time unit is 2^-10 s.
-  // HZ, the kernel's tick rate (tcp_jiffies32 counts ticks): x86_64_defconfig's CONFIG_HZ_1000.
-  static constexpr uint32_t kHz = 1000;
   static constexpr uint32_t kHyStartLowWindow = 16;        // hystart_low_window, segments.
   static constexpr uint32_t kHyStartAckDeltaUs = 2000;     // hystart_ack_delta_us.
   static constexpr uint32_t kHyStartMinSamples = 8;        // HYSTART_MIN_SAMPLES.
@@ -65,8 +64,10 @@ class LinuxCubicOps final : public CongestionOps {
   static constexpr uint64_t kGsoMaxSize = 65536;
 
   // `paced`: the connection paces (sk_pacing_status is not SK_PACING_NONE), which doubles the
-  // ACK-train threshold.
-  LinuxCubicOps(const CubicOptions& options, bool paced);
+  // ACK-train threshold. `linux_hz`: the kernel's CONFIG_HZ (tcp.linuxHz), the tick rate of
+  // tcp_jiffies32, in which tcp_cubic.c keeps the epoch, the curve's clock and its once-per-HZ/32
+  // update, and whose HZ it divides by (bictcp_update(), cubictcp_acked(), cubictcp_cwnd_event()).
+  LinuxCubicOps(const CubicOptions& options, bool paced, int linux_hz);
 
   std::string_view name() const override { return "cubic-linux"; }
   // cubictcp_cong_avoid(): tcp_slow_start() below ssthresh, the leftover segments into
@@ -110,8 +111,10 @@ class LinuxCubicOps final : public CongestionOps {
   // tp->snd_cwnd_cnt: segments acknowledged towards the next one-segment increase.
   uint32_t snd_cwnd_cnt() const { return snd_cwnd_cnt_; }
 
+  // HZ: jiffies per second.
+  uint32_t hz() const { return hz_; }
   // tcp_jiffies32 and tcp_mstamp (bictcp_clock_us()) at simulated time `t`.
-  static uint32_t Jiffies(SimTime t) { return static_cast<uint32_t>(t.ns() / (1'000'000'000 / kHz)); }
+  uint32_t JiffiesAt(SimTime t) const { return static_cast<uint32_t>(jiffies_.At(t)); }
   static uint32_t ClockUs(SimTime t) { return static_cast<uint32_t>(t.ns() / 1000); }
 
  private:
@@ -131,6 +134,8 @@ class LinuxCubicOps final : public CongestionOps {
 
   LinuxCubicParameters params_;
   bool paced_;
+  Jiffies jiffies_;
+  uint32_t hz_;
   bool app_limited_growth_;
 
   // struct bictcp.

@@ -14,6 +14,8 @@ namespace tcb {
 namespace {
 
 constexpr Bytes kMss = 1000;
+// CONFIG_HZ: the worked numbers below are at HZ 1000 (a jiffy is a millisecond) unless a test says.
+constexpr int kHz = 1000;
 
 TcpConfig Config() {
   TcpConfig c;
@@ -77,7 +79,7 @@ TEST(LinuxCubicTest, ParametersAreTheKernelsIntegers) {
 
 // A loss at a 100-segment window with `flight` outstanding, cwnd then set to ssthresh by the owner.
 struct AfterLoss {
-  explicit AfterLoss(Bytes flight = 100 * kMss) : cubic(LinuxOptions(), false), tcb(Config()) {
+  explicit AfterLoss(Bytes flight = 100 * kMss, int hz = kHz) : cubic(LinuxOptions(), false, hz), tcb(Config()) {
     cubic.Init(tcb, SimTime::Zero());
     tcb.cwnd = 100 * kMss;
     tcb.ssthresh = cubic.SsThresh(tcb, Ms(900), flight);
@@ -94,7 +96,7 @@ TEST(LinuxCubicTest, SsThreshComesFromCwndNotTheFlight) {
   EXPECT_EQ(f.tcb.ssthresh, 70 * kMss);
   EXPECT_EQ(f.cubic.last_max_cwnd(), 100u);
   Tcb tcb(Config());
-  LinuxCubicOps cubic(LinuxOptions(), false);
+  LinuxCubicOps cubic(LinuxOptions(), false, kHz);
   tcb.cwnd = 10 * kMss;
   EXPECT_EQ(cubic.SsThresh(tcb, SimTime::Zero(), 0), 7 * kMss);  // 7170 / 1024
   tcb.cwnd = 2 * kMss;
@@ -114,7 +116,7 @@ TEST(LinuxCubicTest, FastConvergenceRemembersCwndTimesOnePlusBetaOverTwo) {
 
   CubicOptions plain = LinuxOptions();
   plain.fast_convergence = false;
-  LinuxCubicOps cubic(plain, false);
+  LinuxCubicOps cubic(plain, false, kHz);
   Tcb tcb(Config());
   tcb.cwnd = 100 * kMss;
   cubic.SsThresh(tcb, SimTime::Zero(), tcb.cwnd);
@@ -164,8 +166,46 @@ TEST(LinuxCubicTest, TheCurveLeadsByTheMinimumRtt) {
   EXPECT_EQ(f.cubic.delay_min_us(), 50000u);
 }
 
+TEST(LinuxCubicTest, TheCurveCountsJiffiesOfTheConfiguredHz) {
+  // tcp_cubic.c keeps time in tcp_jiffies32, ticks of CONFIG_HZ (tcp.linuxHz): bictcp_update()
+  // stamps epoch_start and last_time in jiffies, rounds delay_min up to whole jiffies
+  // (usecs_to_jiffies()) and turns jiffies into 1/1024 s with do_div(t, HZ). At HZ 250 a jiffy is
+  // 4 ms: the loss at 100 segments, a 100 ms sample, the epoch's first ACK at 1 s.
+  AfterLoss f(100 * kMss, /*hz=*/250);
+  EXPECT_EQ(f.cubic.hz(), 250u);
+  f.cubic.OnAckSample(f.tcb, OneSegment(Ms(950), Ms(100)));
+  f.cubic.IncreaseWindow(f.tcb, Ms(1000), kMss);
+  EXPECT_EQ(f.cubic.epoch_start(), 250u);  // jiffy 250, not 1000.
+  // usecs_to_jiffies(100000) = 25 at HZ 250, t = 25 * 1024 / 250 = 102 as at HZ 1000 (100 * 1024
+  // / 1000), so cnt = 23 as in TheCurveLeadsByTheMinimumRtt. (Dividing 25 jiffies by 1000 instead
+  // would give t = 25, offs = 4291, target = 71 and cnt = 70.)
+  EXPECT_EQ(f.cubic.cnt(), 23u);
+  TcpSeriesRow row;
+  f.cubic.DescribeState(f.tcb, row);
+  EXPECT_EQ(row.cubic_epoch_ns, Ms(1000).ns());
+}
+
+TEST(LinuxCubicTest, TheCurveRunsAtMostOncePerJiffyOfTheConfiguredHz) {
+  // bictcp_update(): "The CUBIC function can update ca->cnt at most once per jiffy": within the
+  // jiffy it last ran in (tcp_jiffies32 == last_time) only the Reno-friendly estimate is updated.
+  // After a loss at 100 segments (K = 4316, cnt = 70 at the epoch's first ACK at 1 s), 70 segments
+  // acknowledged take cwnd to 71; at 1002 ms the curve's target, 100 - (410 * 4314^3 >> 40) = 71,
+  // is cwnd: cnt = 100 * 71. At HZ 1000 that is a new jiffy; at HZ 250 it is still jiffy 250, and
+  // cnt stays 70 until jiffy 251 (1004 ms).
+  for (const int hz : {1000, 250}) {
+    AfterLoss f(100 * kMss, hz);
+    for (int i = 0; i < 70; ++i) f.cubic.IncreaseWindow(f.tcb, Ms(1000), kMss);
+    ASSERT_EQ(Segments(f.tcb), 71);
+    ASSERT_EQ(f.cubic.cnt(), 70u);
+    f.cubic.IncreaseWindow(f.tcb, Ms(1002), kMss);
+    EXPECT_EQ(f.cubic.cnt(), hz == 1000 ? 7100u : 70u) << "HZ " << hz;
+    f.cubic.IncreaseWindow(f.tcb, Ms(1004), kMss);
+    EXPECT_EQ(f.cubic.cnt(), 7100u) << "HZ " << hz;
+  }
+}
+
 TEST(LinuxCubicTest, SlowStartCarriesTheRestIntoCongestionAvoidance) {
-  LinuxCubicOps cubic(LinuxOptions(), false);
+  LinuxCubicOps cubic(LinuxOptions(), false, kHz);
   Tcb tcb(Config());
   cubic.Init(tcb, SimTime::Zero());
   tcb.ssthresh = 12 * kMss;
@@ -184,7 +224,7 @@ TEST(LinuxCubicTest, SlowStartCarriesTheRestIntoCongestionAvoidance) {
   EXPECT_EQ(cubic.snd_cwnd_cnt(), 4u);
   // Below ssthresh, slow start adds what was acknowledged, without RFC 3465's limit.
   Tcb fresh(Config());
-  LinuxCubicOps other(LinuxOptions(), false);
+  LinuxCubicOps other(LinuxOptions(), false, kHz);
   other.Init(fresh, SimTime::Zero());
   other.IncreaseWindow(fresh, Ms(100), 20 * kMss);
   EXPECT_EQ(Segments(fresh), 30);
@@ -192,16 +232,16 @@ TEST(LinuxCubicTest, SlowStartCarriesTheRestIntoCongestionAvoidance) {
 
 TEST(LinuxCubicTest, GrowsOnlyWhileTheWindowLimitsTheSender) {
   // cubictcp_cong_avoid(): "if (!tcp_is_cwnd_limited(sk)) return;" (the owner decides).
-  EXPECT_TRUE(LinuxCubicOps(LinuxOptions(), false).GrowsOnlyWhenCwndLimited());
+  EXPECT_TRUE(LinuxCubicOps(LinuxOptions(), false, kHz).GrowsOnlyWhenCwndLimited());
   CubicOptions grows = LinuxOptions();
   grows.app_limited_growth = true;
-  EXPECT_FALSE(LinuxCubicOps(grows, false).GrowsOnlyWhenCwndLimited());
+  EXPECT_FALSE(LinuxCubicOps(grows, false, kHz).GrowsOnlyWhenCwndLimited());
 }
 
 TEST(LinuxCubicTest, CountsWhatTheAckDeliveredNotHowFarSndUnaMoved) {
   // tcp_cong_control() hands cong_avoid tp->delivered - prior_delivered: a cumulative ACK that
   // fills the hole under 300 segments SACKed before delivers one segment, not 301.
-  LinuxCubicOps cubic(LinuxOptions(), false);
+  LinuxCubicOps cubic(LinuxOptions(), false, kHz);
   Tcb tcb(Config());
   cubic.Init(tcb, SimTime::Zero());
   SentLog log;  // The owner's; only its presence matters here.
@@ -219,7 +259,7 @@ TEST(LinuxCubicTest, CountsWhatTheAckDeliveredNotHowFarSndUnaMoved) {
 TEST(LinuxCubicTest, RenoFriendlyWindowCountsAckedSegmentsAndCatchesUpWhenTheCurveIsNextEvaluated) {
   // A loss at 20 segments (ssthresh 14, K = cubic_root(2681735677 * 6) = 2523, 2.46 s) on a 1 ms
   // path: every round trip acknowledges cwnd segments within one jiffy.
-  LinuxCubicOps cubic(LinuxOptions(), false);
+  LinuxCubicOps cubic(LinuxOptions(), false, kHz);
   Tcb tcb(Config());
   cubic.Init(tcb, SimTime::Zero());
   cubic.OnAckSample(tcb, OneSegment(Ms(500), Ms(1)));  // delay_min = 1 ms
@@ -306,7 +346,7 @@ TEST(LinuxCubicTest, SeriesRowCarriesTheOriginKAndTheEpoch) {
 // smoothed RTT behind the pacing rate (hystart_ack_delay() is then its 1 ms cap).
 struct HyStartDriver {
   explicit HyStartDriver(bool paced = false, int64_t segments = 16)
-      : cubic(LinuxOptions(/*hystart=*/true), paced), tcb(Config()) {
+      : cubic(LinuxOptions(/*hystart=*/true), paced, kHz), tcb(Config()) {
     cubic.Init(tcb, SimTime::Zero());
     tcb.cwnd = segments * kMss;
     tcb.rtt.AddSample(Ms(100));
@@ -418,7 +458,7 @@ TEST(LinuxHyStartTest, WaitsForSixteenSegmentsButCountsRoundsBelow) {
 TEST(LinuxHyStartTest, TheRoundEndsWhenTheAckPassesSndNxt) {
   // hystart_update(): after(tp->snd_una, ca->end_seq), end_seq = snd_nxt when the round began,
   // read from the SentLog.
-  LinuxCubicOps cubic(LinuxOptions(/*hystart=*/true), false);
+  LinuxCubicOps cubic(LinuxOptions(/*hystart=*/true), false, kHz);
   Tcb tcb(Config());
   cubic.Init(tcb, SimTime::Zero());
   tcb.cwnd = 20 * kMss;

@@ -120,7 +120,7 @@ struct TcpConfig {
   SimTime initial_rto = SimTime::Seconds(1);
   RtoRules rto_rules = RtoRules::kRfc6298;
   // The kernel's tick rate (CONFIG_HZ) for the Linux rules that count jiffies: the RTO, the
-  // delayed-ACK timer and BBR's ProbeRTT stamps.
+  // delayed-ACK timer, BBR's ProbeRTT stamps and Linux CUBIC's epoch and curve (tcp_cubic.c).
   int linux_hz = 1000;
   int dupack_threshold = 3;
   // Balakrishnan et al. §4 "right-edge recovery": each duplicate ACK below the threshold sends one
