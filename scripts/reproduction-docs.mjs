@@ -8,9 +8,12 @@
 //   <!-- end tcpsim report ... -->) become the verdicts' legend and the overview of every claim that
 // compares a paper number. The prose around the blocks is not touched.
 //
-//   node scripts/reproduction-docs.mjs [--jobs N] [--reuse] [--tcpsim PATH] [NAME...]
+//   node scripts/reproduction-docs.mjs [--jobs N] [--reuse | --render] [--tcpsim PATH] [NAME...]
 //
 // NAMEs limit the runs to those experiments (the others' saved reports are used, which must exist).
+// --render runs nothing: the documents are written from the saved reports as they are (each made by
+// another tcpsim or from another experiment document is noted), e.g. after a change to the reports'
+// Markdown alone, or from reports made one by one with `tcpsim reproduce NAME --full --json`.
 // Reports are kept in build/reproduction/NAME.json with the key they were made with.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -20,7 +23,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const usage = 'usage: node scripts/reproduction-docs.mjs [--jobs N] [--reuse] [--tcpsim PATH] [NAME...]';
+const usage = 'usage: node scripts/reproduction-docs.mjs [--jobs N] [--reuse | --render] [--tcpsim PATH] [NAME...]';
 
 function fail(message) {
   process.stderr.write(`reproduction-docs: ${message}\n`);
@@ -30,12 +33,14 @@ function fail(message) {
 const args = process.argv.slice(2);
 let jobs = cpus().length;
 let reuse = false;
+let render = false;
 let tcpsim = join(root, 'build/release/tcpsim');
 const only = [];
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === '--jobs') jobs = Number(args[++i]);
   else if (a === '--reuse') reuse = true;
+  else if (a === '--render') render = true;
   else if (a === '--tcpsim') tcpsim = args[++i];
   else if (a === '-h' || a === '--help') {
     process.stdout.write(`${usage}\n`);
@@ -44,6 +49,7 @@ for (let i = 0; i < args.length; i++) {
   else only.push(a);
 }
 if (!Number.isInteger(jobs) || jobs < 1) fail('--jobs needs a positive integer');
+if (render && (reuse || only.length > 0)) fail(`--render runs nothing: it takes no --reuse and no names\n${usage}`);
 if (!existsSync(tcpsim)) fail(`no tcpsim at ${tcpsim}: build it first (scripts/build-sim-core release)`);
 
 const run = (argv) => execFileSync(tcpsim, argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -62,7 +68,7 @@ const keyFile = (name) => join(outDir, `${name}.key`);
 for (const name of experiments) {
   const key = keyOf(name);
   const saved = existsSync(reportFile(name)) && existsSync(keyFile(name)) && readFileSync(keyFile(name), 'utf8') === key;
-  const wanted = only.length === 0 || only.includes(name);
+  const wanted = !render && (only.length === 0 || only.includes(name));
   if (!wanted || (reuse && saved)) {
     if (!existsSync(reportFile(name))) fail(`no saved report for ${name}: run it (name it, or give no names)`);
     if (!saved) process.stderr.write(`reproduction-docs: note: ${name}'s saved report is from another tcpsim or experiment\n`);

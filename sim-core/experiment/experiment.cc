@@ -327,6 +327,48 @@ void ParsePaper(const json& d, Experiment& e, const NameIndex& variants, const N
   }
 }
 
+void ParseDifferences(const json& d, Experiment& e, const NameIndex& variants, const NameIndex& metrics) {
+  if (!d.contains("differences")) return;
+  const json& t = d["differences"];
+  DifferenceTable table;
+  table.from = Lookup(variants, t["from"], "$.differences.from", "variant");
+  if (e.variants.size() < 2) throw ScenarioError("$.differences", "a difference needs a second variant");
+  if (t.contains("metrics")) {
+    std::set<size_t> tested;
+    for (size_t i = 0; i < t["metrics"].size(); ++i) {
+      tested.insert(Lookup(metrics, t["metrics"][i], Index("$.differences.metrics", i), "metric"));
+    }
+    table.metrics.assign(tested.begin(), tested.end());
+  } else {
+    for (size_t m = 0; m < e.metrics.size(); ++m) table.metrics.push_back(m);
+  }
+  std::set<std::tuple<size_t, std::vector<size_t>, size_t>> seen;
+  for (size_t i = 0; i < t["paper"].size(); ++i) {
+    const json& p = t["paper"][i];
+    const std::string path = Index("$.differences.paper", i);
+    PaperDifference value;
+    value.variant = Lookup(variants, p["variant"], Child(path, "variant"), "variant");
+    if (value.variant == table.from) {
+      throw ScenarioError(Child(path, "variant"), "the variant the others are subtracted from has no difference of its own");
+    }
+    value.metric = Lookup(metrics, p["metric"], Child(path, "metric"), "metric");
+    if (!std::binary_search(table.metrics.begin(), table.metrics.end(), value.metric)) {
+      throw ScenarioError(Child(path, "metric"), "not among the metrics tested ($.differences.metrics)");
+    }
+    value.point = ParseFullPoint(e, p["point"], Child(path, "point"));
+    value.level = p["level"].get<double>();
+    value.low = p["interval"][0].get<double>();
+    value.high = p["interval"][1].get<double>();
+    if (value.low > value.high) throw ScenarioError(Child(path, "interval"), "the lower bound is above the upper one");
+    value.note = p.value("note", "");
+    if (!seen.emplace(value.variant, value.point, value.metric).second) {
+      throw ScenarioError(path, "a second paper difference for the same variant, point and metric");
+    }
+    table.paper.push_back(std::move(value));
+  }
+  e.differences = std::move(table);
+}
+
 PaperNumber ParsePaperNumber(const json& p, const std::string& path) {
   PaperNumber number;
   if (p.contains("value")) {
@@ -596,6 +638,14 @@ const PaperValue* FindPaperValue(const Experiment& e, size_t variant, const std:
   return nullptr;
 }
 
+const PaperDifference* FindPaperDifference(const DifferenceTable& table, size_t variant,
+                                           const std::vector<size_t>& point, size_t metric) {
+  for (const PaperDifference& p : table.paper) {
+    if (p.variant == variant && p.metric == metric && p.point == point) return &p;
+  }
+  return nullptr;
+}
+
 std::vector<std::string> ExperimentNames() {
   std::vector<std::string> names;
   for (const EmbeddedFile& f : EmbeddedFiles()) {
@@ -643,6 +693,7 @@ Experiment ParseExperiment(const nlohmann::json& document) {
   ParseMetrics(d, base, e, metrics);
   ParsePaper(d, e, variants, metrics);
   ParseClaims(d, e, variants, metrics);
+  ParseDifferences(d, e, variants, metrics);
 
   // Every run's scenario, in both modes, so that a bad experiment fails before anything runs.
   for (ExperimentMode mode : {ExperimentMode::kFull, ExperimentMode::kQuick}) {

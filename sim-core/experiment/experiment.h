@@ -130,6 +130,34 @@ struct PaperValue {
   Tolerance tolerance;  // Its own, or the experiment's.
 };
 
+// A difference the paper tests, as Savorić et al. §6 report one: the highest of the confidence levels
+// 0.99, 0.95 and 0.90 at which the interval of mean(from) - mean(variant) excludes zero, with that
+// interval; 0.90 and an interval that contains zero when none does.
+struct PaperDifference {
+  size_t variant = 0;
+  std::vector<size_t> point;  // A value index per axis.
+  size_t metric = 0;
+  double level = 0;
+  double low = 0;
+  double high = 0;
+  std::string note;
+  // Significant at `level`: any level above 0.90 is (the paper names the highest at which the
+  // difference is significant, and prints bounds rounded to two decimals, so "0.99 : (-0.03, -0.00)"
+  // is significant); at 0.90 only an interval that excludes zero.
+  bool Significant() const { return level > 0.9 || low > 0 || high < 0; }
+};
+
+// Every tested metric's difference between one variant and each of the others, at every point: the
+// significance tables of Savorić et al. (Tables 3 and 5), with the paper's intervals beside ours.
+struct DifferenceTable {
+  size_t from = 0;              // The variant the others are subtracted from.
+  std::vector<size_t> metrics;  // The metrics tested, in the experiment's order.
+  std::vector<PaperDifference> paper;
+};
+
+const PaperDifference* FindPaperDifference(const DifferenceTable& table, size_t variant,
+                                           const std::vector<size_t>& point, size_t metric);
+
 struct Variant {
   std::string name;
   std::string label;
@@ -153,6 +181,7 @@ struct Experiment {
   std::vector<PaperValue> paper;
   std::optional<Tolerance> paper_tolerance;  // The default for every paper number.
   std::vector<Claim> claims;
+  std::optional<DifferenceTable> differences;
 };
 
 // The paper's value of a cell, or null.

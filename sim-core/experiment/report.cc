@@ -347,6 +347,114 @@ std::vector<std::pair<const json*, const json*>> ClaimMagnitudes(const json& cla
   return outside;
 }
 
+// A difference as Savorić et al. §6 report one (metrics/statistics.h, ReportSignificance).
+json SignificanceDocument(double level, double low, double high, bool significant) {
+  return {{"level", level}, {"interval", {low, high}}, {"significant", significant}};
+}
+
+// The experiment's significance table: per point, tested metric and other variant, ours and the
+// paper's, and whether the two reach the same conclusion.
+json DifferenceRows(const Experiment& e, const ExperimentPlan& plan, const CellStatistics& stats,
+                    const DifferenceTable& table) {
+  json rows = json::array();
+  for (size_t p = 0; p < plan.points.size(); ++p) {
+    for (size_t m : table.metrics) {
+      for (size_t v = 0; v < e.variants.size(); ++v) {
+        if (v == table.from) continue;
+        json row{{"variant", e.variants[v].name},
+                 {"metric", e.metrics[m].name},
+                 {"point", PointDocument(e, plan.points[p])},
+                 {"ours", nullptr}};
+        const std::optional<SignificanceReport> ours =
+            ReportSignificance(stats.At(table.from, p, m), stats.At(v, p, m));
+        if (ours) {
+          row["ours"] = SignificanceDocument(ours->interval.level, ours->interval.low, ours->interval.high,
+                                             ours->significant);
+        }
+        if (const PaperDifference* paper = FindPaperDifference(table, v, plan.points[p], m)) {
+          row["paper"] = SignificanceDocument(paper->level, paper->low, paper->high, paper->Significant());
+          if (!paper->note.empty()) row["paperNote"] = paper->note;
+          if (ours) {
+            const bool same = ours->significant == paper->Significant() &&
+                              (!ours->significant || (ours->interval.low > 0) == (paper->low > 0));
+            row["sameConclusion"] = same;
+          }
+        }
+        rows.push_back(std::move(row));
+      }
+    }
+  }
+  return {{"from", e.variants[table.from].name}, {"rows", std::move(rows)}};
+}
+
+// "0.99 : (-9.52, -2.26)" as the paper prints it, with "n.s." when not significant. The paper's
+// bounds have two decimals; ours too, or three when both are below 1 in magnitude (a Jain index's
+// differences).
+std::string SignificanceText(const json& s, bool paper) {
+  if (s.is_null()) return "-";
+  const double low = s["interval"][0].get<double>(), high = s["interval"][1].get<double>();
+  const int decimals = !paper && std::max(std::fabs(low), std::fabs(high)) < 1 ? 3 : 2;
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "%.2f : (%+.*f, %+.*f)", s["level"].get<double>(), decimals, low, decimals,
+                high);
+  return std::string(buffer) + (s["significant"].get<bool>() ? "" : " n.s.");
+}
+
+// The significance table as rows: a metric (and point) per row, ours and the paper's per other variant.
+std::vector<std::vector<std::string>> DifferenceTableRows(const json& report) {
+  const json& d = report["differences"];
+  const std::string from = VariantLabel(report, d["from"]);
+  const bool points = report["points"].size() > 1;
+  std::vector<std::string> others;
+  for (const json& row : d["rows"]) {
+    if (std::find(others.begin(), others.end(), row["variant"].get<std::string>()) == others.end()) {
+      others.push_back(row["variant"].get<std::string>());
+    }
+  }
+  std::vector<std::vector<std::string>> rows{{"metric"}};
+  if (points) rows[0].push_back("point");
+  for (const std::string& v : others) {
+    rows[0].push_back(from + " − " + VariantLabel(report, v) + ", ours");
+    rows[0].push_back("paper");
+  }
+  std::string last_key;
+  for (const json& row : d["rows"]) {
+    const std::string key = row["metric"].get<std::string>() + "|" + row["point"].dump();
+    if (key != last_key) {
+      std::vector<std::string> line{MetricLabel(report, row["metric"])};
+      if (points) line.push_back(PointText(report, row["point"]));
+      line.resize(line.size() + 2 * others.size(), "");
+      rows.push_back(std::move(line));
+      last_key = key;
+    }
+    const size_t at = (points ? 2 : 1) +
+                      2 * static_cast<size_t>(std::find(others.begin(), others.end(), row["variant"].get<std::string>()) -
+                                              others.begin());
+    std::string ours = SignificanceText(row["ours"], false);
+    if (row.contains("sameConclusion") && !row["sameConclusion"].get<bool>()) ours += " ≠";
+    rows.back()[at] = std::move(ours);
+    rows.back()[at + 1] = row.contains("paper") ? SignificanceText(row["paper"], true) : "";
+  }
+  return rows;
+}
+
+// "7 of 9 comparisons reach the paper's conclusion" over the rows that have both.
+std::string DifferenceSummary(const json& report) {
+  int64_t compared = 0, same = 0;
+  for (const json& row : report["differences"]["rows"]) {
+    if (!row.contains("sameConclusion")) continue;
+    ++compared;
+    same += row["sameConclusion"].get<bool>();
+  }
+  if (compared == 0) return "";
+  return std::to_string(same) + " of " + std::to_string(compared) + " differences reach the paper's conclusion";
+}
+
+const char* const kDifferenceLegend =
+    "each is the highest of the levels 0.99, 0.95 and 0.90 at which the unpaired t-test's interval "
+    "excludes zero, with that interval, or the 0.90 interval and n.s. (Savorić et al. §6); ≠: a "
+    "conclusion other than the paper's (significance, or the sign)";
+
 }  // namespace
 
 const nlohmann::json& ReportSchemaDocument() {
@@ -495,6 +603,7 @@ nlohmann::json BuildReport(const Experiment& e, const ExperimentPlan& plan,
   }
   report["claims"] = std::move(claims);
   report["claimSummary"] = {{"counts", std::move(counts)}, {"unexplained", unexplained}};
+  if (e.differences) report["differences"] = DifferenceRows(e, plan, stats, *e.differences);
   return report;
 }
 
@@ -552,6 +661,11 @@ std::string FormatReport(const nlohmann::json& report) {
       }
     }
     out += "\n" + SummaryLine(report) + "\n";
+  }
+  if (report.contains("differences")) {
+    const std::string summary = DifferenceSummary(report);
+    out += "\ndifferences (" + std::string(kDifferenceLegend) + ")" + (summary.empty() ? "" : "; " + summary) + "\n";
+    out += Table(DifferenceTableRows(report));
   }
   return out;
 }
@@ -641,6 +755,11 @@ std::string FormatReportMarkdown(const nlohmann::json& report) {
       }
       for (const std::string& note : ClaimNotes(claim)) out += "  - " + note + "\n";
     }
+  }
+  if (report.contains("differences")) {
+    const std::string summary = DifferenceSummary(report);
+    out += "\nDifferences (" + std::string(kDifferenceLegend) + ")" + (summary.empty() ? "" : "; " + summary) +
+           ":\n\n" + MdTable(DifferenceTableRows(report));
   }
   return out;
 }

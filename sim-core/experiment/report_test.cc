@@ -248,6 +248,91 @@ TEST(ExperimentReportTest, SignificantClaims) {
   EXPECT_EQ(undecided["claims"][0]["results"][0]["outcome"], "no data");
 }
 
+// A significance table as Savorić et al. §6 (Tables 3 and 5) report one: mean(from) - mean(other) per
+// tested metric, point and variant, ours beside the paper's, and whether the two conclude the same.
+TEST(ExperimentReportTest, DifferenceTablesReportEachDifferenceAsTheSavoricTablesDo) {
+  json doc = SyntheticExperiment(json::array());
+  doc["differences"] = json::parse(R"({
+    "from": "a",
+    "metrics": ["m"],
+    "paper": [
+      {"variant": "b", "metric": "m", "point": {"x": 1}, "level": 0.99, "interval": [-1.5, -0.5], "note": "Table 3"},
+      {"variant": "c", "metric": "m", "point": {"x": 1}, "level": 0.9, "interval": [-0.2, 0.3]},
+      {"variant": "b", "metric": "m", "point": {"x": 3}, "level": 0.95, "interval": [-0.03, 0]}
+    ]
+  })");
+  const json report = ReportOf(doc);
+  const json& d = report["differences"];
+  EXPECT_EQ(d["from"], "a");
+  // 3 points x 1 metric x 2 other variants.
+  ASSERT_EQ(d["rows"].size(), 6u);
+  // x = 1: a = 1 ± 0.1 against b = 2 ± 0.1, significant at 0.99 with a negative sign, as the paper.
+  const json& ab1 = d["rows"][0];
+  EXPECT_EQ(ab1["variant"], "b");
+  EXPECT_EQ(ab1["point"], json({{"x", 1}}));
+  EXPECT_EQ(ab1["ours"]["level"], 0.99);
+  EXPECT_TRUE(ab1["ours"]["significant"].get<bool>());
+  EXPECT_LT(ab1["ours"]["interval"][1].get<double>(), 0);
+  EXPECT_EQ(ab1["paper"]["level"], 0.99);
+  EXPECT_EQ(ab1["paperNote"], "Table 3");
+  EXPECT_TRUE(ab1["sameConclusion"].get<bool>());
+  // a against c = 3: significant, where the paper finds no difference.
+  const json& ac1 = d["rows"][1];
+  EXPECT_FALSE(ac1["paper"]["significant"].get<bool>());
+  EXPECT_FALSE(ac1["sameConclusion"].get<bool>());
+  // x = 2 has no paper interval: ours alone.
+  EXPECT_FALSE(d["rows"][2].contains("paper"));
+  EXPECT_FALSE(d["rows"][2].contains("sameConclusion"));
+  // x = 3: a = 2.5 against b = 2, positive; the paper's "0.95 : (-0.03, 0)" is significant (a level
+  // above 0.90 is, whatever its rounded bound) and negative, so the conclusions differ in sign.
+  const json& ab3 = d["rows"][4];
+  EXPECT_TRUE(ab3["paper"]["significant"].get<bool>());
+  EXPECT_GT(ab3["ours"]["interval"][0].get<double>(), 0);
+  EXPECT_FALSE(ab3["sameConclusion"].get<bool>());
+
+  const std::string md = FormatReportMarkdown(report);
+  EXPECT_NE(md.find("| metric | point | a − B, ours | paper | a − c, ours | paper |"), std::string::npos) << md;
+  EXPECT_NE(md.find("0.99 : (-1.50, -0.50)"), std::string::npos) << md;
+  EXPECT_NE(md.find("0.90 : (-0.20, +0.30) n.s."), std::string::npos) << md;
+  EXPECT_NE(md.find("1 of 3 differences reach the paper's conclusion"), std::string::npos) << md;
+  EXPECT_NE(FormatReport(report).find("1 of 3 differences"), std::string::npos);
+
+  // Fewer than two values on a side: no test, and no conclusion to compare.
+  const ValueFunction single = [](size_t v, size_t, int rep, size_t) {
+    return rep == 0 ? std::optional<double>(v == 0 ? 1.0 : 2.0) : std::nullopt;
+  };
+  const json sparse = ReportOf(doc, ExperimentMode::kFull, single);
+  EXPECT_TRUE(sparse["differences"]["rows"][0]["ours"].is_null());
+  EXPECT_FALSE(sparse["differences"]["rows"][0].contains("sameConclusion"));
+}
+
+TEST(ExperimentReportTest, DifferenceTablesRejectWhatTheyCannotCompare) {
+  const auto error_of = [](const char* differences) -> std::string {
+    json doc = SyntheticExperiment(json::array());
+    doc["differences"] = json::parse(differences);
+    try {
+      ParseExperiment(doc);
+    } catch (const ScenarioError& e) {
+      return e.path();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_of(R"({"from": "z"})"), "$.differences.from");
+  EXPECT_EQ(error_of(R"({"from": "a", "metrics": ["m"], "paper": [
+    {"variant": "a", "metric": "m", "point": {"x": 1}, "level": 0.9, "interval": [0, 1]}]})"),
+            "$.differences.paper[0].variant");
+  EXPECT_EQ(error_of(R"({"from": "a", "metrics": ["m"], "paper": [
+    {"variant": "b", "metric": "k", "point": {"x": 1}, "level": 0.9, "interval": [0, 1]}]})"),
+            "$.differences.paper[0].metric");
+  EXPECT_EQ(error_of(R"({"from": "a", "paper": [
+    {"variant": "b", "metric": "m", "point": {"x": 1}, "level": 0.9, "interval": [1, 0]}]})"),
+            "$.differences.paper[0].interval");
+  EXPECT_EQ(error_of(R"({"from": "a", "paper": [
+    {"variant": "b", "metric": "m", "point": {"x": 1}, "level": 0.8, "interval": [0, 1]}]})"),
+            "$.differences.paper[0].level");
+  EXPECT_EQ(error_of(R"({"from": "a"})"), "");
+}
+
 // A claim marked known differs without failing the check, and is printed with its cause; one that
 // agrees after all says so.
 TEST(ExperimentReportTest, KnownDifferencesAreReportedButDoNotFailTheCheck) {

@@ -7,7 +7,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { SweepChart } from '../src/charts/SweepChart';
 import { estimateText, ReproductionReport } from '../src/components/ReproductionReport';
-import { cellAt, claimViews, docSection, figureHasPaper, headingAnchor, reportFigures, sweepAxis, verdictCounts, type BarFigure, type ClaimFigure, type SweepFigure, type TableFigure } from '../src/data/reproduction';
+import { cellAt, claimViews, differenceTable, docSection, figureHasPaper, headingAnchor, reportFigures, sweepAxis, verdictCounts, type BarFigure, type ClaimFigure, type SweepFigure, type TableFigure } from '../src/data/reproduction';
 import { formatValue } from '../src/data/summary';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -100,6 +100,29 @@ describe('reports as figures', () => {
       expect(m.factor).toBeCloseTo(m.ours! / (m.paper as number), 12);
       expect(m.factor!).toBeGreaterThan(2);
     }
+  });
+
+  it('Savorić et al. Table 3: every difference as the paper reports it, ours beside the paper’s, on the page', slow, async () => {
+    const { report } = await sim.runExperiment('savoric-table2', { quick: true });
+    const table = differenceTable(report)!;
+    expect(table.columns).toEqual(['no TCBI − MV-TCBI', 'no TCBI − FS-TCBI']);
+    // Table 3's nine rows: T1 and T2 of new connections per type, then the parallel connections'.
+    const tested = ['t1New-tcp1', 't1New-tcp2', 't1New-tcp3', 't2New-tcp1', 't2New-tcp2', 't2New-tcp3', 't1Parallel', 't2Parallel', 'jainParallel'];
+    expect(table.rows.map((r) => r.metric)).toEqual(tested.map((name) => report.metrics.find((m) => m.name === name)!).map((m) => (m.unit ? `${m.label} (${m.unit})` : m.label)));
+    // The report's rows, as the texts say: the paper's T2 of TCP 1 against MV-TCBI is Table 3's.
+    const t2 = table.rows[3].cells[0];
+    expect(t2.paper).toBe('0.99 : (−10.47, −5.67)');
+    const row = report.differences!.rows.find((r) => r.metric === 't2New-tcp1' && r.variant === 'mv-tcbi')!;
+    expect(t2.same).toBe(row.sameConclusion);
+    expect(t2.ours).toMatch(/^0\.(99|95|90) : \([−+]\d+\.\d\d, [−+]\d+\.\d\d\)( n\.s\.)?$/);
+    expect(table.compared).toBe(18);
+    expect(table.same).toBe(report.differences!.rows.filter((r) => r.sameConclusion).length);
+    const html = renderToStaticMarkup(createElement(ReproductionReport, { report, size: 'quick' }));
+    expect(html).toContain('data-testid="differences"');
+    expect(html).toContain(escapeHtml(`${table.same} of 18 differences reach the paper’s conclusion`));
+    // Experiments without a significance table show none.
+    const { report: etcp } = await sim.runExperiment('etcp-fig5-model', { quick: true });
+    expect(differenceTable(etcp)).toBeNull();
   });
 
   it('E-TCP Fig. 5: the gains the paper’s text gives are claims with ◇ marks (a range: one at each end)', slow, async () => {

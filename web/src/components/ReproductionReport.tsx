@@ -5,7 +5,7 @@
 // the paper's numbers as ◇ marks.
 import type { ReactNode } from 'react';
 import { BarChart, SweepChart } from '../charts/StaticCharts';
-import { claimViews, figureHasPaper, paperText, reportFigures, verdictCounts, type ClaimView, type Estimate, type Figure, type MagnitudeRow, type Report, type Verdict } from '../data/reproduction';
+import { claimViews, differenceTable, figureHasPaper, paperText, reportFigures, verdictCounts, type ClaimView, type Estimate, type DifferenceTableView, type Figure, type MagnitudeRow, type Report, type Verdict } from '../data/reproduction';
 import { formatValue } from '../data/summary';
 
 /** Which size produced the report: the headings and captions say so. */
@@ -46,6 +46,7 @@ export function ReproductionReport({ report, size, reasonLink }: { report: Repor
   const views = claimViews(report);
   const figures = reportFigures(report);
   const marked = figures.some(figureHasPaper);
+  const differences = differenceTable(report);
   return (
     <>
       <section aria-labelledby={`claims-title-${size}`}>
@@ -63,6 +64,7 @@ export function ReproductionReport({ report, size, reasonLink }: { report: Repor
           ))}
         </ul>
       </section>
+      {differences && <DifferenceTable table={differences} size={size} />}
       <section aria-labelledby={`figures-title-${size}`}>
         <h3 id={`figures-title-${size}`}>
           The figure, rebuilt ({sizeWords[size]}; {marked ? '◇ marks the paper’s numbers' : 'the paper prints no number for it'})
@@ -74,6 +76,51 @@ export function ReproductionReport({ report, size, reasonLink }: { report: Repor
         </div>
       </section>
     </>
+  );
+}
+
+/** The significance table of Savorić et al. (Tables 3 and 5): each difference, ours beside the paper's. */
+function DifferenceTable({ table, size }: { table: DifferenceTableView; size: ReportSize }) {
+  const points = table.rows.some((r) => r.point !== null);
+  return (
+    <section aria-labelledby={`differences-title-${size}`}>
+      <h3 id={`differences-title-${size}`}>The paper’s significance table at {sizeWords[size]}</h3>
+      <p className="hint">
+        Each difference is given as Savorić et al. §6 give theirs: the highest of the levels 0.99, 0.95 and 0.90 at which the unpaired t-test’s interval excludes zero, with that interval, or the 0.90
+        interval and n.s. (not significant). ≠ marks a conclusion other than the paper’s (its significance, or its sign).
+        {table.compared > 0 && ` ${table.same} of ${table.compared} differences reach the paper’s conclusion.`}
+      </p>
+      <div className="table-scroll">
+        <table className="ttest" data-testid="differences">
+          <thead>
+            <tr>
+              <th scope="col">metric</th>
+              {points && <th scope="col">point</th>}
+              {table.columns.map((c) => (
+                <th key={c} scope="col" colSpan={2}>
+                  {c}: ours, paper
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.map((r, i) => (
+              <tr key={i}>
+                <th scope="row">{r.metric}</th>
+                {points && <td>{r.point}</td>}
+                {r.cells.flatMap((c, j) => [
+                  <td key={`o${j}`} data-same={c.same === null ? undefined : String(c.same)}>
+                    {c.ours}
+                    {c.same === false && <span title="a conclusion other than the paper’s"> ≠</span>}
+                  </td>,
+                  <td key={`p${j}`}>{c.paper ?? '–'}</td>,
+                ])}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 

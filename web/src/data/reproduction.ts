@@ -337,6 +337,52 @@ export function pointLabel(report: Report, point: Record<string, AxisValue | und
   return match?.label ?? 'all';
 }
 
+type Significance = { level: number; interval: number[]; significant: boolean };
+
+/** One difference as Savorić et al. §6 print it: "0.99 : (−9.52, −2.26)", "n.s." when not significant. */
+export function significanceText(s: Significance | null): string {
+  if (!s) return '–';
+  const [low, high] = s.interval;
+  const bound = (x: number) => `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(Math.max(Math.abs(low), Math.abs(high)) < 1 ? 3 : 2)}`;
+  return `${s.level.toFixed(2)} : (${bound(low)}, ${bound(high)})${s.significant ? '' : ' n.s.'}`;
+}
+
+export interface DifferenceTableView {
+  /** "no TCBI − MV-TCBI" per other variant, in the report's order. */
+  columns: string[];
+  rows: { metric: string; point: string | null; cells: { ours: string; paper: string | null; same: boolean | null }[] }[];
+  /** Of the differences with both ours and the paper's, how many reach the paper's conclusion. */
+  same: number;
+  compared: number;
+}
+
+/** The report's significance table (Savorić et al. Tables 3 and 5): a row per metric and point, ours and the paper's per other variant. */
+export function differenceTable(report: Report): DifferenceTableView | null {
+  const d = report.differences;
+  if (!d) return null;
+  const others = [...new Set(d.rows.map((r) => r.variant))];
+  const from = variantLabel(report, d.from);
+  const several = report.points.length > 1;
+  const rows: DifferenceTableView['rows'] = [];
+  const index = new Map<string, number>();
+  let same = 0;
+  let compared = 0;
+  for (const r of d.rows) {
+    const key = `${r.metric}|${JSON.stringify(r.point)}`;
+    if (!index.has(key)) {
+      const metric = report.metrics.find((m) => m.name === r.metric)!;
+      index.set(key, rows.length);
+      rows.push({ metric: withUnit(metric.label, metric.unit), point: several ? pointLabel(report, r.point) : null, cells: others.map(() => ({ ours: '–', paper: null, same: null })) });
+    }
+    rows[index.get(key)!].cells[others.indexOf(r.variant)] = { ours: significanceText(r.ours), paper: r.paper ? significanceText(r.paper) : null, same: r.sameConclusion ?? null };
+    if (r.sameConclusion !== undefined) {
+      compared += 1;
+      if (r.sameConclusion) same += 1;
+    }
+  }
+  return { columns: others.map((v) => `${from} − ${variantLabel(report, v)}`), rows, same, compared };
+}
+
 /** The report's verdicts (their marks and words) with how many claims have each, in the report's order. */
 export function verdictCounts(report: Report): (Report['verdicts'][number] & { count: number })[] {
   return report.verdicts.map((v) => ({ ...v, count: report.claimSummary.counts[v.verdict] }));
