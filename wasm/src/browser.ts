@@ -30,7 +30,11 @@ const browserHost: WorkerHost = {
     worker.onmessageerror = () => onFailure(new Error('a message from the worker could not be read'));
     return {
       post: (message) => worker.postMessage(message),
-      terminate: () => worker.terminate(),
+      terminate: () => {
+        // A Web Worker's terminate() reports no completion.
+        worker.terminate();
+        return Promise.resolve();
+      },
       setBusy: () => {},
     };
   },

@@ -20,7 +20,8 @@ const nodeHost: WorkerHost = {
     worker.unref();
     return {
       post: (message) => worker.postMessage(message),
-      terminate: () => void worker.terminate(),
+      // Resolves on the 'exit' event, once the thread has ended and its memory is free.
+      terminate: () => worker.terminate().then(() => undefined, () => undefined),
       setBusy: (busy) => (busy ? worker.ref() : worker.unref()),
     };
   },

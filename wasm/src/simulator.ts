@@ -27,7 +27,11 @@ import type {
 /** One worker, whatever the platform. */
 export interface WorkerPort {
   post(message: WorkerMessage): void;
-  terminate(): void;
+  /**
+   * Stops the worker; resolves once it has exited and its memory is free (a Web Worker reports no
+   * such moment: at once).
+   */
+  terminate(): Promise<void>;
   /** Whether a request is running; a Node worker thread that is idle must not keep the process alive. */
   setBusy(busy: boolean): void;
 }
@@ -53,6 +57,8 @@ export interface SimulatorStats {
   busy: number;
   /** Requests waiting for a worker. */
   queued: number;
+  /** Workers terminated that have not yet exited: they still hold their memory, and count against maxWorkers. */
+  exiting: number;
 }
 
 interface Job {
@@ -110,6 +116,8 @@ export class Simulator {
   readonly #queue: Job[] = [];
   #nextId = 1;
   #closed = false;
+  // Terminated workers not yet exited (see #retire).
+  #exiting = 0;
 
   constructor(host: WorkerHost, options: SimulatorOptions = {}) {
     this.#host = host;
@@ -289,7 +297,7 @@ export class Simulator {
   stats(): SimulatorStats {
     let busy = 0;
     for (const slot of this.#slots) if (slot.job) busy++;
-    return { workers: this.#slots.size, busy, queued: this.#queue.length };
+    return { workers: this.#slots.size, busy, queued: this.#queue.length, exiting: this.#exiting };
   }
 
   /** Terminates every worker; pending requests reject. */
@@ -324,7 +332,7 @@ export class Simulator {
     while (this.#queue.length > 0) {
       let slot = this.#idle.pop();
       if (!slot) {
-        if (this.#slots.size >= this.#maxWorkers) return;
+        if (this.#slots.size + this.#exiting >= this.#maxWorkers) return;
         if (!this.#module) {
           this.#load();
           // The first worker starts now, so that its script loads while the module compiles; it
@@ -431,7 +439,9 @@ export class Simulator {
     this.#pump();
   }
 
-  // The worker is terminated; a new one starts when a request needs it.
+  // The worker is terminated; a new one starts when a request needs it and the old one has exited,
+  // so that no more than maxWorkers workers hold memory at once (a run being torn down may hold
+  // gigabytes), and the new thread reuses what the old one freed.
   #retire(slot: Slot): void {
     slot.retired = true;
     if (this.#starting === slot) this.#starting = undefined;
@@ -439,7 +449,11 @@ export class Simulator {
     this.#slots.delete(slot);
     const idle = this.#idle.indexOf(slot);
     if (idle >= 0) this.#idle.splice(idle, 1);
-    slot.port.terminate();
+    this.#exiting++;
+    void slot.port.terminate().then(() => {
+      this.#exiting--;
+      if (!this.#closed) this.#pump();
+    });
     if (!this.#closed) this.#pump();
   }
 
