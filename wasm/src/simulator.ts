@@ -454,7 +454,6 @@ export class Simulator {
       this.#exiting--;
       if (!this.#closed) this.#pump();
     });
-    if (!this.#closed) this.#pump();
   }
 
   #settle(job: Job, settle: () => void): void {
